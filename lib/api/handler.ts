@@ -1,0 +1,164 @@
+// The one wrapper for every route handler: auth mode and scopes, zod for body, query and
+// params, body limits, origin and read-only checks, rate limits, request ids, problem+json.
+import "server-only";
+import { randomUUID, createHmac } from "node:crypto";
+import { z } from "zod";
+import { db } from "../db/client";
+import type { Actor, ApiScope } from "../auth/actor";
+import { authenticateApiKey } from "../auth/api-keys";
+import { sessionActor } from "../auth/session";
+import { pseudonymKey } from "../auth/instance-secret";
+import { AuditUnavailableError, type AuditContext } from "../audit/record";
+import { readJsonBody } from "./json-body";
+import { ProblemError, problemResponse, problems } from "./problem";
+import { takeToken } from "./rate-limit";
+import { zodProblem } from "./zod-errors";
+
+export const ONE_MIB = 1024 * 1024;
+
+/** none: public. session: console users. apiKey: agents. any: either. */
+export type AuthMode = "none" | "session" | "apiKey" | "any";
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type RouteOptions<B, Q, P> = {
+  auth: AuthMode;
+  /** Minimum console role for session callers; ADMIN-only when "ADMIN". */
+  role?: "ADMIN" | "VIEWER";
+  /** Scope an API key needs. Session callers need ADMIN for "admin" scope routes. */
+  scope?: ApiScope;
+  body?: B;
+  query?: Q;
+  params?: P;
+  maxBodyBytes?: number;
+  /** Requests per second per key (burst = 2× per second). Default 200 for API keys. */
+  rateLimit?: number;
+};
+
+export type RouteContext<B, Q, P> = {
+  req: Request;
+  body: Out<B>;
+  query: Out<Q>;
+  params: Out<P>;
+  actor: Actor | null;
+  requestId: string;
+  audit: AuditContext;
+};
+
+type Handler<B, Q, P> = (ctx: RouteContext<B, Q, P>) => Promise<Response | unknown>;
+type NextCtx = { params: Promise<Record<string, string | string[]>> };
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function route<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
+  opts: RouteOptions<B, Q, P>,
+  handler: Handler<B, Q, P>,
+) {
+  return async (req: Request, nextCtx?: NextCtx): Promise<Response> => {
+    const incoming = req.headers.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    try {
+      const mutation = MUTATING.has(req.method);
+      if (mutation) checkOrigin(req);
+      if (mutation && process.env.PROCTOR_READ_ONLY === "1") {
+        throw problems.forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
+      }
+      const actor = await authenticate(req, opts);
+      if (actor?.type === "api_key") {
+        const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
+        if (wait > 0) throw problems.rateLimited(wait);
+      }
+      const params = parseWith(opts.params, nextCtx ? await nextCtx.params : {}, "path parameters");
+      const url = new URL(req.url);
+      const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
+      const body = opts.body
+        ? parseWith(opts.body, await readJsonBody(req, opts.maxBodyBytes ?? ONE_MIB), "request body")
+        : undefined;
+      const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
+      const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
+      if (result instanceof Response) {
+        result.headers.set("x-request-id", requestId);
+        return result;
+      }
+      return Response.json(result, { headers: { "x-request-id": requestId, "cache-control": "no-store" } });
+    } catch (err) {
+      return errorResponse(err, requestId);
+    }
+  };
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+function parseWith(schema: Schema | undefined, value: unknown, where: string) {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value);
+  if (!r.success) throw zodProblem(where, r.error);
+  return r.data;
+}
+
+async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<Actor | null> {
+  if (opts.auth === "none") return null;
+  const header = req.headers.get("authorization");
+  const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  let actor: Actor | null = null;
+  if (bearer && opts.auth !== "session") {
+    actor = await authenticateApiKey(db(), bearer);
+    if (!actor) throw problems.unauthorized("The API key is unknown or revoked.");
+  } else if (opts.auth !== "apiKey") {
+    actor = await sessionActor();
+  }
+  if (!actor) throw problems.unauthorized();
+  authorize(actor, opts);
+  return actor;
+}
+
+function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>) {
+  if (actor.type === "api_key") {
+    const needed = opts.scope ?? "ingest";
+    // admin keys may do everything ingest keys may.
+    if (!actor.scopes.includes(needed) && !(needed === "ingest" && actor.scopes.includes("admin"))) {
+      throw problems.forbidden(`This API key lacks the '${needed}' scope.`);
+    }
+    return;
+  }
+  const needsAdmin = opts.role === "ADMIN" || opts.scope === "admin";
+  if (needsAdmin && actor.role !== "ADMIN") throw problems.forbidden("This action needs an admin account.");
+}
+
+/** Cross-site writes are refused: a browser always sends Origin (or Referer) on them. */
+function checkOrigin(req: Request) {
+  const source = req.headers.get("origin") ?? req.headers.get("referer");
+  if (!source) return;
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  let sourceHost: string;
+  try {
+    sourceHost = new URL(source).host;
+  } catch {
+    throw problems.forbidden("The request's origin is malformed.");
+  }
+  if (!host || sourceHost !== host) throw problems.forbidden("Cross-origin requests may not change anything.");
+}
+
+async function clientHash(req: Request): Promise<string | null> {
+  const ip = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip");
+  if (!ip) return null;
+  return createHmac("sha256", await pseudonymKey(db())).update(`client\u0000${ip}`).digest("hex").slice(0, 16);
+}
+
+export function errorResponse(err: unknown, requestId: string): Response {
+  if (err instanceof ProblemError) return problemResponse(err, requestId);
+  if (err instanceof AuditUnavailableError) {
+    console.error(`[${requestId}] audit write failed; change refused`);
+    return problemResponse(problems.unavailable("The audit log could not be written; nothing was changed."), requestId);
+  }
+  // The caller gets no internal detail; the log gets the error's kind and code only, since
+  // driver messages can quote stored values (private text never goes to logs).
+  const e = err as { name?: string; code?: string };
+  console.error(`[${requestId}] unhandled error: ${e?.name ?? "unknown"}${e?.code ? ` (${e.code})` : ""}`);
+  if (process.env.PROCTOR_DEBUG_ERRORS === "1") console.error(err);
+  return problemResponse(problems.unavailable(), requestId);
+}

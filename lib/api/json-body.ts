@@ -1,0 +1,84 @@
+// Reads a JSON body with a byte limit and rejects text Postgres cannot store (NUL, lone
+// surrogates) and pathological nesting before any schema or database sees it.
+import { problems, type FieldError } from "./problem";
+
+export const MAX_JSON_DEPTH = 64;
+
+export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limitBytes) throw problems.tooLarge(limitBytes);
+  const bytes = await readLimited(req, limitBytes);
+  if (bytes.length === 0) throw problems.validation("The request body is empty; a JSON object is expected.");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw problems.validation("The request body is not valid UTF-8.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw problems.validation(`The request body is not valid JSON: ${(e as Error).message}`);
+  }
+  const bad = findUnstorableText(value);
+  if (bad) throw problems.validation("The request body contains values that cannot be stored.", [bad]);
+  return value;
+}
+
+async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      await reader.cancel();
+      throw problems.tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function textProblem(s: string): string | null {
+  if (s.includes("\u0000")) return "contains a NUL character";
+  if (LONE_SURROGATE.test(s)) return "contains a lone UTF-16 surrogate";
+  return null;
+}
+
+/** First string (value or key) that Postgres text/jsonb would refuse, or nesting beyond the limit. */
+export function findUnstorableText(value: unknown, path = "", depth = 0): FieldError | null {
+  if (depth > MAX_JSON_DEPTH) return { path: path || "/", message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
+  if (typeof value === "string") {
+    const p = textProblem(value);
+    return p ? { path: path || "/", message: p } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const r = findUnstorableText(value[i], `${path}/${i}`, depth + 1);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const kp = textProblem(k);
+      if (kp) return { path: `${path}/${k}`, message: `key ${kp}` };
+      const r = findUnstorableText(v, `${path}/${k}`, depth + 1);
+      if (r) return r;
+    }
+  }
+  return null;
+}

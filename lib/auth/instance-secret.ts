@@ -1,0 +1,31 @@
+// Per-installation keys kept in the database (so every process agrees and they survive
+// restarts): the pseudonym key for audit rows and persona references.
+import { randomBytes, createHmac } from "node:crypto";
+import type { Db } from "../db/prisma";
+
+const cache = new Map<string, Buffer>();
+
+export async function instanceKey(database: Db, name: string, fromEnv?: string): Promise<Buffer> {
+  if (fromEnv) return Buffer.from(fromEnv, "utf8");
+  const hit = cache.get(name);
+  if (hit) return hit;
+  const key = `secret:${name}`;
+  await database.setting.upsert({
+    where: { key },
+    create: { key, value: randomBytes(32).toString("base64url") },
+    update: {},
+  });
+  const row = await database.setting.findUniqueOrThrow({ where: { key } });
+  const value = Buffer.from(row.value, "base64url");
+  cache.set(name, value);
+  return value;
+}
+
+export async function pseudonymKey(database: Db): Promise<Buffer> {
+  return instanceKey(database, "pseudonym", process.env.PROCTOR_PSEUDONYM_KEY);
+}
+
+/** `<scope>:` + the first 16 hex of HMAC-SHA256 over scope and value. Stable, not reversible. */
+export function pseudonym(key: Buffer, scope: string, value: string): string {
+  return `${scope}:${createHmac("sha256", key).update(`${scope}\u0000${value}`).digest("hex").slice(0, 16)}`;
+}

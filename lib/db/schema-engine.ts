@@ -1,0 +1,66 @@
+// Prisma's official WASM schema engine, loaded by hand: its ESM entry imports a .wasm file,
+// which Node cannot import. This lets migrations run with no native engine and no network.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+
+const require = createRequire(import.meta.url);
+
+export type SchemaEngine = {
+  diff(params: unknown): Promise<{ exitCode: number; stdout: string | null }>;
+  applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
+  free(): void;
+};
+
+type Bindings = { SchemaEngine: { new: (o: unknown, log: () => void, adapter: unknown) => Promise<SchemaEngine> } };
+let bindings: Promise<Bindings> | undefined;
+
+// The module keeps the instance in module state, so it is instantiated once per process.
+async function loadBindings(): Promise<Bindings> {
+  const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  const bg = await import(pathToFileURL(bgPath).href);
+  const module = new WebAssembly.Module(readFileSync(path.join(path.dirname(bgPath), "schema_engine_bg.wasm")));
+  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": bg });
+  bg.__wbg_set_wasm(instance.exports);
+  (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
+  // Where a panic's message goes; without it a panic surfaces as an unrelated TypeError.
+  const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(m: string): void } };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => console.error(`schema engine panic: ${m}`) };
+  return bg as Bindings;
+}
+
+export async function openSchemaEngine(connectionString: string, schemaText: string): Promise<SchemaEngine> {
+  const bg = await (bindings ??= loadBindings());
+  const factory = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(new PrismaPg({ connectionString })));
+  const log = () => {};
+  return bg.SchemaEngine.new({ datamodels: [["schema.prisma", schemaText]] }, log, factory);
+}
+
+type ScriptAdapter = { executeScript(script: string): Promise<void>; client: { query(sql: string): Promise<unknown> }; onError(e: unknown): never };
+
+/**
+ * adapter-pg runs a migration script by splitting it on every ";", which breaks function
+ * bodies (the audit trigger). Send the script whole instead, as `prisma migrate deploy`
+ * does: Postgres runs a multi-statement simple query in one implicit transaction.
+ */
+function wholeScriptAdapter(factory: PrismaPg): PrismaPg {
+  const patch = (adapter: unknown) => {
+    const a = adapter as ScriptAdapter;
+    a.executeScript = async (script: string) => {
+      try {
+        await a.client.query(script);
+      } catch (error) {
+        a.onError(error);
+      }
+    };
+    return adapter;
+  };
+  const connect = factory.connect.bind(factory);
+  const connectToShadowDb = factory.connectToShadowDb.bind(factory);
+  factory.connect = async () => patch(await connect()) as Awaited<ReturnType<PrismaPg["connect"]>>;
+  factory.connectToShadowDb = async () => patch(await connectToShadowDb()) as Awaited<ReturnType<PrismaPg["connectToShadowDb"]>>;
+  return factory;
+}

@@ -1,0 +1,62 @@
+// The agent's learning configuration: every key and default of the seed's configuration
+// reference. One zod schema serves the API, the settings page and the engine.
+import { z } from "zod";
+
+const rate = z.number().min(0).max(1);
+const positiveInt = z.number().int().min(1);
+const nonNegativeInt = z.number().int().min(0);
+
+export const learningConfigSchema = z
+  .object({
+    min_executions: positiveInt.default(5),
+    min_success_rate: rate.default(0.8),
+    min_distinct_queries: positiveInt.default(2),
+    max_days_since_last_seen: nonNegativeInt.default(30),
+    recency_halflife_days: z.number().positive().default(14),
+    max_promotions_per_cycle: positiveInt.default(3),
+    distill_sample_size: positiveInt.default(5),
+    include_failure_samples: nonNegativeInt.default(2),
+    skill_max_content_chars: z.number().int().min(200).default(4000),
+    require_shadow: z.boolean().default(false),
+    shadow_evaluation_enabled: z.boolean().default(false),
+    shadow_evaluation_max_candidates: positiveInt.default(3),
+    shadow_evaluation_min_similarity: rate.nullable().default(null),
+    shadow_evaluation_queue_size: positiveInt.default(100),
+    shadow_evaluation_recent_window: positiveInt.default(50),
+    shadow_readiness_min_observations: positiveInt.default(10),
+    shadow_readiness_min_trajectory_match_rate: rate.default(0.8),
+    shadow_readiness_min_matched_success_rate: rate.default(0.8),
+    skill_injection_role: z
+      .string()
+      .transform((s) => s.toLowerCase())
+      .pipe(z.enum(["user", "developer"], { error: "learned-skill authority must be user or developer" }))
+      .default("user"),
+    retrieval_min_similarity: rate.default(0.7),
+    max_skills_in_context: positiveInt.default(2),
+    /** Deprecated compatibility key: accepted, stored, ignored (raw runs are never co-injected). */
+    include_exemplar: z.boolean().default(false),
+    drift_window_activations: positiveInt.default(10),
+    demotion_success_delta: rate.default(0.25),
+    min_activations_before_drift_check: nonNegativeInt.default(5),
+    promotion_every_n_runs: nonNegativeInt.default(25),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.skill_injection_role === "developer" && !c.require_shadow) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["skill_injection_role"],
+        message: "developer authority requires require_shadow=true (shadow review before activation)",
+      });
+    }
+  });
+
+export type LearningConfig = z.output<typeof learningConfigSchema>;
+
+export const DEFAULT_LEARNING_CONFIG: LearningConfig = learningConfigSchema.parse({});
+
+/** Reads a stored config; stored values were validated on write, defaults fill new keys. */
+export function resolveLearningConfig(stored: unknown): LearningConfig {
+  const r = learningConfigSchema.safeParse(stored ?? {});
+  return r.success ? r.data : DEFAULT_LEARNING_CONFIG;
+}

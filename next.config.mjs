@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // PGlite, pg and the Prisma adapter run in Node only; keep them out of the bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "@prisma/adapter-pg"],
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;

@@ -1,0 +1,53 @@
+// Applies prisma/migrations/*/migration.sql and records them in _prisma_migrations exactly
+// as `prisma migrate deploy` does. Usable as a script and from the launcher.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { openSchemaEngine } from "../../lib/db/schema-engine.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+export const migrationsDir = path.join(root, "prisma/migrations");
+export const schemaPath = path.join(root, "prisma/schema.prisma");
+
+export function listMigrations(): string[] {
+  if (!existsSync(migrationsDir)) return [];
+  return readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(migrationsDir, d.name, "migration.sql")))
+    .map((d) => d.name)
+    .sort();
+}
+
+export async function applyMigrations(connectionString: string): Promise<string[]> {
+  const engine = await openSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"));
+  try {
+    const lockPath = path.join(migrationsDir, "migration_lock.toml");
+    const out = await engine.applyMigrations({
+      migrationsList: {
+        baseDir: migrationsDir,
+        lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
+        shadowDbInitScript: "",
+        migrationDirectories: listMigrations().map((name) => ({
+          path: name,
+          migrationFile: {
+            path: "migration.sql",
+            content: { tag: "ok", value: readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8") },
+          },
+        })),
+      },
+      filters: { externalTables: [], externalEnums: [] },
+    });
+    return out.appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.error("DATABASE_URL is not set. `npm start` migrates the embedded database by itself.");
+    process.exit(1);
+  }
+  const applied = await applyMigrations(url);
+  console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+}

@@ -1,0 +1,104 @@
+// `npm start`: one process that opens the database (embedded PGlite under ./.data unless
+// DATABASE_URL is set), migrates, bootstraps the first admin, builds when needed, runs the
+// background worker and serves the console.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
+import { createPrismaClient } from "../lib/db/prisma.ts";
+import { ensureBootstrapApiKey, ensureFirstAdmin } from "../lib/auth/bootstrap.ts";
+import { startWorkerRuntime } from "../lib/jobs/runtime.ts";
+import { applyMigrations } from "./db/migrate.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+
+mkdirSync(dataDir, { recursive: true });
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+process.env.NEXTAUTH_SECRET ??= persistedSecret("nextauth-secret");
+process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+
+let embedded: EmbeddedDatabase | null = null;
+if (!process.env.DATABASE_URL) {
+  embedded = await startEmbeddedDatabase(path.join(dataDir, "pglite"), Number(process.env.PROCTOR_PGLITE_PORT ?? 0));
+  process.env.DATABASE_URL = embedded.url;
+  console.log(`database: embedded PGlite in ${path.relative(root, dataDir)}/pglite (loopback port ${embedded.port})`);
+} else {
+  console.log("database: PostgreSQL from DATABASE_URL");
+}
+
+const applied = await applyMigrations(process.env.DATABASE_URL);
+if (applied.length) console.log(`migrations applied: ${applied.join(", ")}`);
+
+const database = createPrismaClient(process.env.DATABASE_URL, 4);
+const admin = await ensureFirstAdmin(database, {
+  email: process.env.PROCTOR_ADMIN_EMAIL,
+  password: process.env.PROCTOR_ADMIN_PASSWORD,
+});
+if (admin) {
+  console.log("\n  First admin created. This password is shown once:");
+  console.log(`    email:    ${admin.email}`);
+  console.log(`    password: ${admin.generated ? admin.password : "(from PROCTOR_ADMIN_PASSWORD)"}\n`);
+}
+const key = await ensureBootstrapApiKey(database, process.env.PROCTOR_API_KEY);
+if (key === "created") console.log("API key from PROCTOR_API_KEY registered (scopes: ingest, admin)");
+
+if (process.env.PROCTOR_SKIP_BUILD !== "1" && needsBuild()) {
+  console.log("building the console (first start or sources changed)…");
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, DATABASE_URL: "" },
+  });
+  if (r.status !== 0) await shutdown(1, "build failed");
+}
+
+const { default: next } = await import("next");
+const app = next({ dev: false, dir: root, hostname: "localhost", port });
+await app.prepare();
+const handle = app.getRequestHandler();
+const server = createServer((req, res) => handle(req, res));
+await new Promise<void>((resolve) => server.listen(port, host, resolve));
+console.log(`Proctor is up: http://localhost:${port}`);
+
+const worker = process.env.PROCTOR_WORKER === "0" ? null : startWorkerRuntime(database);
+
+let stopping = false;
+async function shutdown(code: number, why: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\nshutting down (${why})…`);
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await worker?.stop();
+  await database.$disconnect();
+  await embedded?.close();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0, "SIGINT"));
+process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
+
+function persistedSecret(name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const value = randomBytes(32).toString("base64url");
+  writeFileSync(file, value + "\n", { mode: 0o600 });
+  return value;
+}
+
+/** A build is needed when there is none, or a source file is newer than it. */
+function needsBuild(): boolean {
+  const buildId = path.join(root, ".next/BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const newer = (p: string): boolean => {
+    if (!existsSync(p)) return false;
+    const st = statSync(p);
+    if (!st.isDirectory()) return st.mtimeMs > built;
+    return readdirSync(p).some((f) => f !== "generated" && newer(path.join(p, f)));
+  };
+  return ["app", "components", "lib", "middleware.ts", "next.config.mjs", "package.json"].some((p) => newer(path.join(root, p)));
+}

@@ -1,0 +1,46 @@
+// HTTP helpers for tests: API-key calls and a real next-auth credentials login.
+export type Caller = { headers: Record<string, string> };
+
+export const withKey = (key: string): Caller => ({ headers: { authorization: `Bearer ${key}` } });
+export const anonymous: Caller = { headers: {} };
+
+export async function call(baseUrl: string, caller: Caller, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
+  const res = await fetch(baseUrl + path, {
+    method,
+    redirect: "manual",
+    headers: {
+      ...caller.headers,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...extra,
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+function cookiesOf(res: Response): string[] {
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]);
+}
+
+/** Logs in through next-auth's credentials callback and returns a caller with the session cookie. */
+export async function login(baseUrl: string, email: string, password: string): Promise<Caller & { status: number }> {
+  const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const jar = cookiesOf(csrfRes);
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; "), origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
+  });
+  const all = [...jar, ...cookiesOf(res)];
+  // Browsers send Origin on writes; the console refuses cross-origin ones.
+  return { status: res.status, headers: { cookie: all.join("; "), origin: baseUrl } };
+}
