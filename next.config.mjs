@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // Lets parallel work trees or test runs build side by side (default .next).
+  distDir: process.env.PROCTOR_DIST_DIR || ".next",
   poweredByHeader: false,
   // PGlite, pg and the Prisma adapter run in Node only; keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "@prisma/adapter-pg"],

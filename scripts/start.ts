@@ -91,7 +91,7 @@ function persistedSecret(name: string): string {
 
 /** A build is needed when there is none, or a source file is newer than it. */
 function needsBuild(): boolean {
-  const buildId = path.join(root, ".next/BUILD_ID");
+  const buildId = path.join(root, process.env.PROCTOR_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const newer = (p: string): boolean => {
