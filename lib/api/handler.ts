@@ -65,7 +65,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       if (mutation && process.env.PROCTOR_READ_ONLY === "1") {
         throw problems.forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
       }
-      const actor = await authenticate(req, opts);
+      const actor = await authenticate(req, opts, mutation);
       if (actor?.type === "api_key") {
         const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
@@ -100,7 +100,7 @@ function parseWith(schema: Schema | undefined, value: unknown, where: string) {
   return r.data;
 }
 
-async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<Actor | null> {
+async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean): Promise<Actor | null> {
   if (opts.auth === "none") return null;
   const header = req.headers.get("authorization");
   const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -112,11 +112,11 @@ async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, u
     actor = await sessionActor();
   }
   if (!actor) throw problems.unauthorized();
-  authorize(actor, opts);
+  authorize(actor, opts, mutation);
   return actor;
 }
 
-function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>) {
+function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean) {
   if (actor.type === "api_key") {
     const needed = opts.scope ?? "ingest";
     // admin keys may do everything ingest keys may.
@@ -125,7 +125,8 @@ function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>) 
     }
     return;
   }
-  const needsAdmin = opts.role === "ADMIN" || opts.scope === "admin";
+  // Viewers inspect; they never change anything.
+  const needsAdmin = opts.role === "ADMIN" || opts.scope === "admin" || mutation;
   if (needsAdmin && actor.role !== "ADMIN") throw problems.forbidden("This action needs an admin account.");
 }
 
