@@ -3,7 +3,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 
-const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/_next\//, /^\/favicon\.ico$/];
+const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/];
 
 export async function middleware(req: NextRequest) {
   const { pathname, search } = req.nextUrl;

@@ -7,6 +7,8 @@ const nextConfig = {
   // PGlite, pg and the Prisma adapter run in Node only; keep them out of the bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "@prisma/adapter-pg"],
   typescript: { ignoreBuildErrors: false },
+  // forbidden(): console pages answer 403 with the forbidden page when the role is too low.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

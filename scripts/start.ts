@@ -1,7 +1,7 @@
 // `npm start`: one process that opens the database (embedded PGlite under ./.data unless
 // DATABASE_URL is set), migrates, bootstraps the first admin, builds when needed, runs the
 // background worker and serves the console.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, readdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { spawnSync } from "node:child_process";
@@ -10,12 +10,17 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded
 import { createPrismaClient } from "../lib/db/prisma.ts";
 import { ensureBootstrapApiKey, ensureFirstAdmin } from "../lib/auth/bootstrap.ts";
 import { startWorkerRuntime } from "../lib/jobs/runtime.ts";
+// Registers the learning engine's job handlers (cadence promotion cycles) with the worker.
+import "../lib/learning/jobs.ts";
+// Registers persona evolution's opt-in daily review job.
+import "../lib/persona/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
+const embeddedUrlFile = path.join(dataDir, "embedded.url");
 
 mkdirSync(dataDir, { recursive: true });
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -26,6 +31,8 @@ let embedded: EmbeddedDatabase | null = null;
 if (!process.env.DATABASE_URL) {
   embedded = await startEmbeddedDatabase(path.join(dataDir, "pglite"), Number(process.env.PROCTOR_PGLITE_PORT ?? 0));
   process.env.DATABASE_URL = embedded.url;
+  // Lets `npm run seed:demo` and other scripts reach the running embedded database.
+  writeFileSync(embeddedUrlFile, embedded.url + "\n");
   console.log(`database: embedded PGlite in ${path.relative(root, dataDir)}/pglite (loopback port ${embedded.port})`);
 } else {
   console.log("database: PostgreSQL from DATABASE_URL");
@@ -61,7 +68,16 @@ const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname: "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = createServer((req, res) => handle(req, res));
+// The client address (login throttle, audit hash) is the socket's unless PROCTOR_TRUST_PROXY=1
+// says a proxy in front reports it in X-Forwarded-For; otherwise any client could pick its own.
+const trustProxy = process.env.PROCTOR_TRUST_PROXY === "1";
+const server = createServer((req, res) => {
+  if (!trustProxy) {
+    req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";
+    delete req.headers["x-real-ip"];
+  }
+  return handle(req, res);
+});
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 console.log(`Proctor is up: http://localhost:${port}`);
 
@@ -76,6 +92,7 @@ async function shutdown(code: number, why: string) {
   await worker?.stop();
   await database.$disconnect();
   await embedded?.close();
+  rmSync(embeddedUrlFile, { force: true });
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0, "SIGINT"));

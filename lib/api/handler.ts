@@ -34,6 +34,8 @@ export type RouteOptions<B, Q, P> = {
   maxBodyBytes?: number;
   /** Requests per second per key (burst = 2× per second). Default 200 for API keys. */
   rateLimit?: number;
+  /** True when this mutation stays allowed under PROCTOR_READ_ONLY=1 (persona actions the host enabled). */
+  allowInReadOnly?: () => boolean;
 };
 
 export type RouteContext<B, Q, P> = {
@@ -62,7 +64,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
     try {
       const mutation = MUTATING.has(req.method);
       if (mutation) checkOrigin(req);
-      if (mutation && process.env.PROCTOR_READ_ONLY === "1") {
+      if (mutation && process.env.PROCTOR_READ_ONLY === "1" && !opts.allowInReadOnly?.()) {
         throw problems.forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
       }
       const actor = await authenticate(req, opts, mutation);
@@ -131,7 +133,7 @@ function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>, 
 }
 
 /** Cross-site writes are refused: a browser always sends Origin (or Referer) on them. */
-function checkOrigin(req: Request) {
+export function checkOrigin(req: Request) {
   const source = req.headers.get("origin") ?? req.headers.get("referer");
   if (!source) return;
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
@@ -144,7 +146,7 @@ function checkOrigin(req: Request) {
   if (!host || sourceHost !== host) throw problems.forbidden("Cross-origin requests may not change anything.");
 }
 
-async function clientHash(req: Request): Promise<string | null> {
+export async function clientHash(req: Request): Promise<string | null> {
   const ip = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip");
   if (!ip) return null;
   return createHmac("sha256", await pseudonymKey(db())).update(`client\u0000${ip}`).digest("hex").slice(0, 16);

@@ -22,6 +22,10 @@ export type TestServer = {
   /** A pg pool on the server's database for assertions on what was (not) written. */
   sql: pg.Pool;
   output: () => string;
+  /** The launcher's process id (tsx runs start.ts in a child of it). */
+  pid: number;
+  /** Stops the server process (SIGTERM) and starts it again on the same database and port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
   kill(signal?: NodeJS.Signals): void;
 };
@@ -93,35 +97,51 @@ export async function startTestServer(opts: { env?: Record<string, string>; kind
     databaseUrl = `postgresql://postgres@127.0.0.1:${pglitePort}/postgres?sslmode=disable`;
   }
   let out = "";
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/start.ts")], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
+  let child: ChildProcess;
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
-    return r?.ok ?? false;
-  }, 90_000, () => out);
+  const launch = async () => {
+    const started = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/start.ts")], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child = started;
+    started.stdout!.on("data", (d) => (out += d));
+    started.stderr!.on("data", (d) => (out += d));
+    await waitFor(async () => {
+      if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+      const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
+      return r?.ok ?? false;
+    }, 90_000, () => out);
+  };
+  const terminate = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  await launch();
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // Idle connections die with an embedded database on restart; the pool replaces them.
+  sql.on("error", () => {});
   return {
     baseUrl,
     databaseUrl,
     kind,
     sql,
     output: () => out,
+    get pid() {
+      return child.pid!;
+    },
     kill: (signal = "SIGKILL") => child.kill(signal),
+    async restart() {
+      await terminate();
+      await launch();
+    },
     async stop() {
       await sql.end().catch(() => {});
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
-      }
+      await terminate();
       await dropDatabase();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,93 @@
+// Agents: each agent's toolbox, how many runs it has sent and when it last did.
+import Link from "next/link";
+import { headers } from "next/headers";
+import { PageHeader } from "@/components/ui/page-header";
+import { DataTable, Pagination, hrefWith, param, type SearchParams } from "@/components/ui/table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { CodeBlock } from "@/components/ui/code-block";
+import { CopyButton } from "@/components/ui/copy-button";
+import { LocalTime } from "@/components/ui/local-time";
+import { requireUser } from "@/lib/auth/page-access";
+import { listAgentSummaries } from "@/lib/console/agents";
+import { db } from "@/lib/db/client";
+
+export const dynamic = "force-dynamic";
+
+const PAGE_SIZE = 25;
+const MAX_TOOLS_SHOWN = 6;
+
+function curlExample(origin: string): string {
+  return [
+    `export PROCTOR_URL=${origin}`,
+    `export PROCTOR_API_KEY=pk_…   # Settings → API keys, scopes ingest + admin`,
+    ``,
+    `curl -X PUT "$PROCTOR_URL/api/v1/agents/support-bot" \\`,
+    `  -H "Authorization: Bearer $PROCTOR_API_KEY" -H "Content-Type: application/json" \\`,
+    `  -d '{"name": "Support bot", "tools": [{"name": "lookup_order", "description": "Find an order by id"}]}'`,
+    ``,
+    `curl -X POST "$PROCTOR_URL/api/v1/agents/support-bot/workflows" \\`,
+    `  -H "Authorization: Bearer $PROCTOR_API_KEY" -H "Content-Type: application/json" \\`,
+    `  -d '{"query": "Where is order A1?", "steps": [{"tool": "lookup_order", "arguments": {"order_id": "A1"}, "result": {"status": "shipped"}}], "outcome": "success"}'`,
+  ].join("\n");
+}
+
+export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
+  await requireUser(hrefWith("/agents", sp, {}));
+  const page = Math.max(1, Number(param(sp, "page")) || 1);
+  const { agents, total } = await listAgentSummaries(db(), page, PAGE_SIZE);
+  const h = await headers();
+  const origin = `${h.get("x-forwarded-proto") ?? "http"}://${h.get("host") ?? "localhost:3000"}`;
+  const example = curlExample(origin);
+
+  return (
+    <>
+      <PageHeader title="Agents" description="Every agent that reports its runs to Proctor, with its toolbox and activity." />
+      <DataTable
+        caption="Agents"
+        rows={agents}
+        rowKey={(a) => a.id}
+        empty={
+          <EmptyState title="No agents yet" action={<CopyButton value={example} label="Copy example" />}>
+            <p>An agent appears here once it is registered over the API. Create an API key in Settings → API keys, then register the agent and send it a run:</p>
+            <div className="mt-3 text-left">
+              <CodeBlock value={example} label="Example: register an agent and send a run" />
+            </div>
+          </EmptyState>
+        }
+        columns={[
+          {
+            key: "agent",
+            header: "Agent",
+            cell: (a) => (
+              <Link href={`/agents/${encodeURIComponent(a.id)}`} className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+                {a.name}
+                {a.name !== a.id ? <span className="ml-1 font-normal text-slate-500">({a.id})</span> : null}
+              </Link>
+            ),
+          },
+          {
+            key: "tools",
+            header: "Toolbox",
+            cell: (a) =>
+              a.tools.length ? (
+                <span className="flex flex-wrap gap-1">
+                  {a.tools.slice(0, MAX_TOOLS_SHOWN).map((t) => (
+                    <code key={t} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">
+                      {t}
+                    </code>
+                  ))}
+                  {a.tools.length > MAX_TOOLS_SHOWN ? <span className="text-xs text-slate-500">+{a.tools.length - MAX_TOOLS_SHOWN} more</span> : null}
+                </span>
+              ) : (
+                <span className="text-slate-400">no tools</span>
+              ),
+          },
+          { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (a) => a.runCount.toLocaleString("en") },
+          { key: "last", header: "Last run", cell: (a) => <LocalTime iso={a.lastRunAt} fallback="never" /> },
+        ]}
+      />
+      {agents.length > 0 ? <Pagination page={page} pageSize={PAGE_SIZE} total={total} href={(p) => hrefWith("/agents", sp, { page: p })} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+// The audit log (admins only): every change with who made it, in which role, on what, from
+// which request. Server-paginated; filters and page live in the URL.
+import Link from "next/link";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { FilterBar } from "@/components/ui/filter-bar";
+import { LocalTime } from "@/components/ui/local-time";
+import { buttonClasses } from "@/components/ui/button";
+import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
+import { requireAdmin } from "@/lib/auth/page-access";
+import { auditFacets, auditQuerySchema, queryAudit, type AuditEventView } from "@/lib/audit/query";
+import { db } from "@/lib/db/client";
+
+export const dynamic = "force-dynamic";
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
+  await requireAdmin(hrefWith("/audit", sp, {}));
+  const parsed = auditQuerySchema.safeParse(sp);
+  const facets = await auditFacets(db());
+  const filters = (
+    <FilterBar
+      key={JSON.stringify(sp)}
+      fields={[
+        { name: "actor", label: "Actor", type: "text", placeholder: "email, key name or id" },
+        { name: "action", label: "Action", type: "select", options: facets.actions.map((a) => ({ value: a, label: a })) },
+        { name: "target_type", label: "Target type", type: "select", options: facets.targetTypes.map((t) => ({ value: t, label: t })) },
+        { name: "target", label: "Target id", type: "text" },
+        { name: "from", label: "From", type: "datetime" },
+        { name: "to", label: "To", type: "datetime" },
+      ]}
+    />
+  );
+  const header = <PageHeader title="Audit log" description="Append-only: every change in Proctor, recorded in the same transaction as the change itself." />;
+  if (!parsed.success) {
+    return (
+      <>
+        {header}
+        <ErrorState
+          title="These filters cannot be read"
+          message={parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+          action={<Link href="/audit" className={buttonClasses("secondary")}>Clear filters</Link>}
+        />
+      </>
+    );
+  }
+  const q = parsed.data;
+  const { events, total } = await queryAudit(db(), q);
+  const filtered = Boolean(q.actor || q.action || q.target_type || q.target || q.from || q.to);
+
+  return (
+    <>
+      {header}
+      {filters}
+      <DataTable<AuditEventView>
+        caption="Audit events"
+        rows={events}
+        rowKey={(e) => e.id}
+        sort={{ key: "at", dir: q.dir, href: (_k, d) => hrefWith("/audit", sp, { dir: d, page: null }) }}
+        empty={<EmptyState title={filtered ? "No events match these filters" : "No events recorded yet"}>{filtered ? "Widen the time range or clear a filter." : "Changes made in the console or through admin API keys appear here."}</EmptyState>}
+        columns={[
+          { key: "at", header: "Time", sortable: true, cell: (e) => <LocalTime iso={e.at} /> },
+          {
+            key: "actor",
+            header: "Actor",
+            className: "min-w-[10rem]",
+            cell: (e) => (
+              <span className="block max-w-[16rem] break-words">
+                {e.actor_label ?? e.actor_type}
+                {e.actor_role ? <span className="block text-xs text-slate-500">{e.actor_role}</span> : null}
+              </span>
+            ),
+          },
+          { key: "action", header: "Action", cell: (e) => <code className="text-xs">{e.action}</code> },
+          {
+            key: "target",
+            header: "Target",
+            className: "min-w-[10rem]",
+            cell: (e) => (e.target_type ? <span className="block max-w-[14rem] text-xs break-all">{e.target_type}{e.target_id ? `: ${e.target_id}` : ""}</span> : "—"),
+          },
+          { key: "request", header: "Request", cell: (e) => <code className="block max-w-[10rem] truncate text-xs" title={e.request_id ?? ""}>{e.request_id ?? "—"}</code> },
+          { key: "client", header: "Client", cell: (e) => <code className="text-xs">{e.client_hash ?? "—"}</code> },
+          {
+            key: "details",
+            header: "Details",
+            className: "min-w-[18rem]",
+            cell: (e) => <code className="block max-w-md text-xs break-all text-slate-600 dark:text-slate-400">{JSON.stringify(e.details)}</code>,
+          },
+        ]}
+      />
+      {events.length > 0 ? <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith("/audit", sp, { page: p })} /> : null}
+    </>
+  );
+}

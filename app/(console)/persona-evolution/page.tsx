@@ -1,0 +1,70 @@
+// GET /persona-evolution?user_id=…: one account's persona, for admins only. Every view with an
+// account id writes its audit row first (in the read's transaction); if it cannot, nothing is
+// read and the page says so. Actions go to POST /persona-evolution/action.
+import { randomUUID } from "node:crypto";
+import { headers } from "next/headers";
+import { requireAdmin } from "@/lib/auth/page-access";
+import { clientHash } from "@/lib/api/handler";
+import { db } from "@/lib/db/client";
+import { ACTION_MESSAGES, validAccountId } from "@/lib/persona/action-body";
+import { personaActionsEnabled } from "@/lib/persona/config";
+import { auditedPersonaView, defaultPersonaAdapter } from "@/lib/persona/host";
+import type { PersonaState } from "@/lib/persona/types";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/ui/empty-state";
+import { AccountLookup } from "@/components/persona/account-lookup";
+import { PersonaMonitor } from "@/components/persona/persona-monitor";
+
+export const dynamic = "force-dynamic";
+
+type Search = Promise<{ user_id?: string | string[] }>;
+
+export default async function PersonaEvolutionPage({ searchParams }: { searchParams: Search }) {
+  const raw = (await searchParams).user_id;
+  const userId = typeof raw === "string" ? raw : "";
+  const user = await requireAdmin(`/persona-evolution${userId ? `?user_id=${encodeURIComponent(userId)}` : ""}`);
+  let state: PersonaState | null = null;
+  let error: string | null = null;
+  if (userId) {
+    const valid = validAccountId(userId);
+    if (valid === null) {
+      error = ACTION_MESSAGES.account;
+    } else {
+      const requestHeaders = await headers();
+      const audit = {
+        actor: user,
+        requestId: requestHeaders.get("x-request-id") ?? randomUUID(),
+        clientHash: await clientHash(new Request("http://console.local/", { headers: requestHeaders })),
+      };
+      const database = db();
+      const result = await auditedPersonaView(database, defaultPersonaAdapter(database), audit, valid);
+      if ("error" in result) error = result.error;
+      else state = result.state;
+    }
+  }
+  return (
+    <div className="min-w-0">
+      <PageHeader
+        title="Persona evolution"
+        description="What changed in an account's learning goals, why, and the conversations behind it. Each account has its own persona; nothing changes without approval."
+      />
+      <div className="mb-6">
+        <AccountLookup userId={userId} />
+      </div>
+      {error ? (
+        <p role="alert" className="mb-6 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {error}
+        </p>
+      ) : null}
+      {state ? (
+        <PersonaMonitor key={state.user_id} state={state} writable={personaActionsEnabled()} readOnly={process.env.PROCTOR_READ_ONLY === "1"} />
+      ) : !error ? (
+        <EmptyState title="Start with an account">
+          {userId
+            ? "No conversations have arrived for this account ID yet. A persona starts from an account's conversations."
+            : "Inspect an account's approved approach, pending reflection and change history."}
+        </EmptyState>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+// Settings sections (admins only; each page checks the role itself).
+import { SettingsTabs } from "@/components/settings/settings-tabs";
+
+export default function SettingsLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <>
+      <SettingsTabs />
+      {children}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+// GET /traces?agent_id=…&user_id=…&thread_id=…: conversation traces for admins and viewers.
+// Without a thread it lists recent threads; with one it shows the thread's timeline at
+// #trace-timeline. It never shows persona goals.
+import { requireUser } from "@/lib/auth/page-access";
+import { agentOptions } from "@/lib/console/agents";
+import { db } from "@/lib/db/client";
+import { validAccountId } from "@/lib/persona/action-body";
+import { listThreads, threadTimeline } from "@/lib/traces/timeline";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/ui/empty-state";
+import { TraceFilters } from "@/components/traces/trace-filters";
+import { ThreadList } from "@/components/traces/thread-list";
+import { TraceTimeline } from "@/components/traces/trace-timeline";
+
+export const dynamic = "force-dynamic";
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+/** A usable filter value, or "" (absent, repeated, blank, too long or unstorable text). */
+const filterValue = (v: string | string[] | undefined) => (typeof v === "string" ? (validAccountId(v.trim()) ?? "") : "");
+
+export default async function TracesPage({ searchParams }: { searchParams: Search }) {
+  const sp = await searchParams;
+  const agentId = filterValue(sp.agent_id);
+  const userId = filterValue(sp.user_id);
+  const threadId = filterValue(sp.thread_id);
+  const rootTraceId = filterValue(sp.root_trace_id);
+  const q = new URLSearchParams(Object.entries({ agent_id: agentId, user_id: userId, thread_id: threadId }).filter(([, v]) => v));
+  await requireUser(`/traces${q.size ? `?${q.toString()}` : ""}`);
+  const database = db();
+  const filter = { ...(agentId ? { agentId } : {}), ...(userId ? { userId } : {}) };
+  const [agents, threads, timeline] = await Promise.all([
+    agentOptions(database),
+    threadId ? Promise.resolve([]) : listThreads(database, filter),
+    threadId ? threadTimeline(database, { ...filter, threadId }) : Promise.resolve(null),
+  ]);
+  return (
+    <div className="min-w-0">
+      <PageHeader title="Traces" description="Conversations as timelines: messages, tool-calling runs, the skills supplied to them, and persona reviews." />
+      <TraceFilters agentId={agentId} userId={userId} threadId={threadId} agents={agents} />
+      {timeline ? (
+        <section id="trace-timeline" aria-labelledby="trace-timeline-title" className="min-w-0 scroll-mt-20">
+          <h2 id="trace-timeline-title" className="mb-1 text-base font-semibold break-all">
+            Thread {threadId}
+          </h2>
+          <p className="mb-3 text-sm break-all text-slate-600 dark:text-slate-400">
+            {[
+              userId ? `Account ${userId}` : "Any account",
+              agentId ? `agent ${agentId}` : "any agent",
+              `${timeline.events.length} event${timeline.events.length === 1 ? "" : "s"}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`,
+            ].join(" · ")}
+          </p>
+          {timeline.events.length === 0 ? (
+            <EmptyState title="Nothing recorded in this thread">No messages, runs or persona reviews match these filters.</EmptyState>
+          ) : (
+            <TraceTimeline events={timeline.events} rootTraceId={rootTraceId} />
+          )}
+        </section>
+      ) : (
+        <ThreadList threads={threads} />
+      )}
+    </div>
+  );
+}

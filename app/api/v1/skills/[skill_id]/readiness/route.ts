@@ -1,0 +1,8 @@
+import { route } from "@/lib/api/handler";
+import { db } from "@/lib/db/client";
+import { skillParams } from "@/lib/learning/api-schemas";
+import { skillReadiness } from "@/lib/learning/skills-api";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route({ auth: "any", params: skillParams }, async ({ params }) => skillReadiness(db(), params.skill_id));

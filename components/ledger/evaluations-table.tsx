@@ -1,0 +1,48 @@
+// A procedure's receipts in arrival order, evidence references linked when they name a Proctor run.
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
+import { DataTable, Pagination } from "@/components/ui/table";
+import type { EvaluationReceipt } from "@/lib/ledger/types";
+import { evidenceHref } from "./links";
+
+type Row = EvaluationReceipt & { seq: number };
+
+function Evidence({ value }: { value: string }) {
+  const href = evidenceHref(value);
+  const text = <span className="block max-w-[16rem] font-mono text-xs break-all">{value}</span>;
+  return href ? (
+    <Link href={href} className="text-indigo-700 hover:underline dark:text-indigo-300">
+      {text}
+    </Link>
+  ) : (
+    text
+  );
+}
+
+export function EvaluationsTable({ rows, total, page, pageSize, href }: { rows: Row[]; total: number; page: number; pageSize: number; href: (page: number) => string }) {
+  return (
+    <>
+      <DataTable<Row>
+        caption="Evaluations"
+        rows={rows}
+        rowKey={(r) => String(r.seq)}
+        empty={<EmptyState title="No evaluations yet">A trusted evaluator reports paired cases with POST /api/v1/ledger/procedures/{"{id}"}/evaluations.</EmptyState>}
+        columns={[
+          { key: "seq", header: "#", className: "text-right tabular-nums", cell: (r) => r.seq },
+          { key: "case", header: "Case", cell: (r) => <code className="block max-w-[12rem] text-xs break-all">{r.evaluation.case_id}</code> },
+          { key: "phase", header: "Phase", cell: (r) => r.evaluation.phase },
+          { key: "evidence", header: "Evidence", cell: (r) => <Evidence value={r.evaluation.evidence_ref} /> },
+          { key: "baseline", header: "Baseline", className: "text-right tabular-nums", cell: (r) => r.evaluation.baseline_utility },
+          { key: "candidate", header: "Candidate", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_utility },
+          { key: "cost", header: "Cost", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_cost_units.toLocaleString("en") },
+          { key: "latency", header: "Latency (ms)", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_latency_ms.toLocaleString("en") },
+          { key: "after", header: "State after", cell: (r) => <Badge status={r.state_after} /> },
+          { key: "at", header: "Recorded", cell: (r) => <LocalTime iso={r.recorded_at} /> },
+        ]}
+      />
+      {rows.length > 0 ? <Pagination page={page} pageSize={pageSize} total={total} href={href} /> : null}
+    </>
+  );
+}

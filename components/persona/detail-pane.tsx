@@ -1,0 +1,120 @@
+// The selected timeline entry in full: a pending suggestion with its decision buttons, an
+// applied change or undo, or one reflection attempt with its trace, usage and outcome.
+import { Button } from "@/components/ui/button";
+import { LocalTime } from "@/components/ui/local-time";
+import { traceHref } from "@/lib/persona/links";
+import { reviewStatus, type MonitorRow } from "@/lib/persona/monitor";
+import type { HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "@/lib/persona/types";
+import { Badge } from "@/components/ui/badge";
+import { EvidenceList } from "./evidence-list";
+import { GoalsDiff } from "./goals-diff";
+import type { ActionName } from "./use-persona-action";
+
+type Props = {
+  row: MonitorRow;
+  state: PersonaState;
+  writable: boolean;
+  busy: boolean;
+  running: ActionName | null;
+  run: (a: ActionName) => void;
+};
+
+const eyebrow = "text-xs font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300";
+const link = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
+
+export function DetailPane({ row, state, ...rest }: Props) {
+  const pane = "min-w-0 space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800";
+  if (row.source.list === "pending" && state.pending) {
+    return <section aria-label="Selected activity" className={pane}><ProposalDetail p={state.pending} state={state} {...rest} /></section>;
+  }
+  if (row.source.list === "history") {
+    const entry = state.persona.evolution_history[row.source.index];
+    return entry ? <section aria-label="Selected activity" className={pane}><ChangeDetail e={entry} state={state} /></section> : null;
+  }
+  const review = state.reviews[row.source.index];
+  return review ? <section aria-label="Selected activity" className={pane}><ReviewDetail r={review} state={state} /></section> : null;
+}
+
+function ProposalDetail({ p, state, writable, busy, running, run }: { p: PendingProposal; state: PersonaState } & Omit<Props, "row" | "state">) {
+  return (
+    <>
+      <p className={eyebrow}>Suggested adaptation · not applied</p>
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => run("approve")} disabled={!writable || state.paused || busy} pending={running === "approve"}>
+          {running === "approve" ? "Saving…" : "Approve for next turn"}
+        </Button>
+        <Button variant="secondary" onClick={() => run("dismiss")} disabled={!writable || busy} pending={running === "dismiss"}>
+          {running === "dismiss" ? "Saving…" : "Dismiss"}
+        </Button>
+      </div>
+      {state.paused ? <p className="text-sm text-amber-700 dark:text-amber-300">Reflection is paused: resume it to approve this suggestion. You can still dismiss it.</p> : null}
+      <p className="break-words whitespace-pre-wrap">{p.reason}</p>
+      <GoalsDiff before={p.changes.goals.old} after={p.changes.goals.new} afterLabel="Proposed" />
+      <EvidenceList items={p.evidence} userId={state.user_id} agentId={state.agent_id} title="Why this suggestion?" linkLabel="Inspect conversation trace" />
+      <p className="text-xs break-all text-slate-500 dark:text-slate-400">Suggestion {p.id}</p>
+    </>
+  );
+}
+
+function ChangeDetail({ e, state }: { e: HistoryEntry; state: PersonaState }) {
+  const undo = e.action === "undo";
+  return (
+    <>
+      <p className={eyebrow}>{undo ? `Version ${e.version} · change undone` : `Version ${e.version} · approach updated`}</p>
+      {e.trace ? (
+        <a className={link} href={traceHref({ agentId: state.agent_id, userId: state.user_id, threadId: e.trace.thread_id, rootTraceId: e.trace.root_trace_id })}>
+          Inspect version decision trace ↗
+        </a>
+      ) : null}
+      <p className="break-words whitespace-pre-wrap">{e.change_trigger.reason}</p>
+      <GoalsDiff before={e.changes.goals.old} after={e.changes.goals.new} afterLabel="After" />
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-500 dark:text-slate-400">{undo ? "Undone by" : "Approved by"}</dt>
+        <dd className="min-w-0 break-all">{e.actor_id}</dd>
+        <dt className="text-slate-500 dark:text-slate-400">When</dt>
+        <dd><LocalTime iso={e.timestamp} /></dd>
+        <dt className="text-slate-500 dark:text-slate-400">Review</dt>
+        <dd className="min-w-0 break-all">{e.review_id ?? "—"}</dd>
+      </dl>
+      <EvidenceList items={e.evidence} userId={state.user_id} agentId={state.agent_id} title="Supporting memories:" linkLabel="Conversation trace" />
+    </>
+  );
+}
+
+function ReviewDetail({ r, state }: { r: ReviewEntry; state: PersonaState }) {
+  const st = reviewStatus(r.status);
+  const figures: [string, string][] = [
+    ["Reviewed", `${r.evidence_count} messages`],
+    ["Selected", String(r.selected_count)],
+    ["Trigger", r.trigger],
+    ["Model", r.model ?? "—"],
+    ["Tokens", r.input_tokens !== null || r.output_tokens !== null ? `${r.input_tokens ?? "?"} in · ${r.output_tokens ?? "?"} out` : "—"],
+    ["Time", r.duration_ms !== null ? `${(r.duration_ms / 1000).toFixed(1)} s` : "—"],
+    ["Est. cost", r.estimated_cost_usd !== null ? `$${r.estimated_cost_usd.toFixed(4)}` : "not estimated"],
+  ];
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <p className={eyebrow}>Reflection</p>
+        <Badge tone={st.tone}>{st.label}</Badge>
+        <LocalTime iso={r.timestamp} />
+      </div>
+      {r.trace ? (
+        <a className={link} href={traceHref({ agentId: state.agent_id, userId: state.user_id, threadId: r.trace.thread_id, rootTraceId: r.trace.root_trace_id })}>
+          Inspect reflection trace, usage &amp; outcome ↗
+        </a>
+      ) : (
+        <p className="text-sm text-slate-500">Trace not captured for this reflection.</p>
+      )}
+      {r.reason ? <p className="break-words whitespace-pre-wrap">{r.reason}</p> : null}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        {figures.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-slate-500 dark:text-slate-400">{k}</dt>
+            <dd className="min-w-0 break-words">{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}

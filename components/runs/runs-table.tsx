@@ -1,0 +1,64 @@
+// Runs (workflows) as a server-paginated table; each row links to the run's steps.
+import Link from "next/link";
+import { Badge } from "../ui/badge";
+import { DataTable, Pagination, hrefWith, type SearchParams } from "../ui/table";
+import { LocalTime } from "../ui/local-time";
+import type { RunSummary } from "@/lib/console/runs";
+
+type Props = {
+  runs: RunSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+  dir: "asc" | "desc";
+  path: string;
+  searchParams: SearchParams;
+  showAgent?: boolean;
+  empty: React.ReactNode;
+};
+
+const link = "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
+
+export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams, showAgent = true, empty }: Props) {
+  return (
+    <>
+      <DataTable
+        caption="Runs"
+        rows={runs}
+        rowKey={(r) => r.id}
+        empty={empty}
+        sort={{ key: "created_at", dir, href: (_key, d) => hrefWith(path, searchParams, { dir: d, page: null }) }}
+        columns={[
+          { key: "created_at", header: "Time", sortable: true, cell: (r) => <LocalTime iso={r.createdAt} /> },
+          {
+            key: "run",
+            header: "Run",
+            cell: (r) => (
+              <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={link}>
+                {r.workflowId}
+              </Link>
+            ),
+          },
+          ...(showAgent
+            ? [{ key: "agent", header: "Agent", cell: (r: RunSummary) => <Link href={`/agents/${encodeURIComponent(r.agentId)}`} className={link}>{r.agentId}</Link> }]
+            : []),
+          { key: "query", header: "Query", className: "min-w-[14rem] max-w-md", cell: (r) => <span className="line-clamp-2 break-words">{r.query || "—"}</span> },
+          { key: "user", header: "User", cell: (r) => r.userId ?? <span className="text-slate-400">—</span> },
+          { key: "steps", header: "Steps", className: "text-right tabular-nums", cell: (r) => r.stepCount },
+          {
+            key: "outcome",
+            header: "Outcome",
+            cell: (r) => (
+              <span className="flex flex-wrap items-center gap-1">
+                <Badge status={r.outcome.toLowerCase()} />
+                <span className="text-xs text-slate-500">{r.outcomeSource.toLowerCase()}</span>
+                {r.learningError ? <Badge tone="amber">learning error</Badge> : null}
+              </span>
+            ),
+          },
+        ]}
+      />
+      {runs.length > 0 ? <Pagination page={page} pageSize={pageSize} total={total} href={(p) => hrefWith(path, searchParams, { page: p })} /> : null}
+    </>
+  );
+}

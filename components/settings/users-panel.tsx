@@ -1,0 +1,165 @@
+"use client";
+// Create users, change roles, deactivate and reactivate, against /api/console/users. Every
+// change asks for a reason (it goes to the audit log) and waits for the server's answer.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { fetchJson } from "@/lib/api/browser-fetch";
+import type { UserView } from "@/lib/auth/users";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/confirm-dialog";
+import { DataTable } from "../ui/table";
+import { ErrorState } from "../ui/error-state";
+import { LocalTime } from "../ui/local-time";
+import { useToast } from "../ui/toast";
+import { SecretOnce } from "./secret-once";
+import { fieldClass, labelClass } from "./form-styles";
+
+const KEYS = ["console", "users"] as const;
+type Role = "ADMIN" | "VIEWER";
+type Change = { user: UserView; role?: Role; active?: boolean };
+
+function describe(c: Change): { title: string; confirm: string; danger: boolean } {
+  if (c.active === false) return { title: `Deactivate ${c.user.email}?`, confirm: "Deactivate", danger: true };
+  if (c.active === true) return { title: `Reactivate ${c.user.email}?`, confirm: "Reactivate", danger: false };
+  return { title: `Make ${c.user.email} ${c.role === "ADMIN" ? "an admin" : "a viewer"}?`, confirm: "Change role", danger: c.role !== "ADMIN" };
+}
+
+export function UsersPanel({ currentUserId }: { currentUserId: string }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const list = useQuery({ queryKey: KEYS, queryFn: () => fetchJson<{ users: UserView[] }>("/api/console/users") });
+  const [form, setForm] = useState({ email: "", name: "", role: "VIEWER" as Role, password: "" });
+  const [generated, setGenerated] = useState<{ email: string; password: string } | null>(null);
+  const [change, setChange] = useState<Change | null>(null);
+
+  const create = useMutation({
+    mutationFn: () =>
+      fetchJson<{ user: UserView; generated_password: string | null }>("/api/console/users", {
+        method: "POST",
+        body: { email: form.email, role: form.role, ...(form.name.trim() ? { name: form.name } : {}), ...(form.password ? { password: form.password } : {}) },
+      }),
+    onSuccess: (r) => {
+      if (r.generated_password) setGenerated({ email: r.user.email, password: r.generated_password });
+      setForm({ email: "", name: "", role: "VIEWER", password: "" });
+      toast.success(`User ${r.user.email} created.`);
+      void qc.invalidateQueries({ queryKey: KEYS });
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const update = useMutation({
+    mutationFn: (v: { id: string; role?: Role; active?: boolean; reason: string }) =>
+      fetchJson<{ user: UserView }>(`/api/console/users/${encodeURIComponent(v.id)}`, { method: "PATCH", body: { role: v.role, active: v.active, reason: v.reason } }),
+    onSuccess: (r) => {
+      toast.success(`${r.user.email} is now ${r.user.active ? r.user.role.toLowerCase() : "deactivated"}.`);
+      setChange(null);
+      void qc.invalidateQueries({ queryKey: KEYS });
+    },
+    onError: (e) => toast.error(e.message),
+  });
+
+  const text = change ? describe(change) : null;
+  return (
+    <>
+      {generated ? <SecretOnce title={`Initial password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
+      <form
+        aria-label="Create a user"
+        className="mb-8 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1.5fr_1fr_2fr_auto] lg:items-end dark:border-slate-800"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className={labelClass}>
+          Email
+          <input className={fieldClass} type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        </label>
+        <label className={labelClass}>
+          Name <span className="font-normal text-slate-500">(optional)</span>
+          <input className={fieldClass} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        </label>
+        <label className={labelClass}>
+          Role
+          <select className={fieldClass} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+            <option value="VIEWER">Viewer</option>
+            <option value="ADMIN">Admin</option>
+          </select>
+        </label>
+        <label className={labelClass}>
+          Initial password <span className="font-normal text-slate-500">(blank: generate one)</span>
+          <input className={fieldClass} type="password" autoComplete="new-password" minLength={12} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+        </label>
+        <Button type="submit" pending={create.isPending} disabled={!form.email.trim()}>
+          Create user
+        </Button>
+      </form>
+
+      {list.isPending ? (
+        <p className="text-sm text-slate-500" aria-busy>
+          Loading users…
+        </p>
+      ) : list.isError ? (
+        <ErrorState title="The users could not be loaded" message={list.error.message} action={<Button onClick={() => void list.refetch()}>Try again</Button>} />
+      ) : (
+        <DataTable
+          caption="Users"
+          rows={list.data.users}
+          rowKey={(u) => u.id}
+          columns={[
+            {
+              key: "email",
+              header: "User",
+              cell: (u) => (
+                <span>
+                  <span className="font-medium">{u.email}</span>
+                  {u.id === currentUserId ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
+                  {u.name ? <span className="block text-xs text-slate-500">{u.name}</span> : null}
+                </span>
+              ),
+            },
+            {
+              key: "role",
+              header: "Role",
+              cell: (u) => (
+                <select
+                  aria-label={`Role of ${u.email}`}
+                  value={u.role}
+                  disabled={u.id === currentUserId || !u.active}
+                  title={u.id === currentUserId ? "You cannot change your own role" : undefined}
+                  onChange={(e) => setChange({ user: u, role: e.target.value as Role })}
+                  className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950"
+                >
+                  <option value="VIEWER">Viewer</option>
+                  <option value="ADMIN">Admin</option>
+                </select>
+              ),
+            },
+            { key: "status", header: "Status", cell: (u) => <Badge status={u.active ? "active" : "inactive"} /> },
+            { key: "login", header: "Last sign-in", cell: (u) => <LocalTime iso={u.last_login_at} fallback="never" /> },
+            { key: "created", header: "Created", cell: (u) => <LocalTime iso={u.created_at} /> },
+            {
+              key: "actions",
+              header: <span className="sr-only">Actions</span>,
+              cell: (u) =>
+                u.id === currentUserId ? null : (
+                  <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
+                    {u.active ? "Deactivate" : "Reactivate"}
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      )}
+      <ConfirmDialog
+        open={change !== null}
+        title={text?.title ?? ""}
+        description={change?.active === false ? "They are signed out at once and cannot sign in until reactivated." : undefined}
+        confirmLabel={text?.confirm ?? "Confirm"}
+        danger={text?.danger}
+        pending={update.isPending}
+        onCancel={() => setChange(null)}
+        onConfirm={(reason) => change && update.mutate({ id: change.user.id, role: change.role, active: change.active, reason })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+// The console frame: sidebar of sections (a drawer behind a menu button below 768 px), the
+// agent switcher, dark mode, the user menu and the read-only banner.
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useEffect, useState } from "react";
+import { SECTIONS } from "./sections";
+import { AgentSwitcher } from "./agent-switcher";
+import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+
+type Props = {
+  user: { email: string; role: "ADMIN" | "VIEWER" };
+  agents: { id: string; name: string }[];
+  readOnly: boolean;
+  children: React.ReactNode;
+};
+
+export function ConsoleShell({ user, agents, readOnly, children }: Props) {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const agent = search.get("agent");
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
+  const sections = SECTIONS.filter((s) => !s.adminOnly || user.role === "ADMIN");
+
+  const nav = (
+    <nav aria-label="Sections" className="flex flex-col gap-0.5 p-3">
+      {sections.map((s) => {
+        const current = pathname === s.href || pathname.startsWith(s.href + "/");
+        const href = agent && !s.adminOnly ? `${s.href}?agent=${encodeURIComponent(agent)}` : s.href;
+        return (
+          <Link
+            key={s.href}
+            href={href}
+            aria-current={current ? "page" : undefined}
+            className={`rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+              current
+                ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+            }`}
+          >
+            {s.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+
+  return (
+    <div className="min-h-screen md:grid md:grid-cols-[14rem_1fr]">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900">
+        Skip to content
+      </a>
+      <aside className="hidden border-r border-slate-200 bg-slate-50 md:block dark:border-slate-800 dark:bg-slate-900/40">
+        <div className="sticky top-0">
+          <Link href="/agents" className="block px-6 py-4 text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-indigo-500">
+            Proctor
+          </Link>
+          {nav}
+        </div>
+      </aside>
+      <div className="flex min-w-0 flex-col">
+        <header className="sticky top-0 z-30 flex items-center gap-2 border-b border-slate-200 bg-white/95 px-3 py-2 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-950/95">
+          <button
+            type="button"
+            className="rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-nav"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <span aria-hidden>☰</span>
+          </button>
+          <Link href="/agents" className="font-semibold md:hidden">
+            Proctor
+          </Link>
+          <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">
+            <AgentSwitcher agents={agents} />
+            <ThemeToggle />
+            <UserMenu email={user.email} role={user.role} />
+          </div>
+        </header>
+        {menuOpen ? (
+          <div id="mobile-nav" className="border-b border-slate-200 bg-slate-50 md:hidden dark:border-slate-800 dark:bg-slate-900">
+            {nav}
+          </div>
+        ) : null}
+        {readOnly ? (
+          <p role="status" className="border-b border-amber-300 bg-amber-50 px-6 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+            Read-only mode (PROCTOR_READ_ONLY=1): you can look at everything, but nothing can be changed.
+          </p>
+        ) : null}
+        <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-6 sm:px-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+// Server-paginated tables whose page, sort and filters live in the URL. No hooks: pages
+// render them on the server and every control is a plain link.
+import Link from "next/link";
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+export type SortDir = "asc" | "desc";
+
+/** `path?query` with `changes` applied to the current parameters (null removes one). */
+export function hrefWith(path: string, current: SearchParams, changes: Record<string, string | number | null | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(current)) {
+    if (typeof v === "string" && v !== "") q.set(k, v);
+  }
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === undefined || v === "") q.delete(k);
+    else q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export type Column<T> = {
+  key: string;
+  header: React.ReactNode;
+  /** Rendered as a sort link when the table has `sort`. */
+  sortable?: boolean;
+  className?: string;
+  cell: (row: T) => React.ReactNode;
+};
+
+type TableProps<T> = {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  caption?: string;
+  sort?: { key: string; dir: SortDir; href: (key: string, dir: SortDir) => string };
+  empty?: React.ReactNode;
+};
+
+export function DataTable<T>({ columns, rows, rowKey, caption, sort, empty }: TableProps<T>) {
+  if (rows.length === 0 && empty) return <>{empty}</>;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        <thead className="bg-slate-50 dark:bg-slate-900">
+          <tr>
+            {columns.map((c) => {
+              const active = sort?.key === c.key;
+              const ariaSort = active ? (sort!.dir === "asc" ? "ascending" : "descending") : undefined;
+              return (
+                <th key={c.key} scope="col" aria-sort={ariaSort} className={`px-3 py-2 text-left font-medium whitespace-nowrap text-slate-600 dark:text-slate-300 ${c.className ?? ""}`}>
+                  {sort && c.sortable ? (
+                    <Link
+                      href={sort.href(c.key, active && sort.dir === "desc" ? "asc" : "desc")}
+                      className="inline-flex items-center gap-1 rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white"
+                    >
+                      {c.header}
+                      <span aria-hidden>{active ? (sort.dir === "asc" ? "↑" : "↓") : "↕"}</span>
+                    </Link>
+                  ) : (
+                    c.header
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className="align-top hover:bg-slate-50 dark:hover:bg-slate-900/60">
+              {columns.map((c) => (
+                <td key={c.key} className={`px-3 py-2 ${c.className ?? ""}`}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Pagination({ page, pageSize, total, href }: { page: number; pageSize: number; total: number; href: (page: number) => string }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(total, page * pageSize);
+  const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
+  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400 dark:border-slate-800 dark:text-slate-600";
+  return (
+    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
+      <p>
+        {first}–{last} of {total.toLocaleString("en")} · page {Math.min(page, pages)} of {pages}
+      </p>
+      <div className="flex gap-2">
+        {page > 1 ? (
+          <Link href={href(page - 1)} className={link} rel="prev">
+            Previous
+          </Link>
+        ) : (
+          <span className={off} aria-disabled>
+            Previous
+          </span>
+        )}
+        {page < pages ? (
+          <Link href={href(page + 1)} className={link} rel="next">
+            Next
+          </Link>
+        ) : (
+          <span className={off} aria-disabled>
+            Next
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+/** The first value of a search parameter. */
+export function param(sp: SearchParams, key: string): string | undefined {
+  const v = sp[key];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,116 @@
+// The OpenAPI 3.1 document of the agent API, generated from the same zod schemas the routes
+// validate with. A route added under /api/v1 adds its operation to `operations`.
+import { z } from "zod";
+import { SINGLE_BODY_BYTES, BATCH_BODY_BYTES } from "./limits";
+import * as s from "./schemas";
+
+type Access = "none" | "ingest" | "admin";
+
+export type Operation = {
+  method: "get" | "put" | "post";
+  path: string;
+  summary: string;
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  maxBodyBytes?: number;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+};
+
+const agentPath = "/api/v1/agents/{agent_id}";
+
+export const operations: Operation[] = [
+  { method: "get", path: "/api/health", summary: "Liveness and database health", access: "none",
+    responses: { 200: { description: "healthy", schema: s.healthResponse }, 503: { description: "degraded", schema: s.healthResponse } } },
+  { method: "get", path: "/api/v1/openapi.json", summary: "This document", access: "none",
+    responses: { 200: { description: "OpenAPI 3.1 document" } } },
+  { method: "put", path: agentPath, summary: "Create or replace an agent (audited)", access: "admin",
+    params: s.agentParams, body: s.agentPutBody,
+    responses: { 200: { description: "the stored agent, learning defaults filled", schema: s.agentResponse } } },
+  { method: "get", path: agentPath, summary: "Read an agent", access: "ingest", params: s.agentParams,
+    responses: { 200: { description: "the agent", schema: s.agentResponse } } },
+  { method: "post", path: `${agentPath}/workflows`, summary: "Store one tool-calling run (idempotent on workflow_id)", access: "ingest",
+    params: s.agentParams, body: s.workflowInput,
+    responses: {
+      201: { description: "stored", schema: s.workflowCreated },
+      200: { description: "the same workflow_id with an identical body was already stored (duplicate: true)", schema: s.workflowCreated },
+      409: { description: "the workflow_id was stored with a different body (code conflict)" },
+    } },
+  { method: "post", path: `${agentPath}/workflows/batch`, summary: "Store up to 1000 runs; each item succeeds or fails on its own", access: "ingest",
+    params: s.agentParams, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES,
+    responses: { 207: { description: "one result per item, in request order", schema: s.workflowBatchResponse } } },
+  { method: "get", path: `${agentPath}/workflows`, summary: "Runs most similar to a query (runs covered by an ACTIVE skill excluded unless exclude_promoted=false)", access: "ingest",
+    params: s.agentParams, query: s.workflowSearchQuery,
+    responses: { 200: { description: "most similar first", schema: s.workflowSearchResponse } } },
+  { method: "get", path: "/api/v1/workflows/{id}", summary: "One run by the id returned at creation", access: "ingest",
+    params: s.workflowParams, responses: { 200: { description: "the full run", schema: s.workflowDetail } } },
+  { method: "get", path: `${agentPath}/classes`, summary: "Trajectory classes, most executed first; page with limit and the returned next_cursor", access: "ingest",
+    params: s.agentParams, query: s.classListQuery,
+    responses: { 200: { description: "one page of classes", schema: s.classListResponse } } },
+  { method: "post", path: `${agentPath}/conversations`, summary: "Store conversation messages (idempotent on message_id)", access: "ingest",
+    params: s.agentParams, body: s.conversationBody,
+    responses: { 201: { description: "counts of new and already-stored messages", schema: s.conversationResponse } } },
+];
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+function parameters(where: "path" | "query", schema?: z.ZodObject) {
+  if (!schema) return [];
+  const js = jsonSchema(schema, "input") as { properties?: Record<string, object>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, sch]) => ({
+    name,
+    in: where,
+    required: where === "path" || (js.required ?? []).includes(name),
+    schema: sch,
+  }));
+}
+
+const problem = { description: "problem+json", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+
+function operationObject(op: Operation) {
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    responses[status] = r.schema ? { description: r.description, content: { "application/json": { schema: jsonSchema(r.schema, "output") } } } : { description: r.description, ...(Number(status) >= 400 ? problem : {}) };
+  }
+  const errors: Record<string, string> = { "400": "validation_error" };
+  if (op.access !== "none") Object.assign(errors, { "401": "unauthorized", "403": "forbidden", "429": "rate_limited" });
+  if (op.params) errors["404"] = "not_found";
+  if (op.body) errors["413"] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
+  errors["503"] = "unavailable";
+  for (const [status, code] of Object.entries(errors)) responses[status] ??= { ...problem, description: code };
+  return {
+    summary: op.summary,
+    operationId: `${op.method}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
+    security: op.access === "none" ? [] : [{ apiKey: [] }, { session: [] }],
+    "x-scope": op.access,
+    parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
+    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(ops: Operation[] = operations) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Proctor agent API",
+      version: "1",
+      description:
+        "Authorization: Bearer <api key>. Scope `ingest` covers runs, conversations and reads; `admin` covers configuration and learning decisions (x-scope on each operation). Errors are application/problem+json with a stable `code`.",
+    },
+    paths,
+    components: {
+      schemas: { Problem: jsonSchema(s.problemSchema, "output") },
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "pk_<prefix>_<secret>" },
+        session: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "console session" },
+      },
+    },
+  };
+}

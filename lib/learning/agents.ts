@@ -1,0 +1,61 @@
+// Agents: created or replaced by an admin (PUT, audited), read by everyone with access.
+import type { Db } from "../db/prisma";
+import { Prisma, type Agent } from "../db/generated/client";
+import { recordAudit, type AuditContext } from "../audit/record";
+import { resolveLearningConfig } from "./config";
+import { agentPutBody, type AgentResponse } from "../api/v1/schemas";
+import { problems } from "../api/problem";
+import { zodProblem } from "../api/zod-errors";
+
+/**
+ * Creates or replaces an agent's name, toolbox, learning configuration and outcome rule; run
+ * counters are kept. `body` is the wire body (validated here, so scripts get the same rules).
+ */
+export async function upsertAgent(db: Db, agentId: string, body: unknown, audit: AuditContext): Promise<AgentResponse> {
+  const parsed = agentPutBody.safeParse(body);
+  if (!parsed.success) throw zodProblem("request body", parsed.error);
+  const { name, tools, learning, outcome_rule } = parsed.data;
+  // A nullable JSON column takes SQL NULL only through Prisma's DbNull sentinel.
+  const data = {
+    name,
+    tools: tools as Prisma.InputJsonValue,
+    learning: learning as Prisma.InputJsonValue,
+    outcomeRule: (outcome_rule as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
+  };
+  const agent = await db.$transaction(async (tx) => {
+    const existed = (await tx.agent.count({ where: { id: agentId } })) > 0;
+    const row = await tx.agent.upsert({
+      where: { id: agentId },
+      create: { id: agentId, ...data },
+      update: data,
+    });
+    await recordAudit(tx, audit, {
+      action: existed ? "agent.replace" : "agent.create",
+      targetType: "agent",
+      targetId: agentId,
+      details: { name, tools: tools.map((t) => t.name), learning, outcome_rule },
+    });
+    return row;
+  });
+  return agentView(agent);
+}
+
+export async function getAgent(db: Db, agentId: string): Promise<AgentResponse> {
+  const agent = await db.agent.findUnique({ where: { id: agentId } });
+  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  return agentView(agent);
+}
+
+export function agentView(agent: Agent): AgentResponse {
+  return {
+    agent_id: agent.id,
+    name: agent.name,
+    tools: (agent.tools as AgentResponse["tools"]) ?? [],
+    learning: resolveLearningConfig(agent.learning),
+    outcome_rule: (agent.outcomeRule as AgentResponse["outcome_rule"]) ?? null,
+    run_count: agent.runCount,
+    last_run_at: agent.lastRunAt?.toISOString() ?? null,
+    created_at: agent.createdAt.toISOString(),
+    updated_at: agent.updatedAt.toISOString(),
+  };
+}

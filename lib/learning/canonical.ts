@@ -1,0 +1,192 @@
+// Trajectory identity: the canonical signature of a run's tool calls and its sha256 hash.
+// Follows the reference rules (order by timestamps when every step has one, collapse
+// retries, ignore argument values, hash sorted-key compact ASCII JSON) with two deliberate
+// improvements over the reference's version 1:
+//   - the argument shape includes nested key paths, and arguments that arrive as a JSON
+//     string are parsed first (the reference saw only top-level keys, and none for strings);
+//   - the error class is the error's type (`error.type`, else "error"), not a yes/no flag.
+// A flat, error-free trajectory hashes exactly as in the reference.
+import { createHash } from "node:crypto";
+
+/** Bump when any rule below changes; stored beside every hash (see learning:backfill-hashes). */
+export const CANONICAL_VERSION = 2;
+
+export type SignatureUnit = {
+  tool: string;
+  arg_keys: string[];
+  errored: boolean;
+  /** Present only on errored units. */
+  error_class?: string;
+  /** Attempts folded into this unit; kept for display, never hashed. */
+  retry_count: number;
+};
+
+export type StepLike = { tool?: unknown; arguments?: unknown; error?: unknown; timestamp?: unknown };
+
+/** Nesting beyond this depth counts as a leaf: keeps hostile JSON-string arguments cheap. */
+const MAX_PATH_DEPTH = 32;
+
+/** Code-point order (as Python sorts), not UTF-16 unit order. */
+export function compareCodePoints(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return x.done === y.done ? 0 : x.done ? -1 : 1;
+    const d = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Objects (and arrays of objects) parsed out of a JSON string; anything else as is. */
+export function parseJsonText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const t = value.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return value;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The argument-key shape: sorted, distinct key paths of the arguments object.
+ * - A key whose value is a scalar, null, an empty object or an empty array contributes its path
+ *   (`order_id`, `customer.id`).
+ * - A non-empty object contributes the paths of its keys, never itself (leaf paths only).
+ * - An array contributes `key[].<path>` for the keys of its object elements (union over the
+ *   elements, so `items[].sku`); scalar elements (or an empty array) make the array a leaf `key`,
+ *   nested arrays add another `[]`.
+ * Values never matter. Arguments that are not an object (after parsing a JSON string) give [].
+ */
+export function argKeyShape(args: unknown): string[] {
+  const parsed = parseJsonText(args);
+  if (!isPlainObject(parsed)) return [];
+  const out = new Set<string>();
+  for (const [k, v] of Object.entries(parsed)) collectPaths(v, k, 1, out);
+  return [...out].sort(compareCodePoints);
+}
+
+function collectPaths(value: unknown, path: string, depth: number, out: Set<string>) {
+  if (depth >= MAX_PATH_DEPTH) {
+    out.add(path);
+    return;
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) out.add(path);
+    for (const [k, v] of entries) collectPaths(v, `${path}.${k}`, depth + 1, out);
+    return;
+  }
+  if (Array.isArray(value)) {
+    let leaf = value.length === 0;
+    for (const el of value) {
+      if (isPlainObject(el) || (Array.isArray(el) && el.length > 0)) collectPaths(el, `${path}[]`, depth + 1, out);
+      else leaf = true;
+    }
+    if (leaf) out.add(path);
+    return;
+  }
+  out.add(path);
+}
+
+/** The error class of a step: its `error.type`, "error" for any other failure, null when it did not fail. */
+export function errorClass(error: unknown): string | null {
+  if (error === null || error === undefined || error === false || error === "" || error === 0) return null;
+  if (isPlainObject(error) && typeof error.type === "string" && error.type.trim() !== "") return error.type.trim();
+  return "error";
+}
+
+const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** Milliseconds since the epoch of an ISO-8601 text, or null. A timestamp without offset is UTC. */
+export function parseTimestamp(value: unknown): number | null {
+  if (typeof value !== "string") return null;
+  const m = ISO_TIMESTAMP.exec(value.trim());
+  if (!m) return null;
+  const [, date, time = "00:00", zone = "Z"] = m;
+  const offset = zone.toUpperCase() === "Z" ? "Z" : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const ms = Date.parse(`${date}T${time}${offset}`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Steps in identity order: array order, unless every step has a parseable timestamp. */
+export function orderSteps<S extends StepLike>(steps: readonly S[]): S[] {
+  const stamped = steps.map((step, index) => ({ step, index, at: parseTimestamp(isPlainObject(step) ? step.timestamp : null) }));
+  if (stamped.length === 0 || stamped.some((s) => s.at === null)) return [...steps];
+  return stamped.sort((a, b) => a.at! - b.at! || a.index - b.index).map((s) => s.step);
+}
+
+/** The canonical signature: ordered units with retries folded in. */
+export function canonicalSignature(steps: readonly StepLike[]): SignatureUnit[] {
+  const units: SignatureUnit[] = [];
+  for (const raw of orderSteps(steps)) {
+    const step: StepLike = isPlainObject(raw) ? raw : {};
+    const tool = typeof step.tool === "string" ? step.tool.trim() : "";
+    const arg_keys = argKeyShape(step.arguments);
+    const cls = errorClass(step.error);
+    const prev = units[units.length - 1];
+    // A retry: the previous attempt of the same call with the same shape failed.
+    if (prev && prev.errored && prev.tool === tool && sameKeys(prev.arg_keys, arg_keys)) {
+      prev.retry_count += 1;
+      prev.errored = cls !== null;
+      if (cls === null) delete prev.error_class;
+      else prev.error_class = cls;
+      continue;
+    }
+    units.push({ tool, arg_keys, errored: cls !== null, ...(cls !== null ? { error_class: cls } : {}), retry_count: 1 });
+  }
+  return units;
+}
+
+function sameKeys(a: string[], b: string[]) {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+const NON_ASCII = /[\u007f-\uffff]/;
+const NON_ASCII_ALL = /[\u007f-\uffff]/g;
+
+/**
+ * JSON as Python's json.dumps(sort_keys=True, separators=(",", ":")) writes it: object keys
+ * sorted by code point, no spaces, and every character outside printable ASCII as \uXXXX.
+ */
+export function pythonJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") {
+    const json = JSON.stringify(value);
+    return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : json;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(",")}]`;
+  const keys = Object.keys(value as object).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort(compareCodePoints);
+  return `{${keys.map((k) => `${pythonJson(k)}:${pythonJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+}
+
+/** The bytes that are hashed for one unit (retry_count excluded). */
+export function unitJson(u: SignatureUnit): string {
+  return pythonJson({ arg_keys: u.arg_keys, ...(u.errored ? { error_class: u.error_class ?? "error" } : {}), errored: u.errored, tool: u.tool });
+}
+
+/** sha256 (lowercase hex) of the signature; null when the run made no tool calls. */
+export function canonicalHash(signature: readonly SignatureUnit[]): string | null {
+  if (signature.length === 0) return null;
+  return createHash("sha256").update(`[${signature.map(unitJson).join(",")}]`, "utf8").digest("hex");
+}
+
+export type CanonicalIdentity = { signature: SignatureUnit[]; hash: string | null; stepCount: number; tools: string[]; version: number };
+
+export function canonicalIdentity(steps: readonly StepLike[]): CanonicalIdentity {
+  const signature = canonicalSignature(steps);
+  return { signature, hash: canonicalHash(signature), stepCount: signature.length, tools: signature.map((u) => u.tool), version: CANONICAL_VERSION };
+}
+
+/** For distinct-query counting: trim, lower-case, collapse whitespace runs. */
+export function normalizeQuery(query: string | null | undefined): string {
+  if (!query) return "";
+  return query.trim().toLowerCase().replace(/\s+/g, " ");
+}

@@ -1,0 +1,48 @@
+// Conversation messages (the evidence persona reflection reads), idempotent on message_id.
+import { createHash } from "node:crypto";
+import type { Db } from "../db/prisma";
+import { problems } from "../api/problem";
+import { zodProblem } from "../api/zod-errors";
+import { conversationBody } from "../api/v1/schemas";
+import { newId } from "./ids";
+
+/** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
+export function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
+  const textHash = createHash("sha256").update(text).digest("hex");
+  const at = new Date(timestamp).toISOString();
+  return "m_" + createHash("sha256").update([threadId, at, role, textHash].join("\u0000")).digest("hex").slice(0, 32);
+}
+
+const INSERT_MESSAGES_SQL = `
+INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
+SELECT id, $1, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
+FROM jsonb_to_recordset($2::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
+  message_id text, role text, text text, timestamp timestamptz)
+ORDER BY message_id
+ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
+RETURNING 1`;
+
+/** Stores a thread's messages; `body` is the wire body. A message already stored counts as a duplicate. */
+export async function ingestConversation(db: Db, agentId: string, body: unknown): Promise<{ stored: number; duplicates: number }> {
+  const parsed = conversationBody.safeParse(body);
+  if (!parsed.success) throw zodProblem("request body", parsed.error);
+  const c = parsed.data;
+  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw problems.notFound(`Agent '${agentId}'`);
+  const rows = new Map<string, object>();
+  for (const m of c.messages) {
+    const messageId = m.message_id ?? derivedMessageId(c.thread_id, m.timestamp, m.role, m.text);
+    if (rows.has(messageId)) continue;
+    rows.set(messageId, {
+      id: newId(),
+      thread_id: c.thread_id,
+      user_id: c.user_id,
+      root_trace_id: c.root_trace_id ?? null,
+      message_id: messageId,
+      role: m.role,
+      text: m.text,
+      timestamp: m.timestamp,
+    });
+  }
+  const inserted = await db.$queryRawUnsafe<unknown[]>(INSERT_MESSAGES_SQL, agentId, JSON.stringify([...rows.values()]));
+  return { stored: inserted.length, duplicates: c.messages.length - inserted.length };
+}

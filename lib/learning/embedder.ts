@@ -1,0 +1,166 @@
+// Text embeddings for query similarity (workflow retrieval, skill applicability).
+// The default is offline and deterministic: hashed word and character-trigram features,
+// L2-normalized, so paraphrases land near each other without any model. An OpenAI-compatible
+// embeddings endpoint is used instead when PROCTOR_EMBEDDINGS_MODEL is set. Every vector is
+// stored with its embedder id, and vectors of different embedders are never compared.
+import OpenAI from "openai";
+
+export interface Embedder {
+  /** Stable identity of the vector space; stored beside every vector. */
+  readonly id: string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/** Cosine similarity; 0 when either vector is zero or the lengths differ. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+// Function words carry no intent: "please refund my order" means "refund order".
+const STOP_WORDS = new Set(
+  ("a an the and or but if then of to for in on at by with from into about as is are was were be been being am do does did " +
+    "i me my mine we us our you your he him his she her it its they them their this that these those there here " +
+    "what which who whom whose when where why how can could would should will shall may might must " +
+    "please pls kindly just also too very so some any all no not yes ok okay hi hello hey thanks thank s t d ll re ve m")
+    .split(" "),
+);
+
+/** Weights of the feature families, calibrated in tests/unit/embedder.test.ts. */
+const WORD_WEIGHT = 1.0;
+/** Total weight of one word's trigrams (spread over them): morphology and typos still overlap. */
+const TRIGRAM_WEIGHT = 0.6;
+/** Tokens with digits (order ids, amounts) say "some identifier", never which one. */
+const IDENTIFIER_WEIGHT = 0.4;
+
+/** Light suffix stripping so "refunds", "refunded" and "refunding" share the word feature. */
+function stem(w: string): string {
+  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  if (w.length > 4 && w.endsWith("es")) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+
+type Feature = { key: string; weight: number };
+
+export function textFeatures(text: string): Feature[] {
+  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const content = tokens.filter((t) => !STOP_WORDS.has(t));
+  // A query made only of function words still has to land somewhere.
+  const words = content.length > 0 ? content : tokens;
+  const features: Feature[] = [];
+  for (const w of words) {
+    if (/\p{N}/u.test(w)) {
+      features.push({ key: "id", weight: IDENTIFIER_WEIGHT });
+      continue;
+    }
+    const s = stem(w);
+    features.push({ key: `w:${s}`, weight: WORD_WEIGHT });
+    const padded = `<${w}>`;
+    const grams: string[] = [];
+    for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3));
+    const each = TRIGRAM_WEIGHT / Math.sqrt(grams.length);
+    for (const g of grams) features.push({ key: `c:${g}`, weight: each });
+  }
+  return features;
+}
+
+/** FNV-1a over UTF-16 units with murmur3's finalizer: fast, stable across processes. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Offline feature-hashing embedder (signed hashing keeps collisions unbiased). */
+export class HashingEmbedder implements Embedder {
+  readonly id: string;
+  constructor(readonly dimensions = 512) {
+    this.id = `hash-ngram-v1:${dimensions}`;
+  }
+
+  embedOne(text: string): number[] {
+    const v = new Array<number>(this.dimensions).fill(0);
+    for (const f of textFeatures(text)) {
+      const h = hash32(f.key);
+      v[(h & 0x7fffffff) % this.dimensions] += (h < 0 ? -1 : 1) * f.weight;
+    }
+    const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    // Six decimals are more than a float4 column keeps and keep the wire form short.
+    return norm === 0 ? v : v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    return texts.map((t) => this.embedOne(t));
+  }
+}
+
+/** Any OpenAI-compatible /embeddings endpoint. */
+export class OpenAIEmbedder implements Embedder {
+  readonly id: string;
+  private readonly client: OpenAI;
+  constructor(private readonly model: string, opts: { baseURL?: string; apiKey?: string } = {}) {
+    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey || "unused", timeout: 10_000, maxRetries: 1 });
+    this.id = `openai:${model}@${new URL(this.client.baseURL).host}`;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    const out: number[][] = [];
+    // Endpoints cap inputs per request (OpenAI: 2048).
+    for (let i = 0; i < texts.length; i += 512) {
+      const r = await this.client.embeddings.create({ model: this.model, input: texts.slice(i, i + 512).map((t) => t || " ") });
+      for (const d of [...r.data].sort((a, b) => a.index - b.index)) out.push(d.embedding);
+    }
+    return out;
+  }
+}
+
+export const offlineEmbedder = new HashingEmbedder();
+
+let configured: { key: string; embedder: Embedder } | null = null;
+
+/** The configured embedder: OpenAI-compatible when PROCTOR_EMBEDDINGS_MODEL is set, else offline. */
+export function defaultEmbedder(env: Record<string, string | undefined> = process.env): Embedder {
+  const model = env.PROCTOR_EMBEDDINGS_MODEL?.trim();
+  if (!model) return offlineEmbedder;
+  const baseURL = env.PROCTOR_EMBEDDINGS_BASE_URL?.trim() || undefined;
+  const key = `${model}\u0000${baseURL ?? ""}`;
+  if (configured?.key !== key) {
+    configured = { key, embedder: new OpenAIEmbedder(model, { baseURL, apiKey: env.PROCTOR_EMBEDDINGS_API_KEY }) };
+  }
+  return configured.embedder;
+}
+
+/**
+ * Embeds with `embedder`, falling back to the offline embedder when the endpoint fails, so an
+ * outage never loses a run; the vectors carry the id of whichever embedder produced them.
+ */
+export async function embedTexts(embedder: Embedder, texts: string[]): Promise<{ embedderId: string; vectors: number[][] }> {
+  if (texts.length === 0) return { embedderId: embedder.id, vectors: [] };
+  if (embedder !== offlineEmbedder) {
+    try {
+      return { embedderId: embedder.id, vectors: await embedder.embed(texts) };
+    } catch (e) {
+      console.error(`embeddings: ${embedder.id} failed (${(e as Error)?.name ?? "error"}); using ${offlineEmbedder.id}`);
+    }
+  }
+  return { embedderId: offlineEmbedder.id, vectors: await offlineEmbedder.embed(texts) };
+}
+
+/** The embedder that produced vectors with this id, when this process can still produce them. */
+export function embedderForId(id: string, current: Embedder = defaultEmbedder()): Embedder | null {
+  if (id === current.id) return current;
+  if (id === offlineEmbedder.id) return offlineEmbedder;
+  return null;
+}

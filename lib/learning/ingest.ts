@@ -1,0 +1,229 @@
+// Workflow ingestion: one transaction per request (a single run is a batch of one).
+// Everything per run is computed before the transaction (validation, trajectory identity,
+// outcome, embedding); the transaction then runs ONE statement that inserts the new runs and,
+// from exactly the rows it inserted, maintains the trajectory-class statistics, the
+// distinct-query child table and the daily counts; then the monitor hook; then the agent's run
+// counter. Rows are fed in key order so concurrent batches lock rows in one order.
+import { createHash, randomUUID } from "node:crypto";
+import type { Db } from "../db/prisma";
+import { problems } from "../api/problem";
+import { workflowInput, type WorkflowInput, type BatchItemResult } from "../api/v1/schemas";
+import { canonicalIdentity, normalizeQuery } from "./canonical";
+import { decideOutcome, type OutcomeDecision } from "./outcome";
+import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
+import { afterRunsStored, type StoredRun } from "./monitor";
+import { newId } from "./ids";
+import { BUMP_AGENT_AND_READ_SQL, BUMP_AGENT_SQL, INSERT_RUNS_SQL } from "./ingest/sql";
+
+export type IngestOptions = { embedder?: Embedder; now?: Date };
+
+type Prepared = {
+  index: number;
+  id: string;
+  workflowId: string;
+  input: WorkflowInput;
+  bodyHash: string;
+  identity: ReturnType<typeof canonicalIdentity>;
+  decision: OutcomeDecision;
+  userScope: string;
+  normalizedQuery: string;
+  createdAt: Date;
+};
+
+type StoredRow = {
+  id: string;
+  workflow_id: string;
+  body_hash: string;
+  canonical_hash: string | null;
+  step_count: number;
+  outcome: "SUCCESS" | "FAILURE";
+  outcome_source: "REPORTED" | "RULE" | "EXECUTION";
+  promoted_skill_id: string | null;
+};
+
+/** Stores runs for one agent; each item succeeds or fails on its own. Unknown agent → 404. */
+export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
+  const [agent] = await db.$queryRawUnsafe<{ outcome_rule: unknown }[]>(`SELECT outcome_rule FROM agents WHERE id = $1`, agentId);
+  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  const now = opts.now ?? new Date();
+
+  const results: BatchItemResult[] = new Array(items.length);
+  const prepared: Prepared[] = [];
+  items.forEach((item, index) => {
+    const parsed = workflowInput.safeParse(item);
+    if (!parsed.success) {
+      results[index] = {
+        index,
+        status: 400,
+        error: {
+          code: "validation_error",
+          detail: "The workflow is invalid.",
+          errors: parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message })),
+        },
+      };
+      return;
+    }
+    prepared.push(prepare(index, parsed.data, agent.outcome_rule, now));
+  });
+  if (prepared.length === 0) return results;
+
+  // The first occurrence of a workflow_id is the one inserted; later ones are judged against it.
+  const firstOf = new Map<string, Prepared>();
+  for (const p of prepared) if (!firstOf.has(p.workflowId)) firstOf.set(p.workflowId, p);
+  const toInsert = [...firstOf.values()].sort((a, b) => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : 0));
+
+  // Embeddings are fetched before the transaction: no network wait while holding locks.
+  const { embedderId, vectors } = await embedTexts(opts.embedder ?? defaultEmbedder(), toInsert.map((p) => p.input.query));
+
+  const stored = await db.$transaction(
+    async (tx) => {
+      const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
+      const inserted = await tx.$queryRawUnsafe<{ id: string; covered: boolean }[]>(INSERT_RUNS_SQL, agentId, JSON.stringify(rows));
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      const newRuns = toInsert.filter((p) => insertedIds.has(p.id));
+      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p)));
+      // Re-read what is stored only when the answer may differ from what was just written: a
+      // workflow_id repeated or already stored (possibly by a concurrent request), or a new run
+      // whose class an ACTIVE skill covers (the monitor stamps it).
+      const mustRead = prepared.length > newRuns.length || inserted.some((r) => r.covered);
+      const lastRunAt = newRuns.reduce<Date | null>((m, p) => (m && m > p.createdAt ? m : p.createdAt), null);
+      // The agent row is the one row every run of the agent updates: it is touched last, so its
+      // lock is held only until the commit that follows.
+      const current = mustRead
+        ? await tx.$queryRawUnsafe<StoredRow[]>(BUMP_AGENT_AND_READ_SQL, agentId, newRuns.length, lastRunAt, JSON.stringify([...firstOf.keys()]))
+        : (await tx.$executeRawUnsafe(BUMP_AGENT_SQL, agentId, newRuns.length, lastRunAt), newRuns.map(writtenRow));
+      return { insertedIds, byWorkflowId: new Map(current.map((r) => [r.workflow_id, r])) };
+    },
+    { maxWait: 15_000, timeout: 60_000 },
+  );
+
+  for (const p of prepared) {
+    const row = stored.byWorkflowId.get(p.workflowId);
+    if (!row) throw new Error("ingested workflow is missing after commit");
+    const created = row.id === p.id && stored.insertedIds.has(p.id);
+    if (!created && row.body_hash !== p.bodyHash) {
+      results[p.index] = {
+        index: p.index,
+        status: 409,
+        workflow_id: p.workflowId,
+        error: { code: "conflict", detail: `Workflow '${p.workflowId}' was already stored with a different body.` },
+      };
+      continue;
+    }
+    results[p.index] = { index: p.index, status: created ? 201 : 200, ...createdView(row), duplicate: !created };
+  }
+  return results;
+}
+
+function writtenRow(p: Prepared): StoredRow {
+  return {
+    id: p.id,
+    workflow_id: p.workflowId,
+    body_hash: p.bodyHash,
+    canonical_hash: p.identity.hash,
+    step_count: p.identity.stepCount,
+    outcome: p.decision.outcome,
+    outcome_source: p.decision.source,
+    promoted_skill_id: null,
+  };
+}
+
+function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now: Date): Prepared {
+  const identity = canonicalIdentity(input.steps);
+  return {
+    index,
+    id: newId(),
+    workflowId: input.workflow_id ?? `wf_${randomUUID()}`,
+    input,
+    bodyHash: bodyHash(input),
+    identity,
+    decision: decideOutcome(input, outcomeRule),
+    userScope: input.user_id ?? "",
+    normalizedQuery: normalizeQuery(input.query),
+    createdAt: input.created_at ? new Date(input.created_at) : now,
+  };
+}
+
+/** Identity of a request body for idempotency: key order and absent-vs-null do not matter. */
+export function bodyHash(input: WorkflowInput): string {
+  const present = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
+  return createHash("sha256").update(stableJson(present)).digest("hex");
+}
+
+/** JSON with object keys sorted at every level (a deterministic form, not for display). */
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + stableJson(value[i]);
+    return out + "]";
+  }
+  const o = value as Record<string, unknown>;
+  let out = "{";
+  let first = true;
+  for (const k of Object.keys(o).sort()) {
+    if (o[k] === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(k) + ":" + stableJson(o[k]);
+    first = false;
+  }
+  return out + "}";
+}
+
+function insertRow(p: Prepared, vector: number[], embedderId: string) {
+  const i = p.input;
+  return {
+    id: p.id,
+    workflow_id: p.workflowId,
+    user_id: i.user_id ?? null,
+    user_scope: p.userScope,
+    thread_id: i.thread_id ?? null,
+    root_trace_id: i.root_trace_id ?? null,
+    query: i.query,
+    normalized_query: p.normalizedQuery,
+    steps: i.steps,
+    execution_error: i.execution_error ?? null,
+    answer: i.answer ?? null,
+    outcome: p.decision.outcome,
+    outcome_source: p.decision.source,
+    learning_error: p.decision.learningError,
+    canonical_signature: p.identity.signature,
+    canonical_hash: p.identity.hash,
+    canonical_version: p.identity.version,
+    step_count: p.identity.stepCount,
+    tools: p.identity.tools,
+    skills_activated: i.skills_activated ?? [],
+    // An array literal: parsed by Postgres's array input, far cheaper than JSON numbers.
+    embedding: `{${vector.join(",")}}`,
+    embedder_id: embedderId,
+    body_hash: p.bodyHash,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+function storedRun(agentId: string, p: Prepared): StoredRun {
+  return {
+    id: p.id,
+    workflowId: p.workflowId,
+    agentId,
+    userId: p.input.user_id ?? null,
+    userScope: p.userScope,
+    canonicalHash: p.identity.hash,
+    stepCount: p.identity.stepCount,
+    query: p.input.query,
+    outcome: p.decision.outcome,
+    skillsActivated: p.input.skills_activated ?? [],
+    createdAt: p.createdAt,
+  };
+}
+
+function createdView(row: StoredRow) {
+  return {
+    id: row.id,
+    workflow_id: row.workflow_id,
+    canonical_hash: row.canonical_hash,
+    step_count: row.step_count,
+    outcome: row.outcome === "SUCCESS" ? ("success" as const) : ("failure" as const),
+    outcome_source: row.outcome_source.toLowerCase() as "reported" | "rule" | "execution",
+    promoted_skill_id: row.promoted_skill_id,
+  };
+}

@@ -1,0 +1,201 @@
+// record_evaluation (spec §3.2). Under a row lock on the procedure, one transaction checks the
+// case in the spec's order and commits the receipt (which is also the evidence claim), the
+// aggregate update and any decision together. A failed call writes nothing.
+import type { Db, Tx } from "../db/prisma";
+import { acceptsPhase, applyEvaluation } from "./arithmetic";
+import { LedgerError } from "./errors";
+import { evidenceKey } from "./keys";
+import { dbState, stateOf } from "./records";
+import { evaluationSchema, ledgerIdSchema, parseLedger, scopeSchema, type EvaluationInput, type ScopeInput } from "./schemas";
+import { ensureLedgerSchema } from "./schema-version";
+import type { EvaluationResult, LedgerPolicy, LedgerScope, PairedEvaluation, ProcedureAggregates } from "./types";
+
+// Waiting for the pool or the procedure's lock under load is normal; give it room.
+const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+const ATTEMPTS = 3;
+
+export async function recordEvaluation(
+  db: Db,
+  scopeInput: ScopeInput,
+  procedureId: string,
+  evaluationInput: EvaluationInput,
+): Promise<EvaluationResult> {
+  const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
+  const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
+  const evaluation = parseLedger(evaluationSchema, evaluationInput, "evaluation");
+  await ensureLedgerSchema(db);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction((tx) => recordLocked(tx, scope, id, evaluation), TX_OPTIONS);
+    } catch (e) {
+      // A concurrent delivery of the same case (or evidence) committed after this statement's
+      // snapshot: the retry re-reads it and classifies it as duplicate or conflict.
+      if (attempt < ATTEMPTS && isUniqueViolation(e)) continue;
+      throw e;
+    }
+  }
+}
+
+type LockedRow = {
+  state: string;
+  qualification_count: number;
+  mean_improvement: number;
+  mean_candidate_utility: number;
+  budget_violations: number;
+  lower_improvement_bound: number | null;
+  monitoring_count: bigint;
+  failure_streak: number;
+  decision_count: bigint;
+  source_refs: string[];
+  qualification_trials: number;
+  confidence_delta: number;
+  min_improvement: number;
+  min_candidate_utility: number;
+  max_cost_units: bigint;
+  max_latency_ms: bigint;
+  max_failure_streak: number;
+  evaluator_id: string;
+  evaluation_contract: string;
+  evidence_claimed_by: string | null;
+  r_phase: string | null;
+  r_evaluator_id: string;
+  r_evaluation_contract: string;
+  r_evidence_ref: string;
+  r_baseline_utility: number;
+  r_candidate_utility: number;
+  r_cost: bigint;
+  r_latency: bigint;
+  r_state_after: string;
+  r_recorded_at: Date;
+};
+
+async function recordLocked(tx: Tx, scope: LedgerScope, id: string, e: PairedEvaluation): Promise<EvaluationResult> {
+  const evidence = evidenceKey(e.evidence_ref);
+  // The lock, the stored receipt for this case and the evidence claim in one round trip.
+  // The procedure row is re-read at lock time (READ COMMITTED); the joined receipts come from
+  // the statement's snapshot, which is why a racing identical insert can still collide below.
+  // set_config makes this transaction's commit synchronous whatever the server default is.
+  const rows = await tx.$queryRaw<LockedRow[]>`
+    SELECT set_config('synchronous_commit', 'on', true) AS sync,
+      p.state::text AS state, p.qualification_count, p.mean_improvement, p.mean_candidate_utility,
+      p.budget_violations, p.lower_improvement_bound, p.monitoring_count, p.failure_streak, p.source_refs,
+      p.qualification_trials, p.confidence_delta, p.min_improvement, p.min_candidate_utility,
+      p.max_cost_units, p.max_latency_ms, p.max_failure_streak, p.evaluator_id, p.evaluation_contract,
+      (SELECT count(*) FROM ledger_decisions d
+        WHERE d.tenant = p.tenant AND d.agent = p.agent AND d.environment = p.environment
+          AND d.procedure_id = p.procedure_id) AS decision_count,
+      (SELECT c.case_id FROM ledger_evaluations c
+        WHERE c.tenant = p.tenant AND c.agent = p.agent AND c.environment = p.environment
+          AND c.procedure_id = p.procedure_id AND c.evidence_key = ${evidence} AND c.evidence_ref = ${e.evidence_ref}) AS evidence_claimed_by,
+      r.phase::text AS r_phase, r.evaluator_id AS r_evaluator_id, r.evaluation_contract AS r_evaluation_contract,
+      r.evidence_ref AS r_evidence_ref, r.baseline_utility AS r_baseline_utility,
+      r.candidate_utility AS r_candidate_utility, r.candidate_cost_units AS r_cost,
+      r.candidate_latency_ms AS r_latency, r.state_after::text AS r_state_after, r.recorded_at AS r_recorded_at
+    FROM ledger_procedures p
+    LEFT JOIN ledger_evaluations r
+      ON r.tenant = p.tenant AND r.agent = p.agent AND r.environment = p.environment
+     AND r.procedure_id = p.procedure_id AND r.case_id = ${e.case_id}
+    WHERE p.tenant = ${scope.tenant} AND p.agent = ${scope.agent} AND p.environment = ${scope.environment}
+      AND p.procedure_id = ${id}
+    FOR UPDATE OF p`;
+  const row = rows[0];
+  // A receipt only exists under an existing procedure, so "no procedure" also means "no receipt".
+  if (!row) throw new LedgerError("KeyNotFound", "Procedure not found in this scope");
+
+  // 3. Duplicate or conflict: before every other check, whatever the state is now.
+  if (row.r_phase !== null) {
+    const stored: PairedEvaluation = {
+      case_id: e.case_id,
+      phase: row.r_phase === "QUALIFICATION" ? "qualification" : "monitoring",
+      evaluator_id: row.r_evaluator_id,
+      evaluation_contract: row.r_evaluation_contract,
+      evidence_ref: row.r_evidence_ref,
+      baseline_utility: row.r_baseline_utility,
+      candidate_utility: row.r_candidate_utility,
+      candidate_cost_units: Number(row.r_cost),
+      candidate_latency_ms: Number(row.r_latency),
+    };
+    if (!sameEvaluation(stored, e)) throw new LedgerError("ConstraintViolation", "Case ID already has different evidence");
+    return { receipt: { evaluation: stored, state_after: stateOf(row.r_state_after), recorded_at: row.r_recorded_at }, duplicate: true };
+  }
+
+  const policy: LedgerPolicy = {
+    qualification_trials: row.qualification_trials,
+    confidence_delta: row.confidence_delta,
+    min_improvement: row.min_improvement,
+    min_candidate_utility: row.min_candidate_utility,
+    max_cost_units: Number(row.max_cost_units),
+    max_latency_ms: Number(row.max_latency_ms),
+    max_failure_streak: row.max_failure_streak,
+    evaluator_id: row.evaluator_id,
+    evaluation_contract: row.evaluation_contract,
+  };
+  // 5–8, in the spec's order.
+  if (e.evaluator_id !== policy.evaluator_id || e.evaluation_contract !== policy.evaluation_contract) {
+    throw new LedgerError("ValidationError", "Evaluation does not match the registered evaluator and contract");
+  }
+  if (row.source_refs.includes(e.evidence_ref)) {
+    throw new LedgerError("ValidationError", "Proposal evidence cannot also be held-out evaluation evidence");
+  }
+  if (row.evidence_claimed_by !== null) {
+    throw new LedgerError("ConstraintViolation", "Evidence reference already used by another case");
+  }
+  const current: ProcedureAggregates = {
+    state: stateOf(row.state),
+    qualification_count: row.qualification_count,
+    mean_improvement: row.mean_improvement,
+    mean_candidate_utility: row.mean_candidate_utility,
+    budget_violations: row.budget_violations,
+    lower_improvement_bound: row.lower_improvement_bound,
+    monitoring_count: Number(row.monitoring_count),
+    failure_streak: row.failure_streak,
+  };
+  if (!acceptsPhase(current.state, e.phase)) {
+    throw new LedgerError("MemoryOperation", "Evaluation phase does not match procedure state");
+  }
+
+  // 9. Apply and commit receipt, evidence claim, aggregates and decision in one statement.
+  const { next, transition } = applyEvaluation(current, policy, e);
+  const now = new Date();
+  const seq = next.qualification_count + next.monitoring_count;
+  await tx.$executeRaw`
+    WITH receipt AS (
+      INSERT INTO ledger_evaluations (tenant, agent, environment, procedure_id, case_id, seq, phase,
+        evaluator_id, evaluation_contract, evidence_ref, evidence_key, baseline_utility, candidate_utility,
+        candidate_cost_units, candidate_latency_ms, state_after, recorded_at)
+      VALUES (${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${e.case_id}, ${seq}::int,
+        ${e.phase.toUpperCase()}::"LedgerPhase", ${e.evaluator_id}, ${e.evaluation_contract}, ${e.evidence_ref},
+        ${evidence}, ${e.baseline_utility}::float8, ${e.candidate_utility}::float8,
+        ${e.candidate_cost_units}::bigint, ${e.candidate_latency_ms}::bigint, ${dbState(next.state)}::"LedgerState", ${now})
+    ), decision AS (
+      INSERT INTO ledger_decisions (tenant, agent, environment, procedure_id, seq, from_state, to_state, reason,
+        triggering_case, recorded_at)
+      SELECT ${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${Number(row.decision_count)}::int,
+        ${transition ? dbState(transition.from) : null}::"LedgerState", ${transition ? dbState(transition.to) : null}::"LedgerState",
+        ${transition?.reason ?? null}, ${e.case_id}, ${now}
+      WHERE ${transition !== null}::boolean
+    )
+    UPDATE ledger_procedures SET
+      state = ${dbState(next.state)}::"LedgerState",
+      qualification_count = ${next.qualification_count}::int,
+      mean_improvement = ${next.mean_improvement}::float8,
+      mean_candidate_utility = ${next.mean_candidate_utility}::float8,
+      budget_violations = ${next.budget_violations}::int,
+      lower_improvement_bound = ${next.lower_improvement_bound}::float8,
+      monitoring_count = ${next.monitoring_count}::bigint,
+      failure_streak = ${next.failure_streak}::int
+    WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
+      AND procedure_id = ${id}`;
+  return { receipt: { evaluation: e, state_after: next.state, recorded_at: now }, duplicate: false };
+}
+
+/** Every field, floats exactly (so -0 equals 0, as Rust's PartialEq has it). */
+function sameEvaluation(a: PairedEvaluation, b: PairedEvaluation): boolean {
+  return (Object.keys(a) as (keyof PairedEvaluation)[]).every((k) => a[k] === b[k]);
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } } | null;
+  const cause = err?.meta?.driverAdapterError?.cause;
+  return err?.code === "P2002" || cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
+}

@@ -1,0 +1,38 @@
+// The ledger's own schema version (spec §5): checked once per database client before the
+// first ledger call. An unknown version, or ledger rows without a version row, means this
+// code does not know what it is looking at, so it refuses rather than reading or writing.
+import type { Db } from "../db/prisma";
+import { LedgerError } from "./errors";
+
+export const LEDGER_SCHEMA_VERSION = 1;
+
+const ready = new WeakMap<Db, Promise<void>>();
+
+export function ensureLedgerSchema(db: Db): Promise<void> {
+  let check = ready.get(db);
+  if (!check) {
+    check = verify(db);
+    // Only success is remembered: a refused start is re-checked on the next call.
+    check.catch(() => ready.delete(db));
+    ready.set(db, check);
+  }
+  return check;
+}
+
+async function verify(db: Db): Promise<void> {
+  let row = await db.ledgerSchemaVersion.findUnique({ where: { id: 1 } });
+  if (!row) {
+    const [{ used }] = await db.$queryRaw<{ used: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM ledger_procedures) OR EXISTS (SELECT 1 FROM ledger_evaluations)
+          OR EXISTS (SELECT 1 FROM ledger_decisions) AS used`;
+    if (used) {
+      throw new LedgerError("Configuration", "The ledger tables hold records but no ledger schema version; refusing to adopt them.");
+    }
+    await db.ledgerSchemaVersion.createMany({ data: [{ id: 1, version: LEDGER_SCHEMA_VERSION }], skipDuplicates: true });
+    // Another process may have written the row first: whatever is there now is what counts.
+    row = await db.ledgerSchemaVersion.findUnique({ where: { id: 1 } });
+  }
+  if (row?.version !== LEDGER_SCHEMA_VERSION) {
+    throw new LedgerError("Configuration", `Unsupported ledger schema version ${row?.version ?? "(none)"}; this build knows ${LEDGER_SCHEMA_VERSION}.`);
+  }
+}

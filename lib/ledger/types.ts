@@ -1,0 +1,87 @@
+// The evidence ledger's records, in the wire shape of the agent API (snake_case fields,
+// lowercase states and phases). Semantics: shared/specs/ledger.md §1.
+
+/** Partition key. Labels only partition data; the host derives them from an authenticated principal. */
+export type LedgerScope = { tenant: string; agent: string; environment: string };
+
+/** Fixed per proposal (§1.2). Cost and latency are hard per-trial limits. */
+export type LedgerPolicy = {
+  qualification_trials: number;
+  confidence_delta: number;
+  min_improvement: number;
+  min_candidate_utility: number;
+  max_cost_units: number;
+  max_latency_ms: number;
+  max_failure_streak: number;
+  evaluator_id: string;
+  evaluation_contract: string;
+};
+
+/** Immutable: a revision needs a new id and new cases. */
+export type ProcedureProposal = {
+  id: string;
+  task: string;
+  baseline_revision: string;
+  instructions: string;
+  source_refs: string[];
+  policy: LedgerPolicy;
+};
+
+export const PROCEDURE_STATES = ["candidate", "active", "rejected", "suspended"] as const;
+export type ProcedureState = (typeof PROCEDURE_STATES)[number];
+
+export const EVALUATION_PHASES = ["qualification", "monitoring"] as const;
+export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
+
+/** One held-out case: candidate and baseline scored on the same case (§1.6). */
+export type PairedEvaluation = {
+  case_id: string;
+  phase: EvaluationPhase;
+  evaluator_id: string;
+  evaluation_contract: string;
+  evidence_ref: string;
+  baseline_utility: number;
+  candidate_utility: number;
+  candidate_cost_units: number;
+  candidate_latency_ms: number;
+};
+
+export type LedgerDecision = {
+  from: ProcedureState;
+  to: ProcedureState;
+  reason: string;
+  triggering_case: string;
+  recorded_at: Date;
+};
+
+/** The counters and means that evaluations move (§1.8). */
+export type ProcedureAggregates = {
+  state: ProcedureState;
+  qualification_count: number;
+  mean_improvement: number;
+  mean_candidate_utility: number;
+  budget_violations: number;
+  lower_improvement_bound: number | null;
+  monitoring_count: number;
+  failure_streak: number;
+};
+
+export type ProcedureRecord = ProcedureAggregates & {
+  scope: LedgerScope;
+  proposal: ProcedureProposal;
+  decisions: LedgerDecision[];
+  created_at: Date;
+};
+
+/** Stored once and never changed; state_after is the state right after this case. */
+export type EvaluationReceipt = { evaluation: PairedEvaluation; state_after: ProcedureState; recorded_at: Date };
+
+/** On a duplicate delivery the receipt is the original one, with its original state_after. */
+export type EvaluationResult = { receipt: EvaluationReceipt; duplicate: boolean };
+
+export type SelectionQuery = {
+  task: string;
+  baseline_revision: string;
+  evaluation_contract: string;
+  max_instruction_bytes: number;
+};

@@ -1,0 +1,50 @@
+// The worker side of opt-in daily review. A check that is due reflects only when the account
+// has new messages and is neither paused nor awaiting a decision; the result is a proposal
+// that still needs an admin's approval. Every check leaves exactly one next check queued.
+import type { Db, Tx } from "../db/prisma";
+import type { AccountPersona } from "../db/generated/client";
+import { systemAuditContext } from "../audit/record";
+import { DAY_MS, RECHECK_MS, scheduleDailyCheck } from "./daily-jobs";
+import { personaAuditGate } from "./audit";
+import type { PersonaAdapter } from "./types";
+
+export const DAILY_ACTOR = "system:daily-review";
+
+export type DailyOutcome = "disabled" | "not_due" | "paused" | "awaiting_decision" | "no_new_messages" | "reviewed";
+
+export async function runDailyCheck(database: Db, adapter: PersonaAdapter, userId: string, now: () => Date = () => new Date()): Promise<DailyOutcome> {
+  const p = await database.accountPersona.findUnique({ where: { userId } });
+  if (!p || !p.dailyEnabled) return "disabled";
+  const at = now();
+  const due = p.lastReviewAt ? new Date(p.lastReviewAt.getTime() + DAY_MS) : at;
+  if (due > at) {
+    await database.$transaction((tx) => reschedule(tx, userId, () => due));
+    return "not_due";
+  }
+  const pending = await database.personaProposal.count({ where: { userId, status: "pending" } });
+  const fresh = await database.conversationMessage.count({
+    where: { userId, role: "user", ...(p.evidenceWatermark ? { receivedAt: { gt: p.evidenceWatermark } } : {}) },
+  });
+  const skip: DailyOutcome | null = p.paused ? "paused" : pending ? "awaiting_decision" : fresh === 0 ? "no_new_messages" : null;
+  let outcome: string = skip ?? "reviewed";
+  if (!skip) {
+    const gate = await personaAuditGate(database, systemAuditContext("daily-review"), "persona_daily_review_started", userId);
+    const state = await adapter.reflect(userId, { actorId: DAILY_ACTOR, trigger: "daily", gate }).catch(() => null);
+    outcome = state?.review_state ?? "failed";
+  }
+  await database.$transaction(async (tx) => {
+    await tx.accountPersona.updateMany({ where: { userId, dailyEnabled: true }, data: { lastDailyCheckAt: at, lastDailyOutcome: outcome } });
+    await reschedule(tx, userId, (after) => {
+      const reviewed = after.lastReviewAt && after.lastReviewAt.getTime() >= at.getTime();
+      return new Date(reviewed ? after.lastReviewAt!.getTime() + DAY_MS : now().getTime() + RECHECK_MS);
+    });
+  });
+  return skip ?? "reviewed";
+}
+
+/** Queues the next check (row locked, as operator actions lock it) unless daily review was turned off meanwhile. */
+async function reschedule(tx: Tx, userId: string, when: (p: AccountPersona) => Date) {
+  await tx.$queryRaw`SELECT user_id FROM account_personas WHERE user_id = ${userId} FOR UPDATE`;
+  const p = await tx.accountPersona.findUnique({ where: { userId } });
+  if (p?.dailyEnabled) await scheduleDailyCheck(tx, userId, when(p));
+}

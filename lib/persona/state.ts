@@ -1,0 +1,115 @@
+// Reads one account's canonical persona state (the contract's shape) from the database.
+import type { Tx } from "../db/prisma";
+import type { AccountPersona, PersonaHistoryEntry, PersonaProposal, PersonaReview } from "../db/generated/client";
+import type { EvidenceItem, HistoryEntry, PendingProposal, PersonaState, ReviewEntry, ReviewStatus } from "./types";
+
+export const DEFAULT_ROLE = "Learning partner";
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export const reviewTrace = (reviewId: string) => ({ thread_id: `persona-review:${reviewId}`, root_trace_id: reviewId });
+
+function evidenceOf(json: unknown): EvidenceItem[] {
+  return Array.isArray(json) ? (json as EvidenceItem[]) : [];
+}
+
+function historyEntry(h: PersonaHistoryEntry): HistoryEntry {
+  return {
+    version: h.version,
+    timestamp: h.createdAt.toISOString(),
+    action: h.action === "undo" ? "undo" : "applied",
+    actor_id: h.actorId,
+    review_id: h.reviewId,
+    change_trigger: { reason: h.reason },
+    changes: { goals: { old: h.goalsBefore, new: h.goalsAfter } },
+    evidence: evidenceOf(h.evidence),
+    ...(h.traceThreadId && h.traceRootId ? { trace: { thread_id: h.traceThreadId, root_trace_id: h.traceRootId } } : {}),
+  };
+}
+
+function pendingOf(p: PersonaProposal): PendingProposal {
+  return {
+    id: p.id,
+    review_id: p.reviewId,
+    reason: p.reason,
+    created_at: p.createdAt.toISOString(),
+    changes: { goals: { old: p.goalsOld, new: p.goalsNew } },
+    evidence: evidenceOf(p.evidence),
+  };
+}
+
+function reviewEntry(r: PersonaReview): ReviewEntry {
+  return {
+    id: r.id,
+    status: r.status as ReviewStatus,
+    timestamp: (r.finishedAt ?? r.startedAt).toISOString(),
+    reason: r.failure ?? r.reason ?? "",
+    evidence_count: r.evidenceCount,
+    selected_count: r.selectedCount,
+    trigger: r.trigger === "daily" ? "daily" : "manual",
+    trace: { thread_id: r.traceThreadId, root_trace_id: r.traceRootId },
+    model: r.model,
+    input_tokens: r.inputTokens,
+    output_tokens: r.outputTokens,
+    duration_ms: r.durationMs,
+    estimated_cost_usd: r.estimatedCostUsd,
+  };
+}
+
+export function stateOf(p: AccountPersona, history: PersonaHistoryEntry[], pending: PersonaProposal | null, reviews: PersonaReview[]): PersonaState {
+  return {
+    user_id: p.userId,
+    agent_id: p.agentId,
+    revision: p.revision,
+    paused: p.paused,
+    pending: pending ? pendingOf(pending) : null,
+    persona: {
+      persona_id: p.personaId,
+      name: p.name,
+      role: p.role,
+      goals: p.goals,
+      version: p.version,
+      evolution_history: history.map(historyEntry),
+    },
+    review_state: p.reviewState,
+    last_review_at: iso(p.lastReviewAt),
+    reviews: reviews.map(reviewEntry),
+    history_limit: p.historyLimit,
+    daily_enabled: p.dailyEnabled,
+    next_daily_check_at: p.dailyEnabled ? iso(p.nextDailyCheckAt) : null,
+    last_daily_check_at: iso(p.lastDailyCheckAt),
+    last_daily_outcome: p.lastDailyOutcome,
+  };
+}
+
+/** The stored state, or null when the account has no persona row. */
+export async function loadState(tx: Tx, userId: string): Promise<PersonaState | null> {
+  const persona = await tx.accountPersona.findUnique({ where: { userId } });
+  if (!persona) return null;
+  const [history, pending, reviews] = await Promise.all([
+    tx.personaHistoryEntry.findMany({ where: { userId }, orderBy: { version: "asc" } }),
+    tx.personaProposal.findFirst({ where: { userId, status: "pending" } }),
+    tx.personaReview.findMany({ where: { userId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
+  ]);
+  return stateOf(persona, history, pending, reviews);
+}
+
+/** What an account with conversation evidence but no persona yet looks like (nothing stored). */
+export function initialState(userId: string, agentId: string, name: string, historyLimit: number): PersonaState {
+  return {
+    user_id: userId,
+    agent_id: agentId,
+    revision: 0,
+    paused: false,
+    pending: null,
+    persona: { persona_id: null, name, role: DEFAULT_ROLE, goals: "", version: 1, evolution_history: [] },
+    review_state: "not_reviewed",
+    last_review_at: null,
+    reviews: [],
+    history_limit: historyLimit,
+    daily_enabled: false,
+    next_daily_check_at: null,
+    last_daily_check_at: null,
+    last_daily_outcome: null,
+  };
+}

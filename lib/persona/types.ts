@@ -1,0 +1,124 @@
+// The persona evolution contract: the canonical state an adapter returns (the reference's
+// "learning goals" profile, snake_case on the wire) and the adapter's operations. The page
+// and the action route talk only to this contract; lib/persona/pg-adapter.ts implements it.
+import type { Tx } from "../db/prisma";
+
+export type EvidenceItem = {
+  /** The conversation message's id as the agent sent it. */
+  id: string;
+  thread_id: string;
+  agent_id: string;
+  timestamp: string;
+  /** An excerpt of the message (private text). */
+  text: string;
+};
+
+export type GoalsChange = { goals: { old: string; new: string } };
+export type TraceLink = { thread_id: string; root_trace_id: string };
+
+export type HistoryEntry = {
+  version: number;
+  timestamp: string;
+  action: "applied" | "undo";
+  actor_id: string;
+  review_id: string | null;
+  change_trigger: { reason: string };
+  changes: GoalsChange;
+  evidence: EvidenceItem[];
+  trace?: TraceLink;
+};
+
+export type PendingProposal = {
+  id: string;
+  review_id: string;
+  reason: string;
+  created_at: string;
+  changes: GoalsChange;
+  evidence: EvidenceItem[];
+};
+
+export type ReviewStatus =
+  | "reviewing"
+  | "proposed"
+  | "no_change"
+  | "failed"
+  | "approved"
+  | "dismissed"
+  | "superseded"
+  | "cancelled";
+
+export type ReviewEntry = {
+  id: string;
+  status: ReviewStatus;
+  timestamp: string;
+  reason: string;
+  evidence_count: number;
+  selected_count: number;
+  trigger: "manual" | "daily";
+  trace?: TraceLink;
+  model: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  duration_ms: number | null;
+  estimated_cost_usd: number | null;
+};
+
+export type PersonaState = {
+  user_id: string;
+  agent_id: string;
+  revision: number;
+  paused: boolean;
+  pending: PendingProposal | null;
+  persona: {
+    persona_id: string | null;
+    name: string;
+    role: string;
+    goals: string;
+    version: number;
+    evolution_history: HistoryEntry[];
+  };
+  review_state: string;
+  last_review_at: string | null;
+  reviews: ReviewEntry[];
+  history_limit: number;
+  daily_enabled: boolean;
+  next_daily_check_at: string | null;
+  last_daily_check_at: string | null;
+  last_daily_outcome: string | null;
+  /** Only when nothing changed and no model call was made. */
+  notice?: "no_new_evidence";
+};
+
+/**
+ * Runs first inside the operation's own transaction, before the adapter reads or writes
+ * anything: the caller writes its audit row here. If it throws, nothing happens.
+ */
+export type Gate = (tx: Tx) => Promise<void>;
+
+export type ReflectTrigger = "manual" | "daily";
+
+export interface PersonaAdapter {
+  /** null when the account has neither a persona nor any conversation evidence. */
+  view(userId: string, gate: Gate): Promise<PersonaState | null>;
+  reflect(userId: string, o: { actorId: string; trigger: ReflectTrigger; gate: Gate }): Promise<PersonaState>;
+  decide(userId: string, o: { proposalId: string; revision: number; accept: boolean; actorId: string; gate: Gate }): Promise<PersonaState>;
+  pause(userId: string, o: { revision: number; paused: boolean; gate: Gate }): Promise<PersonaState>;
+  undo(userId: string, o: { revision: number; actorId: string; gate: Gate }): Promise<PersonaState>;
+  schedule(userId: string, o: { revision: number; dailyEnabled: boolean; gate: Gate }): Promise<PersonaState>;
+}
+
+/** A stale revision, a paused profile or a state that does not allow the action (→ 409). */
+export class PersonaConflictError extends Error {
+  constructor(readonly why: string) {
+    super(why);
+    this.name = "PersonaConflictError";
+  }
+}
+
+/** The account has no persona and no conversation evidence to start one from (→ 404). */
+export class PersonaNotFoundError extends Error {
+  constructor() {
+    super("no persona for this account");
+    this.name = "PersonaNotFoundError";
+  }
+}

@@ -1,0 +1,161 @@
+// Conversation traces: the threads matching a filter, and one thread as a single timeline of
+// its messages, workflow runs (tool steps, and the skills that were supplied as context:
+// ids and versions, never their text) and the persona reviews that read it (status, counts
+// and usage, never goals or reasons).
+import type { Db } from "../db/prisma";
+
+export type TraceFilter = { agentId?: string; userId?: string; threadId?: string };
+
+export type ThreadSummary = { agentId: string; userId: string | null; threadId: string; lastAt: Date; messages: number; runs: number };
+
+export type TraceStep = { tool: string; arguments: unknown; result: unknown; error: unknown; timestamp: string | null };
+export type SuppliedSkill = { id: string; name: string | null; version: number | null; status: string | null };
+
+type Base = { at: Date; id: string; rootTraceId: string | null };
+export type TimelineEvent =
+  | (Base & { kind: "message"; agentId: string; messageId: string; role: string; text: string })
+  | (Base & {
+      kind: "run";
+      agentId: string;
+      workflowId: string;
+      query: string;
+      outcome: string;
+      outcomeSource: string;
+      executionError: unknown;
+      answer: string | null;
+      steps: TraceStep[];
+      skills: SuppliedSkill[];
+    })
+  | (Base & {
+      kind: "review";
+      status: string;
+      trigger: string;
+      failure: string | null;
+      evidenceCount: number;
+      selectedCount: number;
+      model: string | null;
+      inputTokens: number | null;
+      outputTokens: number | null;
+      durationMs: number | null;
+      estimatedCostUsd: number | null;
+    });
+
+export const TIMELINE_LIMIT = 500;
+export const REVIEW_THREAD_PREFIX = "persona-review:";
+
+/** Ordered by time; at equal times messages come before runs before reviews, then by id. */
+export function mergeTimeline(events: TimelineEvent[]): TimelineEvent[] {
+  const rank = { message: 0, run: 1, review: 2 } as const;
+  return [...events].sort((a, b) => a.at.getTime() - b.at.getTime() || rank[a.kind] - rank[b.kind] || a.id.localeCompare(b.id));
+}
+
+export function stepsOf(json: unknown): TraceStep[] {
+  if (!Array.isArray(json)) return [];
+  return json.map((s) => {
+    const o = (s && typeof s === "object" ? s : {}) as Record<string, unknown>;
+    return {
+      tool: typeof o.tool === "string" ? o.tool : "(unknown tool)",
+      arguments: o.arguments ?? null,
+      result: o.result ?? null,
+      error: o.error ?? null,
+      timestamp: typeof o.timestamp === "string" ? o.timestamp : null,
+    };
+  });
+}
+
+export async function listThreads(database: Db, f: TraceFilter, limit = 50): Promise<ThreadSummary[]> {
+  const agent = f.agentId ?? null;
+  const user = f.userId ?? null;
+  const rows = await database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint }[]>`
+    SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (
+      SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs FROM conversation_messages
+        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+      UNION ALL
+      SELECT agent_id, user_id, thread_id, created_at, 0, 1 FROM workflows
+        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+    ) t GROUP BY agent_id, user_id, thread_id ORDER BY last_at DESC, thread_id LIMIT ${limit}`;
+  return rows.map((r) => ({ agentId: r.agent_id, userId: r.user_id, threadId: r.thread_id, lastAt: r.last_at, messages: Number(r.messages), runs: Number(r.runs) }));
+}
+
+/** One thread's timeline (newest TIMELINE_LIMIT of each kind); `truncated` when more exist. */
+export async function threadTimeline(database: Db, f: TraceFilter & { threadId: string }): Promise<{ events: TimelineEvent[]; truncated: boolean }> {
+  const scope = { threadId: f.threadId, ...(f.agentId ? { agentId: f.agentId } : {}), ...(f.userId ? { userId: f.userId } : {}) };
+  const [messages, runs, reviews] = await Promise.all([
+    database.conversationMessage.findMany({ where: scope, orderBy: [{ timestamp: "desc" }, { id: "desc" }], take: TIMELINE_LIMIT + 1 }),
+    database.workflowRun.findMany({
+      where: scope,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: TIMELINE_LIMIT + 1,
+      select: {
+        id: true, agentId: true, workflowId: true, rootTraceId: true, query: true, outcome: true, outcomeSource: true,
+        executionError: true, answer: true, steps: true, skillsActivated: true, createdAt: true,
+      },
+    }),
+    f.userId ? reviewsFor(database, f.userId, f.threadId) : Promise.resolve([]),
+  ]);
+  const skillIds = [...new Set(runs.flatMap((r) => r.skillsActivated))];
+  const skills = new Map(
+    (skillIds.length
+      ? await database.skill.findMany({ where: { id: { in: skillIds } }, select: { id: true, name: true, version: true, status: true } })
+      : []
+    ).map((s) => [s.id, s]),
+  );
+  const events: TimelineEvent[] = [
+    ...messages.slice(0, TIMELINE_LIMIT).map((m): TimelineEvent => ({
+      kind: "message", at: m.timestamp, id: m.id, rootTraceId: m.rootTraceId, agentId: m.agentId, messageId: m.messageId, role: m.role, text: m.text,
+    })),
+    ...runs.slice(0, TIMELINE_LIMIT).map((r): TimelineEvent => ({
+      kind: "run",
+      at: r.createdAt,
+      id: r.id,
+      rootTraceId: r.rootTraceId,
+      agentId: r.agentId,
+      workflowId: r.workflowId,
+      query: r.query,
+      outcome: r.outcome,
+      outcomeSource: r.outcomeSource,
+      executionError: r.executionError,
+      answer: r.answer,
+      steps: stepsOf(r.steps),
+      skills: r.skillsActivated.map((id) => {
+        const s = skills.get(id);
+        return { id, name: s?.name ?? null, version: s?.version ?? null, status: s?.status ?? null };
+      }),
+    })),
+    ...reviews,
+  ];
+  return { events: mergeTimeline(events), truncated: messages.length > TIMELINE_LIMIT || runs.length > TIMELINE_LIMIT };
+}
+
+/** Reviews of this account that read this thread, or the one review a review thread stands for. */
+async function reviewsFor(database: Db, userId: string, threadId: string): Promise<TimelineEvent[]> {
+  const where = threadId.startsWith(REVIEW_THREAD_PREFIX)
+    ? { userId, traceThreadId: threadId }
+    : { userId, evidenceThreadIds: { has: threadId } };
+  const rows = await database.personaReview.findMany({
+    where,
+    orderBy: { startedAt: "desc" },
+    take: TIMELINE_LIMIT,
+    // Deliberately no `reason`: a model-written reason may restate the goals.
+    select: {
+      id: true, status: true, trigger: true, failure: true, evidenceCount: true, selectedCount: true, model: true,
+      inputTokens: true, outputTokens: true, durationMs: true, estimatedCostUsd: true, startedAt: true, finishedAt: true, traceRootId: true,
+    },
+  });
+  return rows.map((r) => ({
+    kind: "review",
+    at: r.finishedAt ?? r.startedAt,
+    id: r.id,
+    rootTraceId: r.traceRootId,
+    status: r.status,
+    trigger: r.trigger,
+    failure: r.failure,
+    evidenceCount: r.evidenceCount,
+    selectedCount: r.selectedCount,
+    model: r.model,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    durationMs: r.durationMs,
+    estimatedCostUsd: r.estimatedCostUsd,
+  }));
+}

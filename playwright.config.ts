@@ -1,0 +1,25 @@
+// Browser tests drive Debian's Chromium against the built console, started on a fresh
+// database by the fixture in tests/e2e/fixtures.ts (never a downloaded browser).
+import { defineConfig } from "@playwright/test";
+
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = "1";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "tests/e2e/artifacts/results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.PROCTOR_CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    screenshot: "only-on-failure",
+    trace: "off",
+  },
+});

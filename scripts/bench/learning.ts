@@ -1,0 +1,268 @@
+// `npm run bench:learning`: the learning engine at scale on PostgreSQL. 1,000,000 workflows
+// across 10,000 trajectory classes and 5 agents are bulk-loaded with INSERT … SELECT
+// generate_series (with consistent write-time class statistics and distinct queries), then,
+// through the real server over HTTP: p95 of the classes API (20 requests) next to the naive
+// alternative (GROUP BY over the workflows table), one promotion cycle with the template
+// distiller, and p95 of the context endpoint with 10,000 ACTIVE skills. Prints the figures,
+// PASS/FAIL per target and the server's RSS (idle, peak, after). Needs a production build.
+//
+// Knobs (environment): BENCH_WORKFLOWS (1000000), BENCH_CLASSES (10000), BENCH_AGENTS (5).
+import http from "node:http";
+import pg from "pg";
+import { ADMIN_KEY, startTestServer, type TestServer } from "../../tests/helpers/server.ts";
+import { applicabilityVectors } from "../../lib/learning/applicability.ts";
+import { offlineEmbedder } from "../../lib/learning/embedder.ts";
+import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+
+const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);
+const CLASSES = Number(process.env.BENCH_CLASSES ?? 10_000);
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 5);
+const TOOLS = 40;
+const VERBS = ["refund", "cancel", "track", "upgrade", "reschedule", "invoice", "unlock", "transfer", "verify", "archive"];
+const NOUNS = ["order", "subscription", "shipment", "account", "booking", "payment", "device", "ticket", "warranty", "license",
+  "parcel", "invoice", "plan", "reservation", "card", "voucher", "return", "claim", "membership", "delivery"];
+const TARGETS = { classesP95Ms: 150, classesRatio: 20, contextP95Ms: 20, cycleMs: 5000 };
+
+const agentId = (a: number) => `bench-agent-${a}`;
+
+const server = await startTestServer({ kind: "postgres", env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+const db = new pg.Pool({ connectionString: server.databaseUrl, max: 4 });
+try {
+  await main(server);
+} finally {
+  await db.end();
+  await server.stop();
+}
+
+async function main(server: TestServer) {
+  const client = httpClient(server.baseUrl);
+  for (let a = 0; a < AGENTS; a++) {
+    const tools = Array.from({ length: TOOLS }, (_, i) => ({ name: `tool_${i}`, description: "bench tool" }));
+    const r = await client.send("PUT", `/api/v1/agents/${agentId(a)}`, { name: `Bench ${a}`, tools, learning: { promotion_every_n_runs: 0 } });
+    if (r.status !== 200) throw new Error(`agent ${a}: ${r.status} ${r.body.slice(0, 200)}`);
+  }
+  const pid = largestDescendant(server.pid);
+  await sleep(1500);
+  const idleKb = memoryOf(pid)?.rssKb ?? 0;
+
+  console.log(`loading ${WORKFLOWS.toLocaleString()} workflows across ${CLASSES.toLocaleString()} classes and ${AGENTS} agents…`);
+  const loadMs = await timed(() => load());
+  console.log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
+
+  const sampler = sampleRss(pid);
+  // Classes API: 20 requests over HTTP (first page of each agent's classes), after one warm-up each.
+  for (let a = 0; a < AGENTS; a++) await client.send("GET", `/api/v1/agents/${agentId(a)}/classes?limit=50`);
+  const classTimes: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = await timed(async () => {
+      const r = await client.send("GET", `/api/v1/agents/${agentId(i % AGENTS)}/classes?limit=50`);
+      if (r.status !== 200) throw new Error(`classes: ${r.status} ${r.body.slice(0, 200)}`);
+    });
+    classTimes.push(t);
+  }
+  // The naive alternative: the same first page computed by grouping the runs.
+  const naiveTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    naiveTimes.push(
+      await timed(() =>
+        db.query(
+          `SELECT user_scope, canonical_hash, count(*) AS executions, count(*) FILTER (WHERE outcome = 'SUCCESS') AS successes,
+                  count(DISTINCT normalized_query) AS distinct_queries, min(created_at), max(created_at)
+           FROM workflows WHERE agent_id = $1 AND canonical_hash IS NOT NULL
+           GROUP BY user_scope, canonical_hash ORDER BY executions DESC, canonical_hash LIMIT 50`,
+          [agentId(i % AGENTS)],
+        ),
+      ),
+    );
+  }
+
+  // One promotion cycle with the template distiller (no LLM configured).
+  let cycleReport: { promoted: string[]; candidates_considered: number; deferred: string[] } | null = null;
+  const cycleMs = await timed(async () => {
+    const r = await client.send("POST", `/api/v1/agents/${agentId(0)}/promotion-cycles`);
+    if (r.status !== 200) throw new Error(`cycle: ${r.status} ${r.body.slice(0, 300)}`);
+    cycleReport = JSON.parse(r.body);
+  });
+
+  console.log("creating ACTIVE skills for every remaining class…");
+  const skillCount = await loadSkills();
+  const queries = Array.from({ length: 100 }, (_, i) => ({
+    agent: agentId(i % AGENTS),
+    body: { query: `${VERBS[i % 10]} my ${NOUNS[(i * 7) % 20]} ${1000 + i}`, ...(i % 2 ? { user_id: `user-${(i * 13) % 101}` } : {}) },
+  }));
+  // Warm the per-process skill caches (one load per agent and scope), then measure.
+  for (const q of queries) await client.send("POST", `/api/v1/agents/${q.agent}/context`, q.body);
+  const contextTimes: number[] = [];
+  let injected = 0;
+  for (const q of [...queries, ...queries]) {
+    contextTimes.push(
+      await timed(async () => {
+        const r = await client.send("POST", `/api/v1/agents/${q.agent}/context`, q.body);
+        if (r.status !== 200) throw new Error(`context: ${r.status} ${r.body.slice(0, 200)}`);
+        injected += JSON.parse(r.body).skills.length;
+      }),
+    );
+  }
+  const peakKb = sampler.stop();
+  await sleep(1500);
+  const afterKb = memoryOf(pid)?.rssKb ?? 0;
+
+  const classesP95 = p95(classTimes);
+  const naiveP95 = p95(naiveTimes);
+  const contextP95 = p95(contextTimes);
+  const ratio = naiveP95 / classesP95;
+  const report = cycleReport as unknown as { promoted: string[]; candidates_considered: number; deferred: string[] };
+  const rows: [string, string, boolean][] = [
+    [`classes API p95 (20 requests, limit 50)`, `${classesP95.toFixed(1)} ms (target ≤ ${TARGETS.classesP95Ms} ms)`, classesP95 <= TARGETS.classesP95Ms],
+    [`naive GROUP BY over workflows p95 (5 runs)`, `${naiveP95.toFixed(1)} ms; ratio ${ratio.toFixed(1)}× (target ≥ ${TARGETS.classesRatio}×)`, ratio >= TARGETS.classesRatio],
+    [`promotion cycle (template distiller)`, `${cycleMs.toFixed(0)} ms, ${report.promoted.length} promoted of ${report.candidates_considered} eligible, ${report.deferred.length} deferred (target ≤ ${TARGETS.cycleMs} ms)`, cycleMs <= TARGETS.cycleMs],
+    [`context p95 (${contextTimes.length} requests, ${skillCount.toLocaleString()} ACTIVE skills)`, `${contextP95.toFixed(1)} ms, ${injected} skills injected (target ≤ ${TARGETS.contextP95Ms} ms)`, contextP95 <= TARGETS.contextP95Ms],
+  ];
+  console.log("\n=== learning engine benchmark (PostgreSQL) ===");
+  for (const [name, figure, ok] of rows) console.log(`${ok ? "PASS" : "FAIL"}  ${name}: ${figure}`);
+  console.log(`server RSS: idle ${mib(idleKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
+  process.exitCode = rows.every((r) => r[2]) ? 0 : 1;
+}
+
+/** Bulk load: runs, then the write-time class statistics and distinct queries derived from them. */
+async function load() {
+  const perClass = Math.max(1, Math.floor(WORKFLOWS / CLASSES));
+  // Class c: agent c % AGENTS; half the classes have no user, the rest one of 101 users;
+  // success rate 100/90/80/70% by c % 4; last seen (c % 45) days ago; 20 distinct queries.
+  await db.query(`
+    CREATE TEMP TABLE bench_classes AS
+    SELECT c,
+           'bench-agent-' || (c % ${AGENTS}) AS agent_id,
+           CASE WHEN c % 2 = 0 THEN '' ELSE 'user-' || (c % 101) END AS user_scope,
+           md5('class' || c) || md5('x' || c) AS hash,
+           'tool_' || (c % ${TOOLS}) AS t1,
+           'tool_' || ((c / ${TOOLS} + c + 1) % ${TOOLS}) AS t2,
+           (ARRAY[${VERBS.map((v) => `'${v}'`).join(",")}])[1 + c % 10] AS verb,
+           (ARRAY[${NOUNS.map((v) => `'${v}'`).join(",")}])[1 + (c / 10) % 20] AS noun
+    FROM generate_series(0, ${CLASSES - 1}) AS c`);
+  await db.query(`
+    INSERT INTO workflows (id, agent_id, workflow_id, user_id, user_scope, query, normalized_query, steps, outcome, outcome_source,
+                           canonical_signature, canonical_hash, canonical_version, step_count, skills_activated, embedding,
+                           embedder_id, body_hash, created_at)
+    SELECT 'bw' || i, k.agent_id, 'run-' || i, NULLIF(k.user_scope, ''), k.user_scope,
+           initcap(k.verb) || ' ' || k.noun || ' N' || (i / ${CLASSES}) % 20,
+           k.verb || ' ' || k.noun || ' n' || (i / ${CLASSES}) % 20,
+           jsonb_build_array(jsonb_build_object('tool', k.t1, 'arguments', jsonb_build_object('id', 'X' || i), 'result', jsonb_build_object('ok', true)),
+                             jsonb_build_object('tool', k.t2, 'arguments', jsonb_build_object('id', 'X' || i, 'note', 'n'), 'result', jsonb_build_object('ok', true))),
+           CASE WHEN ((i / ${CLASSES}) * 7 + k.c) % 10 < k.c % 4 THEN 'FAILURE'::"Outcome" ELSE 'SUCCESS'::"Outcome" END,
+           'REPORTED'::"OutcomeSource",
+           jsonb_build_array(jsonb_build_object('tool', k.t1, 'arg_keys', jsonb_build_array('id'), 'errored', false, 'retry_count', 1),
+                             jsonb_build_object('tool', k.t2, 'arg_keys', jsonb_build_array('id', 'note'), 'errored', false, 'retry_count', 1)),
+           k.hash, 2, 2, '{}', '{}', 'hash-ngram-v1:512', md5(i::text),
+           now() - make_interval(days => k.c % 45) - make_interval(hours => (i / ${CLASSES}))
+    FROM generate_series(0, ${perClass * CLASSES - 1}) AS i
+    JOIN bench_classes k ON k.c = i % ${CLASSES}`);
+  await db.query(`
+    INSERT INTO trajectory_classes (agent_id, user_scope, canonical_hash, signature, tools, executions, successes, distinct_queries, first_seen, last_seen)
+    SELECT w.agent_id, w.user_scope, w.canonical_hash, min(w.canonical_signature::text)::jsonb, ARRAY[min(k.t1), min(k.t2)],
+           count(*), count(*) FILTER (WHERE w.outcome = 'SUCCESS'), count(DISTINCT w.normalized_query), min(w.created_at), max(w.created_at)
+    FROM workflows w JOIN bench_classes k ON k.hash = w.canonical_hash
+    GROUP BY w.agent_id, w.user_scope, w.canonical_hash`);
+  await db.query(`
+    INSERT INTO trajectory_class_queries (agent_id, user_scope, canonical_hash, normalized_query, first_seen)
+    SELECT agent_id, user_scope, canonical_hash, normalized_query, min(created_at)
+    FROM workflows WHERE id LIKE 'bw%' GROUP BY 1, 2, 3, 4`);
+  await db.query(`UPDATE agents SET run_count = s.n FROM (SELECT agent_id, count(*) AS n FROM workflows GROUP BY 1) s WHERE agents.id = s.agent_id`);
+  await db.query("ANALYZE");
+}
+
+/** One ACTIVE skill per class not yet covered, with applicability vectors from the offline embedder. */
+async function loadSkills(): Promise<number> {
+  const { rows } = await db.query<{ c: number; agent_id: string; user_scope: string; hash: string; t1: string; t2: string; verb: string; noun: string }>(`
+    SELECT k.* FROM bench_classes k
+    WHERE NOT EXISTS (SELECT 1 FROM skills s WHERE s.agent_id = k.agent_id AND s.user_scope = k.user_scope
+                        AND s.source_canonical_hash = k.hash AND s.status IN ('CANDIDATE', 'SHADOW', 'ACTIVE'))`);
+  const BATCH = 250;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    const docs = await Promise.all(
+      batch.map(async (k) => {
+        const fields = {
+          name: `${k.verb}-${k.noun}`,
+          description: `Use when a customer asks to ${k.verb} a ${k.noun}.`,
+          preconditions: [`The request names the ${k.noun}`],
+          queries: [`${k.verb} ${k.noun} N1`, `please ${k.verb} my ${k.noun} N7`],
+        };
+        const v = await applicabilityVectors(offlineEmbedder, fields);
+        return {
+          id: `bsk${k.c}`,
+          agent_id: k.agent_id,
+          user_scope: k.user_scope,
+          user_id: k.user_scope || null,
+          ...fields,
+          tools: [k.t1, k.t2],
+          content: `---\nname: ${fields.name}\n---\n# ${fields.name}\n`,
+          hash: k.hash,
+          embedding: `{${v.embedding.join(",")}}`,
+          embedder_id: v.embedderId,
+          query_embeddings: JSON.stringify(v.queryEmbeddings),
+        };
+      }),
+    );
+    await db.query(
+      `INSERT INTO skills (id, agent_id, user_scope, user_id, name, description, preconditions, tools, queries, content, status, version,
+                           injection_role, source_canonical_hash, source_workflow_ids, baseline, recent_outcomes, embedding, embedder_id,
+                           query_embeddings, review_flags, updated_at, promoted_at)
+       SELECT d->>'id', d->>'agent_id', d->>'user_scope', d->>'user_id', d->>'name', d->>'description',
+              ARRAY(SELECT jsonb_array_elements_text(d->'preconditions')), ARRAY(SELECT jsonb_array_elements_text(d->'tools')),
+              ARRAY(SELECT jsonb_array_elements_text(d->'queries')), d->>'content', 'ACTIVE', 1, 'USER', d->>'hash', '{}',
+              '{"executions": 100, "success_rate": 0.9}', '{}', (d->>'embedding')::real[], d->>'embedder_id',
+              (d->>'query_embeddings')::jsonb, '{}', now(), now()
+       FROM jsonb_array_elements($1::jsonb) AS d`,
+      [JSON.stringify(docs)],
+    );
+  }
+  await db.query("UPDATE agents SET skills_version = skills_version + 1 WHERE id LIKE 'bench-agent-%'");
+  const { rows: n } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM skills WHERE status = 'ACTIVE'");
+  return n[0].n;
+}
+
+function httpClient(baseUrl: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const url = new URL(baseUrl);
+  return {
+    send(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+      const data = body === undefined ? undefined : JSON.stringify(body);
+      return new Promise((resolve, reject) => {
+        const req = http.request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method,
+            agent,
+            headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(data ? { "content-type": "application/json", "content-length": Buffer.byteLength(data) } : {}) },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (d) => (text += d));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on("error", reject);
+        if (data) req.write(data);
+        req.end();
+      });
+    },
+  };
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

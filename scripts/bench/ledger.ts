@@ -1,0 +1,235 @@
+// `npm run bench:ledger`: the evidence ledger on a fresh PostgreSQL database through the real
+// server's HTTP API, next to a ceiling measured in the same run on the same database (plain
+// single-row INSERT + UPDATE transactions through `pg`, no HTTP, no ledger logic):
+//   1. evaluations/s with 8 clients on one procedure, and on 8 procedures (one each);
+//   2. `select` p95 with 10,000 procedures in one scope (through HTTP, and the core's query alone).
+// Targets: each evaluation rate ≥ 50% of its ceiling; select p95 ≤ 10 ms. Prints figures,
+// PASS/FAIL and the server's RSS (idle, peak, after); exits non-zero when a target fails.
+// Knobs: BENCH_SECONDS (10 per measured phase), BENCH_SELECTS (1000).
+// Needs a production build (npm run build, or PROCTOR_DIST_DIR=<dir> with a build in it).
+import { existsSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import pg from "pg";
+import { createApiKey } from "../../lib/auth/api-keys.ts";
+import { createPrismaClient, type Db } from "../../lib/db/prisma.ts";
+import { propose } from "../../lib/ledger/propose.ts";
+import { selectProcedure } from "../../lib/ledger/read.ts";
+import { recordEvaluation } from "../../lib/ledger/record-evaluation.ts";
+import { compareBytes } from "../../lib/ledger/text.ts";
+import type { LedgerScope } from "../../lib/ledger/types.ts";
+import { startTestServer } from "../../tests/helpers/server.ts";
+import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SELECTS = Number(process.env.BENCH_SELECTS ?? 1000);
+const CLIENTS = 8;
+const PROCEDURES = 10_000;
+const TARGET_RATIO = 0.5;
+const TARGET_SELECT_P95_MS = 10;
+const root = path.resolve(import.meta.dirname, "../..");
+
+const distDir = process.env.PROCTOR_DIST_DIR || ".next";
+if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
+  console.error(`no production build in ${distDir}: run \`npm run build\` first (or set PROCTOR_DIST_DIR)`);
+  process.exit(1);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Runs `work(worker, i)` on CLIENTS workers for SECONDS; returns completed operations per second. */
+async function forDuration(work: (worker: number, i: number) => Promise<void>): Promise<number> {
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, worker) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        await work(worker, i);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+function httpClient(baseUrl: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
+  const url = new URL(baseUrl);
+  return (method: string, pathname: string, key: string, body?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method,
+          path: pathname,
+          headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+}
+
+async function ceiling(sql: pg.Pool, rows: "one" | "eight"): Promise<number> {
+  await sql.query("CREATE TABLE IF NOT EXISTS bench_ceiling_rows (id bigserial PRIMARY KEY, counter int NOT NULL, payload text NOT NULL)");
+  await sql.query("CREATE TABLE IF NOT EXISTS bench_ceiling_counters (id int PRIMARY KEY, n bigint NOT NULL)");
+  await sql.query("INSERT INTO bench_ceiling_counters SELECT g, 0 FROM generate_series(0, 7) g ON CONFLICT DO NOTHING");
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => sql.connect()));
+  try {
+    return await forDuration(async (worker, i) => {
+      const c = clients[worker];
+      const counter = rows === "one" ? 0 : worker;
+      await c.query("BEGIN");
+      await c.query("INSERT INTO bench_ceiling_rows (counter, payload) VALUES ($1, $2)", [counter, `case-${worker}-${i}`]);
+      await c.query("UPDATE bench_ceiling_counters SET n = n + 1 WHERE id = $1", [counter]);
+      await c.query("COMMIT");
+    });
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
+
+const server = await startTestServer({ kind: "postgres" });
+const send = httpClient(server.baseUrl);
+const prisma: Db = createPrismaClient(server.databaseUrl, CLIENTS);
+const sql = new pg.Pool({ connectionString: server.databaseUrl, max: CLIENTS });
+let failed = false;
+try {
+  // One key per evaluator client, as separate evaluator processes would have.
+  const keys = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createApiKey(prisma, { name: `bench-evaluator-${i}`, scopes: ["ingest"] }).then((k) => k.secret)));
+  const pid = largestDescendant(server.pid);
+  await sleep(2000);
+  const idleKb = memoryOf(pid)?.rssKb ?? 0;
+  console.log(`server pid ${pid}, idle RSS ${mib(idleKb)}; ${CLIENTS} clients, ${SECONDS} s per phase`);
+  const sampler = sampleRss(pid);
+
+  const scope: LedgerScope = { tenant: "bench", agent: "evaluator-bench", environment: `run-${Date.now()}` };
+  const policy = { qualification_trials: 1_000_000, evaluator_id: "bench-evaluator", evaluation_contract: "bench-contract-v1" };
+  const proposeBody = (id: string) =>
+    JSON.stringify({ scope, id, task: "bench-task", baseline_revision: "bench-baseline", instructions: "Benchmark procedure.", source_refs: ["bench:training"], policy });
+  for (const id of ["one", ...Array.from({ length: CLIENTS }, (_, i) => `proc-${i}`)]) {
+    const r = await send("POST", "/api/v1/ledger/procedures", keys[0], proposeBody(id));
+    if (r.status !== 201) throw new Error(`propose ${id}: ${r.status} ${r.body.slice(0, 300)}`);
+  }
+  const errors: Record<string, number> = {};
+  const evaluate = (procedure: string, key: string, caseId: string) => {
+    const body = JSON.stringify({
+      scope,
+      case_id: caseId,
+      phase: "qualification",
+      evaluator_id: "bench-evaluator",
+      evaluation_contract: "bench-contract-v1",
+      evidence_ref: `bench:${caseId}`,
+      baseline_utility: 0.25,
+      candidate_utility: 0.75,
+      candidate_cost_units: 3,
+      candidate_latency_ms: 40,
+    });
+    return send("POST", `/api/v1/ledger/procedures/${procedure}/evaluations`, key, body).then((r) => {
+      if (r.status !== 201) errors[r.status] = (errors[r.status] ?? 0) + 1;
+    });
+  };
+  // Warm the route and the connection pools before anything is timed.
+  await Promise.all(keys.map((key, w) => Promise.all(Array.from({ length: 25 }, (_, i) => evaluate(`proc-${w}`, key, `warm-${w}-${i}`)))));
+
+  const ceilingOne = await ceiling(sql, "one");
+  const ledgerOne = await forDuration((w, i) => evaluate("one", keys[w], `one-${w}-${i}`));
+  const ceilingEight = await ceiling(sql, "eight");
+  const ledgerEight = await forDuration((w, i) => evaluate(`proc-${w}`, keys[w], `eight-${w}-${i}`));
+  const evaluatedKb = memoryOf(pid)?.rssKb ?? 0;
+  console.log(`evaluations answered other than 201: ${JSON.stringify(errors)}`);
+
+  // 10,000 procedures in one scope through the core: half Active with bounds spread over a
+  // narrow range (many equal, so the byte-order tie-break matters), half still Candidates.
+  const selScope: LedgerScope = { tenant: "bench", agent: "selector", environment: `run-${Date.now()}` };
+  const selPolicy = { qualification_trials: 2, confidence_delta: 0.49, min_improvement: 0, min_candidate_utility: 0, evaluator_id: "e", evaluation_contract: "sel-contract" };
+  const seedStart = performance.now();
+  const expected: { id: string; bound: number; bytes: number }[] = [];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, w) => {
+      for (let k = w; k < PROCEDURES; k += CLIENTS) {
+        const id = `sel-${(k * 7919) % PROCEDURES}`;
+        const instructions = "x".repeat(100 + ((k * 37) % 1900));
+        await propose(prisma, selScope, { id, task: "sel-task", baseline_revision: "sel-baseline", instructions, source_refs: ["s"], policy: selPolicy });
+        if (k % 2 === 1) continue;
+        const u = 0.85 + (k % 150) / 1000;
+        for (const c of [0, 1]) {
+          const r = await recordEvaluation(prisma, selScope, id, {
+            case_id: `c${c}`, phase: "qualification", evaluator_id: "e", evaluation_contract: "sel-contract", evidence_ref: `r${c}`,
+            baseline_utility: 0, candidate_utility: u, candidate_cost_units: 1, candidate_latency_ms: 1,
+          });
+          if (c === 1 && r.receipt.state_after === "active") expected.push({ id, bound: 0, bytes: Buffer.byteLength(instructions) });
+        }
+      }
+    }),
+  );
+  console.log(`seeded ${PROCEDURES.toLocaleString("en")} procedures (${expected.length.toLocaleString("en")} active) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  const bounds = await sql.query<{ procedure_id: string; lower_improvement_bound: number }>(
+    "SELECT procedure_id, lower_improvement_bound FROM ledger_procedures WHERE tenant = $1 AND agent = $2 AND environment = $3 AND state = 'ACTIVE'",
+    [selScope.tenant, selScope.agent, selScope.environment],
+  );
+  const boundOf = new Map(bounds.rows.map((r) => [r.procedure_id, r.lower_improvement_bound]));
+  for (const e of expected) e.bound = boundOf.get(e.id)!;
+
+  const budgets = [300, 800, 1500, 4096];
+  const selectPath = (budget: number) =>
+    `/api/v1/ledger/select?tenant=bench&agent=selector&environment=${encodeURIComponent(selScope.environment)}&task=sel-task&baseline_revision=sel-baseline&evaluation_contract=sel-contract&max_instruction_bytes=${budget}`;
+  for (const budget of budgets) {
+    // The brute-force answer: highest bound, then the smaller id in UTF-8 byte order.
+    const want = expected.filter((e) => e.bytes <= budget).sort((a, b) => b.bound - a.bound || compareBytes(a.id, b.id))[0]?.id ?? null;
+    const got = JSON.parse((await send("GET", selectPath(budget), keys[0])).body).procedure?.proposal.id ?? null;
+    if (got !== want) throw new Error(`select with budget ${budget} returned ${got}, brute force says ${want}`);
+  }
+  const httpTimes: number[] = [];
+  for (let i = 0; i < SELECTS; i++) {
+    const t = performance.now();
+    const r = await send("GET", selectPath(budgets[i % budgets.length]), keys[0]);
+    httpTimes.push(performance.now() - t);
+    if (r.status !== 200) throw new Error(`select answered ${r.status}`);
+  }
+  const coreTimes: number[] = [];
+  for (let i = 0; i < SELECTS; i++) {
+    const t = performance.now();
+    await selectProcedure(prisma, selScope, { task: "sel-task", baseline_revision: "sel-baseline", evaluation_contract: "sel-contract", max_instruction_bytes: budgets[i % budgets.length] });
+    coreTimes.push(performance.now() - t);
+  }
+  httpTimes.sort((a, b) => a - b);
+  coreTimes.sort((a, b) => a - b);
+  const plan = await sql.query(
+    `EXPLAIN SELECT procedure_id FROM ledger_procedures WHERE tenant = $1 AND agent = $2 AND environment = $3 AND selection_key = $4
+       AND state = 'ACTIVE' AND task = 'sel-task' AND instruction_bytes <= 1500 ORDER BY lower_improvement_bound DESC, procedure_id ASC LIMIT 1`,
+    [selScope.tenant, selScope.agent, selScope.environment, Buffer.alloc(32)],
+  );
+  const peakKb = sampler.stop();
+  await sleep(3000);
+  const afterKb = memoryOf(pid)?.rssKb ?? 0;
+
+  const ratioOne = ledgerOne / ceilingOne;
+  const ratioEight = ledgerEight / ceilingEight;
+  const p95 = percentile(httpTimes, 95);
+  const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+  console.log("\nevidence ledger on PostgreSQL (HTTP API of the real server; ceiling: plain pg INSERT+UPDATE transactions)");
+  console.log(`  one procedure : ${ledgerOne.toFixed(0)} evaluations/s vs ceiling ${ceilingOne.toFixed(0)} tx/s on one row  = ${(ratioOne * 100).toFixed(0)}%  ${verdict(ratioOne >= TARGET_RATIO)} (target ≥ ${TARGET_RATIO * 100}%)`);
+  console.log(`  8 procedures  : ${ledgerEight.toFixed(0)} evaluations/s vs ceiling ${ceilingEight.toFixed(0)} tx/s on 8 rows = ${(ratioEight * 100).toFixed(0)}%  ${verdict(ratioEight >= TARGET_RATIO)} (target ≥ ${TARGET_RATIO * 100}%)`);
+  console.log(
+    `  select, ${PROCEDURES.toLocaleString("en")} procedures in one scope: HTTP p50 ${percentile(httpTimes, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(httpTimes, 99).toFixed(2)} ms  ${verdict(p95 <= TARGET_SELECT_P95_MS)} (target p95 ≤ ${TARGET_SELECT_P95_MS} ms)`,
+  );
+  console.log(`    core query alone: p50 ${percentile(coreTimes, 50).toFixed(2)} ms, p95 ${percentile(coreTimes, 95).toFixed(2)} ms; plan: ${plan.rows[0]["QUERY PLAN"].trim()}`);
+  console.log(`  server RSS: idle ${mib(idleKb)}, after evaluations ${mib(evaluatedKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
+  failed = !(ratioOne >= TARGET_RATIO && ratioEight >= TARGET_RATIO && p95 <= TARGET_SELECT_P95_MS) || Object.keys(errors).length > 0;
+} finally {
+  await sql.end();
+  await prisma.$disconnect();
+  await server.stop();
+}
+process.exitCode = failed ? 1 : 0;

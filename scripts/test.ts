@@ -1,0 +1,258 @@
+// `npm test [-- suite …]`: every check the project has, in order, each with a header and its
+// duration, then a per-suite table and one closing line `N passed, M failed` (the summary CI
+// and humans look for). Exits non-zero on any failure.
+//
+// Suites: typecheck, unit, build, pglite, postgres, e2e. Aliases: integration = pglite +
+// postgres, browser = e2e. With no arguments all run; postgres only when TEST_DATABASE_URL is
+// set or a server answers on 127.0.0.1:5432.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "..");
+const SUITES = ["typecheck", "unit", "build", "pglite", "postgres", "e2e"] as const;
+type Suite = (typeof SUITES)[number];
+const ALIASES: Record<string, Suite[]> = { integration: ["pglite", "postgres"], browser: ["e2e"] };
+const CHROMIUM = "/usr/bin/chromium";
+
+type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string };
+
+const distDir = process.env.PROCTOR_DIST_DIR || ".next";
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+};
+
+/** Ends the run before any suite runs, with a message saying what to do. */
+class Stop extends Error {
+  constructor(readonly suite: Suite, message: string) {
+    super(message);
+  }
+}
+
+const selected = parseSelection(process.argv.slice(2));
+const results: Result[] = [];
+const scratch = mkdtempSync(path.join(tmpdir(), "proctor-test-run-"));
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof Stop)) throw e;
+  console.error(`\n${e.message}`);
+  results.push({ suite: e.suite, passed: 0, failed: 1, ms: 0, note: "stopped before running any suite" });
+  printSummary();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function main() {
+  const e2eSpecs = selected.has("e2e") ? listE2eSpecs() : [];
+  // Fail fast: a missing browser should not surface after a ten-minute run.
+  if (e2eSpecs.length) ensureChromium();
+
+  const postgres = selected.has("postgres") ? await postgresAvailability() : null;
+  const needsBuild = selected.has("pglite") || (postgres?.ok ?? false) || e2eSpecs.length > 0;
+  const haveBuild = existsSync(path.join(root, distDir, "BUILD_ID"));
+
+  if (selected.has("typecheck")) await step("typecheck", "tsc --noEmit", () => runCheck(["tsc", "--noEmit"]));
+  if (selected.has("unit")) await step("unit", "vitest run", () => runVitest("unit", ["run", "--passWithNoTests"], {}));
+  if (selected.has("build") || (needsBuild && !haveBuild)) {
+    await step("build", `next build → ${distDir}`, () => runCheck(["next", "build"], { DATABASE_URL: "" }));
+  } else if (needsBuild) {
+    console.log(`\n(using the existing build in ${distDir}; add \`build\` to rebuild)`);
+  }
+  const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
+
+  const integration = (suite: Suite, db: string) =>
+    buildFailed
+      ? skip(suite, "not run: the build failed")
+      : step(suite, `integration on ${db}`, () =>
+          runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite }),
+        );
+  if (selected.has("pglite")) await integration("pglite", "PGlite");
+  if (postgres) {
+    if (postgres.ok) await integration("postgres", `PostgreSQL (${postgres.where})`);
+    else if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
+    else skip("postgres", postgres.why);
+  }
+  if (selected.has("e2e")) {
+    if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
+    else if (buildFailed) skip("e2e", "not run: the build failed");
+    else await step("e2e", `playwright test (${e2eSpecs.length} spec files)`, runPlaywright);
+  }
+
+  printSummary();
+}
+
+function parseSelection(args: string[]): Set<Suite> {
+  if (!args.length) return new Set(SUITES);
+  const out = new Set<Suite>();
+  for (const a of args) {
+    const names = ALIASES[a] ?? ((SUITES as readonly string[]).includes(a) ? [a as Suite] : null);
+    if (!names) {
+      console.error(`unknown suite "${a}". Suites: ${SUITES.join(", ")}; aliases: ${Object.keys(ALIASES).join(", ")}`);
+      process.exit(2);
+    }
+    names.forEach((n) => out.add(n));
+  }
+  return out;
+}
+
+async function step(suite: Suite, title: string, run: () => Promise<Omit<Result, "suite" | "ms">>) {
+  console.log(`\n━━ ${suite}: ${title} ━━`);
+  const started = Date.now();
+  const r = await run();
+  const ms = Date.now() - started;
+  results.push({ suite, ms, ...r });
+  console.log(`━━ ${suite}: ${r.failed ? "FAILED" : "ok"} in ${seconds(ms)} ━━`);
+}
+
+function skip(suite: Suite, note: string) {
+  console.log(`\n━━ ${suite}: skipped (${note}) ━━`);
+  results.push({ suite, passed: 0, failed: 0, ms: 0, note: `skipped: ${note}` });
+}
+
+/** Runs a command with inherited output; resolves to its exit code. */
+function run(argv: string[], extraEnv: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", (e) => {
+      console.error(`could not start ${argv[0]}: ${e.message}`);
+      resolve(127);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** A step that is one check (typecheck, build): one pass or one failure. */
+async function runCheck(argv: string[], extraEnv: Record<string, string> = {}) {
+  const code = await run(argv, extraEnv);
+  return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+}
+
+type VitestJson = {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { status: string; name: string; assertionResults: unknown[] }[];
+};
+
+async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, string>) {
+  const out = path.join(scratch, `${suite}.json`);
+  const code = await run(["vitest", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], extraEnv);
+  if (!existsSync(out)) return { passed: 0, failed: 1, note: `vitest exited ${code} without a report` };
+  const report = JSON.parse(readFileSync(out, "utf8")) as VitestJson;
+  // A file that fails to load has no test results but is a failure all the same.
+  const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  let failed = report.numFailedTests + brokenFiles;
+  let note: string | undefined;
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    note = `vitest exited ${code} (unhandled errors)`;
+  }
+  return { passed: report.numPassedTests, failed, note };
+}
+
+type PlaywrightJson = { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
+
+async function runPlaywright() {
+  const out = path.join(scratch, "e2e.json");
+  const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out });
+  if (!existsSync(out)) return { passed: 0, failed: 1, note: `playwright exited ${code} without a report` };
+  const { stats, errors = [] } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
+  let failed = stats.unexpected + errors.length;
+  const notes = [stats.flaky ? `${stats.flaky} flaky (passed on retry)` : "", code !== 0 && failed === 0 ? `playwright exited ${code}` : ""];
+  if (code !== 0 && failed === 0) failed = 1;
+  return { passed: stats.expected + stats.flaky, failed, note: notes.filter(Boolean).join("; ") || undefined };
+}
+
+function listE2eSpecs(): string[] {
+  const dir = path.join(root, "tests/e2e");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /\.(spec|test)\.[cm]?[jt]sx?$/.test(f));
+}
+
+/** Debian's Chromium drives the browser tests (never Playwright's download). */
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() !== 0) {
+    throw new Stop(
+      "e2e",
+      `Chromium is missing (${CHROMIUM}); the browser tests need Debian's package.\n` +
+        "Install it with:  sudo apt-get update && sudo apt-get install -y chromium\n" +
+        "or run the other suites only:  npm test -- typecheck unit build integration",
+    );
+  }
+  console.log(`\n━━ installing Chromium (${CHROMIUM} is missing) ━━`);
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const argv of [["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]]) {
+    const r = spawnSync(argv[0], argv.slice(1), { stdio: "inherit", env: aptEnv });
+    if (r.status !== 0) throw new Stop("e2e", `\`${argv.join(" ")}\` failed; install Chromium by hand (apt-get install -y chromium) and re-run.`);
+  }
+}
+
+type PostgresAvailability = { ok: true; where: string } | { ok: false; required: boolean; why: string };
+
+/** Explicit TEST_DATABASE_URL must work; otherwise PostgreSQL is used when one answers locally. */
+async function postgresAvailability(): Promise<PostgresAvailability> {
+  const explicit = process.env.TEST_DATABASE_URL;
+  if (!explicit && !(await answers("127.0.0.1", 5432))) {
+    return { ok: false, required: false, why: "no TEST_DATABASE_URL and nothing answers on 127.0.0.1:5432" };
+  }
+  const url = explicit ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const where = new URL(url).host + new URL(url).pathname;
+  try {
+    await probe(url);
+    return { ok: true, where };
+  } catch (e) {
+    // The local default: create the `test` database the integration helper expects.
+    if (!explicit && (e as { code?: string }).code === "3D000") {
+      try {
+        await probe("postgresql://postgres@127.0.0.1:5432/postgres", "CREATE DATABASE test");
+        return { ok: true, where };
+      } catch {
+        /* reported below */
+      }
+    }
+    return { ok: false, required: true, why: `PostgreSQL at ${where} refused: ${(e as Error).message}` };
+  }
+}
+
+async function probe(url: string, sql = "SELECT 1") {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 1000 });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("timeout", () => (socket.destroy(), resolve(false)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+function printSummary() {
+  console.log("\n suite       passed  failed  time     note");
+  for (const r of results) {
+    console.log(
+      ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
+    );
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,45 @@
+// Console helpers for tests: users created through the real console route, and a credentials
+// login that can come from a chosen loopback address (127.0.0.x) for per-address throttling.
+import http from "node:http";
+import { call, type Caller } from "./http";
+
+export async function createConsoleUser(baseUrl: string, admin: Caller, user: { email: string; role: "ADMIN" | "VIEWER"; password: string }) {
+  const r = await call(baseUrl, admin, "POST", "/api/console/users", user);
+  if (r.status !== 201) throw new Error(`creating ${user.email} failed: ${r.status} ${r.text}`);
+  return r.json.user as { id: string; email: string; role: string };
+}
+
+type RawResponse = { status: number; setCookies: string[]; headers: http.IncomingHttpHeaders; body: string };
+
+function request(url: string, opts: { method: string; headers: Record<string, string>; body?: string; localAddress?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method, headers: opts.headers, localAddress: opts.localAddress }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, setCookies: res.headers["set-cookie"] ?? [], headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+const pairs = (cookies: string[]) => cookies.map((c) => c.split(";")[0]);
+
+/**
+ * A real next-auth credentials sign-in from `localAddress` (default 127.0.0.1). Returns the
+ * callback's status and body and, when it succeeded, a caller carrying the session cookie.
+ */
+export async function loginFrom(baseUrl: string, email: string, password: string, localAddress = "127.0.0.1") {
+  const csrf = await request(`${baseUrl}/api/auth/csrf`, { method: "GET", headers: {}, localAddress });
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const res = await request(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    localAddress,
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: pairs(csrf.setCookies).join("; "), origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
+  });
+  const session = res.setCookies.some((c) => /next-auth\.session-token=[^;]+/.test(c));
+  const caller: Caller = { headers: { cookie: [...pairs(csrf.setCookies), ...pairs(res.setCookies)].join("; "), origin: baseUrl } };
+  return { status: res.status, body: res.body, headers: res.headers, session, caller };
+}

@@ -1,0 +1,179 @@
+// The audit log: append-only in the database, exactly one row per console change (with actor,
+// role, request id and no secret), written in the change's transaction so that a failed
+// audit write leaves no change behind, and readable page by page with filters.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { call, login, type Caller } from "../helpers/http";
+
+let server: TestServer;
+let admin: Caller;
+let adminId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+  adminId = (await server.sql.query(`SELECT id FROM users WHERE email = $1`, [ADMIN_EMAIL])).rows[0].id;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function rowsFor(requestId: string) {
+  return (await server.sql.query(`SELECT * FROM audit_events WHERE request_id = $1`, [requestId])).rows;
+}
+
+describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
+  it("the database refuses UPDATE and DELETE on audit_events", async () => {
+    const before = (await server.sql.query(`SELECT count(*)::int AS n, max(action) AS a FROM audit_events`)).rows[0];
+    expect(before.n).toBeGreaterThan(0); // the bootstrap wrote some
+    await expect(server.sql.query(`UPDATE audit_events SET action = 'tampered'`)).rejects.toThrow(/append-only/);
+    await expect(server.sql.query(`DELETE FROM audit_events`)).rejects.toThrow(/append-only/);
+    const after = (await server.sql.query(`SELECT count(*)::int AS n, max(action) AS a FROM audit_events`)).rows[0];
+    expect(after).toEqual(before);
+  });
+
+  it("writes exactly one row per console change, with actor, role, request id and no secret", async () => {
+    const changes: { action: string; res: Awaited<ReturnType<typeof call>>; secrets: string[] }[] = [];
+
+    const key = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "audited key", scopes: ["ingest", "admin"] });
+    expect(key.status).toBe(201);
+    changes.push({ action: "api_key.create", res: key, secrets: [key.json.secret, key.json.secret.split("_").pop()] });
+    const keyId = key.json.api_key.id;
+
+    const revoke = await call(server.baseUrl, admin, "POST", `/api/console/api-keys/${keyId}/revoke`, { reason: "rotated" });
+    expect(revoke.status).toBe(200);
+    changes.push({ action: "api_key.revoke", res: revoke, secrets: [] });
+
+    const generated = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "gen@test.local", role: "VIEWER" });
+    expect(generated.status).toBe(201);
+    expect(generated.json.generated_password).toMatch(/.{12,}/);
+    changes.push({ action: "user.create", res: generated, secrets: [generated.json.generated_password] });
+    const userId = generated.json.user.id;
+
+    const chosen = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "chosen@test.local", role: "ADMIN", password: "chosen-password-123" });
+    expect(chosen.status).toBe(201);
+    expect(chosen.json.generated_password).toBeNull();
+    changes.push({ action: "user.create", res: chosen, secrets: ["chosen-password-123"] });
+
+    for (const [body, action] of [
+      [{ role: "ADMIN", reason: "on call" }, "user.role_change"],
+      [{ active: false, reason: "left" }, "user.deactivate"],
+      [{ active: true, reason: "back" }, "user.reactivate"],
+    ] as const) {
+      const r = await call(server.baseUrl, admin, "PATCH", `/api/console/users/${userId}`, body);
+      expect(r.status).toBe(200);
+      changes.push({ action, res: r, secrets: [] });
+    }
+
+    // The generated password works (and is stored only as a hash).
+    expect((await login(server.baseUrl, "gen@test.local", generated.json.generated_password)).status).toBe(200);
+    const stored = (await server.sql.query(`SELECT password_hash FROM users WHERE email = 'gen@test.local'`)).rows[0].password_hash;
+    expect(stored).toMatch(/^scrypt\$/);
+    expect(stored).not.toContain(generated.json.generated_password);
+
+    for (const c of changes) {
+      const requestId = c.res.headers.get("x-request-id")!;
+      expect(requestId).toBeTruthy();
+      const rows = await rowsFor(requestId);
+      expect(rows, c.action).toHaveLength(1);
+      const [row] = rows;
+      expect(row).toMatchObject({ action: c.action, actor_type: "user", actor_id: adminId, actor_label: ADMIN_EMAIL, actor_role: "ADMIN", request_id: requestId });
+      expect(row.target_type).toBeTruthy();
+      expect(row.target_id).toBeTruthy();
+      expect(row.client_hash).toMatch(/^[0-9a-f]{16}$/);
+      const text = JSON.stringify(row);
+      for (const s of c.secrets) expect(text).not.toContain(s);
+      expect(text).not.toMatch(/scrypt\$|password_hash|"hash"/);
+    }
+    // The revocation keeps the admin's reason.
+    expect((await rowsFor(revoke.headers.get("x-request-id")!))[0].details).toEqual({ reason: "rotated" });
+  });
+
+  it("a refused request writes no audit row", async () => {
+    const invalid = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "", scopes: [] });
+    expect(invalid.status).toBe(400);
+    const dup = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: ADMIN_EMAIL, role: "VIEWER" });
+    expect(dup.status).toBe(409);
+    for (const r of [invalid, dup]) expect(await rowsFor(r.headers.get("x-request-id")!)).toHaveLength(0);
+  });
+
+  it("when the audit row cannot be written, the change does not happen and the caller gets 503", async () => {
+    const victim = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "victim@test.local", role: "VIEWER", password: "victim-password-1" });
+    const liveKey = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "live key", scopes: ["ingest"] });
+    const before = (await server.sql.query(`SELECT count(*)::int AS n FROM audit_events`)).rows[0].n;
+    await server.sql.query(`
+      CREATE FUNCTION test_audit_unavailable() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'audit store unavailable (test)'; END; $$ LANGUAGE plpgsql;
+      CREATE TRIGGER test_audit_unavailable BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_audit_unavailable();`);
+    try {
+      const attempts = [
+        await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "unaudited key", scopes: ["ingest"] }),
+        await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "unaudited@test.local", role: "VIEWER" }),
+        await call(server.baseUrl, admin, "PATCH", `/api/console/users/${victim.json.user.id}`, { active: false, reason: "x" }),
+        await call(server.baseUrl, admin, "POST", `/api/console/api-keys/${liveKey.json.api_key.id}/revoke`, { reason: "x" }),
+      ];
+      for (const r of attempts) {
+        expect(r.status).toBe(503);
+        expect(r.headers.get("content-type")).toContain("application/problem+json");
+        expect(r.json).toMatchObject({ code: "unavailable", status: 503 });
+        expect(r.text).not.toContain("audit store unavailable (test)"); // no internal detail
+        // The secret of a key that was never stored must not have been handed out either.
+        expect(r.json.secret).toBeUndefined();
+      }
+    } finally {
+      await server.sql.query(`DROP TRIGGER test_audit_unavailable ON audit_events; DROP FUNCTION test_audit_unavailable();`);
+    }
+    const q = (sql: string) => server.sql.query(sql).then((r) => r.rows);
+    expect(await q(`SELECT id FROM api_keys WHERE name = 'unaudited key'`)).toHaveLength(0);
+    expect(await q(`SELECT id FROM users WHERE email = 'unaudited@test.local'`)).toHaveLength(0);
+    expect((await q(`SELECT active FROM users WHERE email = 'victim@test.local'`))[0].active).toBe(true);
+    expect((await q(`SELECT revoked_at FROM api_keys WHERE name = 'live key'`))[0].revoked_at).toBeNull();
+    expect((await server.sql.query(`SELECT count(*)::int AS n FROM audit_events`)).rows[0].n).toBe(before);
+    // With the audit store back, the same change goes through.
+    expect((await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "unaudited key", scopes: ["ingest"] })).status).toBe(201);
+  });
+
+  it("reads the log page by page, filtered by actor, action, target and time", async () => {
+    const all = await call(server.baseUrl, admin, "GET", "/api/console/audit?page_size=200");
+    expect(all.status).toBe(200);
+    const total = all.json.total as number;
+    expect(all.json.events).toHaveLength(total);
+    // Newest first, unless asked otherwise.
+    const times = all.json.events.map((e: { at: string }) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const asc = await call(server.baseUrl, admin, "GET", "/api/console/audit?page_size=200&dir=asc");
+    expect(asc.json.events.map((e: { id: string }) => e.id)).toEqual([...all.json.events.map((e: { id: string }) => e.id)].reverse());
+
+    const page2 = await call(server.baseUrl, admin, "GET", "/api/console/audit?page_size=2&page=2");
+    expect(page2.json.events.map((e: { id: string }) => e.id)).toEqual(all.json.events.slice(2, 4).map((e: { id: string }) => e.id));
+    expect(page2.json.total).toBe(total);
+
+    const keys = await call(server.baseUrl, admin, "GET", "/api/console/audit?action=api_key.&page_size=200");
+    expect(keys.json.events.length).toBeGreaterThan(0);
+    expect(keys.json.events.every((e: { action: string }) => e.action.startsWith("api_key."))).toBe(true);
+
+    const byActor = await call(server.baseUrl, admin, "GET", `/api/console/audit?actor=${encodeURIComponent("ADMIN@test")}&page_size=200`);
+    expect(byActor.json.events.length).toBeGreaterThan(0);
+    expect(byActor.json.events.every((e: { actor_label: string }) => e.actor_label === ADMIN_EMAIL)).toBe(true);
+
+    const victimId = (await server.sql.query(`SELECT id FROM users WHERE email = 'victim@test.local'`)).rows[0].id;
+    const byTarget = await call(server.baseUrl, admin, "GET", `/api/console/audit?target_type=user&target=${victimId}`);
+    expect(byTarget.json.events.map((e: { action: string }) => e.action)).toEqual(["user.create"]);
+
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const none = await call(server.baseUrl, admin, "GET", `/api/console/audit?from=${encodeURIComponent(future)}`);
+    expect(none.json).toMatchObject({ total: 0, events: [] });
+    const past = await call(server.baseUrl, admin, "GET", `/api/console/audit?to=${encodeURIComponent(future)}&page_size=1`);
+    expect(past.json.total).toBe(total);
+
+    const bad = await call(server.baseUrl, admin, "GET", "/api/console/audit?from=yesterday");
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe("validation_error");
+
+    // The page renders the same filtered view from the URL.
+    const page = await call(server.baseUrl, admin, "GET", `/audit?target_type=user&target=${victimId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("user.create");
+    expect(page.text).not.toContain("api_key.create</code>");
+  });
+});

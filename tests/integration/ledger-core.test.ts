@@ -1,0 +1,195 @@
+// The ledger core called directly (no HTTP) on a fresh database: its own validation, schema
+// versioning, concurrent identical deliveries, and skills proposed for qualification.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { createPrismaClient, type Db } from "@/lib/db/prisma";
+import { applyMigrations } from "@/scripts/db/migrate";
+import { isLedgerError, type LedgerErrorKind } from "@/lib/ledger/errors";
+import { propose } from "@/lib/ledger/propose";
+import { getProcedure, selectProcedure } from "@/lib/ledger/read";
+import { recordEvaluation } from "@/lib/ledger/record-evaluation";
+import { DEPLOYMENT_SETTING, environmentFingerprint, proposeSkillQualification, skillQualification, type SkillQualificationInput } from "@/lib/ledger/skills";
+import { createPostgresDatabase, testDatabase } from "../helpers/server";
+import { fixtureEvaluation, fixtureProposal, SCOPE } from "../helpers/ledger";
+
+let url: string;
+let close: () => Promise<void>;
+let db: Db;
+const clients: Db[] = [];
+const freshClient = () => {
+  const c = createPrismaClient(url, 4);
+  clients.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  if (testDatabase() === "postgres") {
+    const created = await createPostgresDatabase();
+    url = created.url;
+    close = created.drop;
+  } else {
+    const embedded = await startEmbeddedDatabase();
+    url = embedded.url;
+    close = embedded.close;
+  }
+  await applyMigrations(url);
+  db = freshClient();
+});
+afterAll(async () => {
+  for (const c of clients) await c.$disconnect();
+  await close?.();
+});
+
+async function failure(p: Promise<unknown>): Promise<LedgerErrorKind> {
+  try {
+    await p;
+  } catch (e) {
+    if (isLedgerError(e)) return e.kind;
+    throw e;
+  }
+  throw new Error("expected the call to fail");
+}
+
+const count = async (table: string) => Number((await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`))[0].n);
+
+describe(`ledger core (${testDatabase()})`, () => {
+  it("records the ledger schema version on first use", async () => {
+    await propose(db, SCOPE, fixtureProposal());
+    expect(await db.ledgerSchemaVersion.findMany()).toEqual([{ id: 1, version: 1 }]);
+  });
+
+  it("validates its own inputs: NaN, infinities, strings for numbers, NUL and lone surrogates", async () => {
+    const bad: Record<string, unknown>[] = [
+      { candidate_utility: NaN },
+      { baseline_utility: Infinity },
+      { candidate_utility: -Infinity },
+      { candidate_cost_units: "10" },
+      { candidate_latency_ms: 2 ** 53 },
+      { candidate_latency_ms: -0.5 },
+      { case_id: "case\u0000zero" },
+      { evidence_ref: "trace:\uDC00" },
+    ];
+    for (const over of bad) {
+      expect(await failure(recordEvaluation(db, SCOPE, "procedure-1", { ...fixtureEvaluation(0), ...over } as never)), JSON.stringify(over)).toBe("ValidationError");
+    }
+    expect(await failure(recordEvaluation(db, { ...SCOPE, tenant: "t\uD800" }, "procedure-1", fixtureEvaluation(0) as never))).toBe("ValidationError");
+    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "nan" }, { confidence_delta: NaN }) as never))).toBe("ValidationError");
+    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "inf" }, { min_improvement: Infinity }) as never))).toBe("ValidationError");
+    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "nul", instructions: "a\u0000" }) as never))).toBe("ValidationError");
+    expect(await failure(getProcedure(db, SCOPE, "\uD800"))).toBe("ValidationError");
+    expect(await failure(selectProcedure(db, SCOPE, { task: "t", baseline_revision: "b", evaluation_contract: "c", max_instruction_bytes: -1 }))).toBe("ValidationError");
+    expect(await count("ledger_evaluations")).toBe(0);
+    expect(await count("ledger_procedures")).toBe(1);
+  });
+
+  it("classifies concurrent identical deliveries as duplicates, whichever client wins", async () => {
+    const scope = { ...SCOPE, environment: "concurrent" };
+    await propose(db, scope, fixtureProposal());
+    const pool = Array.from({ length: 8 }, () => freshClient());
+    for (let k = 0; k < 4; k++) {
+      const results = await Promise.all(pool.map((c) => recordEvaluation(c, scope, "procedure-1", fixtureEvaluation(k) as never)));
+      expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.receipt.recorded_at.getTime())).size).toBe(1);
+    }
+    expect((await getProcedure(db, scope, "procedure-1"))!.qualification_count).toBe(4);
+  });
+
+  it("refuses to start on an unknown schema version and leaves the data alone", async () => {
+    await db.ledgerSchemaVersion.update({ where: { id: 1 }, data: { version: 999 } });
+    const restarted = freshClient();
+    expect(await failure(getProcedure(restarted, SCOPE, "procedure-1"))).toBe("Configuration");
+    expect(await failure(propose(restarted, SCOPE, fixtureProposal({ id: "other" })))).toBe("Configuration");
+    expect(await db.ledgerSchemaVersion.findMany()).toEqual([{ id: 1, version: 999 }]);
+    expect(await count("ledger_procedures")).toBe(2);
+    // A refused start is checked again on the next call, not remembered.
+    await db.ledgerSchemaVersion.update({ where: { id: 1 }, data: { version: 1 } });
+    expect((await getProcedure(restarted, SCOPE, "procedure-1"))?.proposal.id).toBe("procedure-1");
+  });
+
+  it("refuses ledger rows that carry no schema version rather than adopting them", async () => {
+    await db.ledgerSchemaVersion.deleteMany();
+    const restarted = freshClient();
+    expect(await failure(getProcedure(restarted, SCOPE, "procedure-1"))).toBe("Configuration");
+    expect(await db.ledgerSchemaVersion.count()).toBe(0);
+    await db.ledgerSchemaVersion.create({ data: { id: 1, version: 1 } });
+  });
+});
+
+describe(`skills meet the ledger (${testDatabase()})`, () => {
+  const tools = [
+    { name: "lookup_order", description: "Find an order", parameters: { type: "object", properties: { order_id: { type: "string" } } } },
+    { name: "issue_refund", description: "Refund", parameters: { properties: {}, type: "object" } },
+  ];
+  const agent: SkillQualificationInput["agent"] = { id: "support-bot", tools, learning: { min_executions: 5 } };
+  const skill: SkillQualificationInput["skill"] = {
+    id: "sk_refund",
+    agentId: "support-bot",
+    status: "SHADOW",
+    version: 2,
+    content: "# Refund an order\n1. lookup_order\n2. issue_refund\n",
+    sourceCanonicalHash: "c0ffee".repeat(10),
+    sourceWorkflowIds: ["wf_1", "wf_2"],
+  };
+
+  it("proposes a shadow skill's SKILL.md against the no-skill baseline with default policy", async () => {
+    const { record, created } = await proposeSkillQualification(db, { skill, agent, model: "gpt-4o-2024-08-06" });
+    expect(created).toBe(true);
+    const deployment = (await db.setting.findUniqueOrThrow({ where: { key: DEPLOYMENT_SETTING } })).value;
+    expect(record.scope).toEqual({ tenant: deployment, agent: "support-bot", environment: environmentFingerprint(tools, "gpt-4o-2024-08-06") });
+    expect(record.scope.environment).toMatch(/^toolbox-model-sha256:[0-9a-f]{64}$/);
+    expect(record.proposal).toEqual({
+      id: "skill:sk_refund:v2",
+      task: skill.sourceCanonicalHash,
+      baseline_revision: "no-skill",
+      instructions: skill.content,
+      source_refs: ["proctor:workflow:wf_1", "proctor:workflow:wf_2"],
+      policy: {
+        qualification_trials: 128,
+        confidence_delta: 0.01,
+        min_improvement: 0.05,
+        min_candidate_utility: 0.7,
+        max_cost_units: 10_000,
+        max_latency_ms: 60_000,
+        max_failure_streak: 3,
+        evaluator_id: "proctor-paired-evaluator",
+        evaluation_contract: "proctor-skill-paired-v1",
+      },
+    });
+    const again = await proposeSkillQualification(db, { skill, agent, model: "gpt-4o-2024-08-06" });
+    expect(again.created).toBe(false);
+    expect(await skillQualification(db, skill)).toEqual(again.record);
+    // The source runs are training evidence: they cannot come back as held-out cases.
+    const reuse = recordEvaluation(db, record.scope, record.proposal.id, {
+      ...fixtureEvaluation(0),
+      evaluator_id: "proctor-paired-evaluator",
+      evaluation_contract: "proctor-skill-paired-v1",
+      evidence_ref: "proctor:workflow:wf_1",
+    } as never);
+    expect(await failure(reuse)).toBe("ValidationError");
+  });
+
+  it("fingerprints the toolbox whatever its order or key order, and the model", () => {
+    const reordered = [
+      { parameters: { type: "object", properties: {} }, description: "Refund", name: "issue_refund" },
+      { description: "Find an order", name: "lookup_order", parameters: { properties: { order_id: { type: "string" } }, type: "object" } },
+    ];
+    expect(environmentFingerprint(reordered, "m")).toBe(environmentFingerprint(tools, "m"));
+    expect(environmentFingerprint(tools, "m2")).not.toBe(environmentFingerprint(tools, "m"));
+    expect(environmentFingerprint(tools.slice(0, 1), "m")).not.toBe(environmentFingerprint(tools, "m"));
+  });
+
+  it("takes the policy from the agent's configuration when it has ledger keys", async () => {
+    const configured = { ...agent, learning: { ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 64, ledger_evaluator_id: "ci-evaluator" } };
+    const { record } = await proposeSkillQualification(db, { skill: { ...skill, version: 3 }, agent: configured, model: "m" });
+    expect(record.proposal.baseline_revision).toBe("skill-v1");
+    expect(record.proposal.policy).toMatchObject({ qualification_trials: 64, evaluator_id: "ci-evaluator", evaluation_contract: "proctor-skill-paired-v1" });
+    const invalid = { ...agent, learning: { ledger_qualification_trials: 1 } };
+    expect(await failure(proposeSkillQualification(db, { skill: { ...skill, version: 4 }, agent: invalid, model: "m" }))).toBe("ValidationError");
+  });
+
+  it("starts only from a shadow skill of the same agent", async () => {
+    expect(await failure(proposeSkillQualification(db, { skill: { ...skill, status: "ACTIVE" }, agent, model: "m" }))).toBe("MemoryOperation");
+    expect(await failure(proposeSkillQualification(db, { skill: { ...skill, agentId: "other" }, agent, model: "m" }))).toBe("ValidationError");
+    expect(await failure(proposeSkillQualification(db, { skill, agent, model: " " }))).toBe("ValidationError");
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { applyOutcomes, deviationFlag, driftReason, type MonitorState } from "@/lib/learning/drift";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+
+const cfg = { ...DEFAULT_LEARNING_CONFIG, demotion_success_delta: 0.2, drift_window_activations: 10, min_activations_before_drift_check: 5 };
+const state = (outcomes: boolean[], over: Partial<MonitorState> = {}): MonitorState => ({
+  activations: outcomes.length,
+  successes: outcomes.filter(Boolean).length,
+  failures: outcomes.filter((o) => !o).length,
+  deviations: 0,
+  recentOutcomes: outcomes,
+  ...over,
+});
+const tenWith = (ok: number) => Array.from({ length: 10 }, (_, i) => i < ok);
+const now = new Date("2026-11-30T00:00:00Z");
+
+describe("drift demotion", () => {
+  it("does not demote at exactly the boundary (0.7 vs 0.9 − 0.2)", () => {
+    expect(driftReason(state(tenWith(7)), 0.9, cfg)).toBeNull();
+  });
+  it("demotes just below it, with the reference reason", () => {
+    expect(driftReason(state(tenWith(6)), 0.9, cfg)).toBe("drift: rolling 0.60 vs baseline 0.90");
+  });
+  it("waits for the grace period and needs a baseline", () => {
+    expect(driftReason(state([false, false, false, false]), 1, cfg)).toBeNull();
+    expect(driftReason(state([false, false, false, false, false]), 1, cfg)).toContain("drift");
+    expect(driftReason(state(tenWith(0)), null, cfg)).toBeNull();
+  });
+  it("counts activations, outcomes, deviations and keeps the rolling window bounded", () => {
+    const r = applyOutcomes(state(tenWith(10)), [{ success: true, deviated: true }, { success: false, deviated: false }], 0.9, cfg, now);
+    expect(r.state).toMatchObject({ activations: 12, successes: 11, failures: 1, deviations: 1 });
+    expect(r.state.recentOutcomes).toHaveLength(10);
+    expect(r.state.recentOutcomes.slice(-2)).toEqual([true, false]);
+    expect(r.demotionReason).toBeNull();
+    expect(r.lastActivatedAt).toEqual(now);
+  });
+  it("stops at the demoting run: later runs of a batch are not attributed", () => {
+    const runs = Array.from({ length: 8 }, () => ({ success: false, deviated: false }));
+    const r = applyOutcomes(state([]), runs, 1, cfg, now);
+    expect(r.applied).toBe(5);
+    expect(r.state.activations).toBe(5);
+    expect(r.demotionReason).toBe("drift: rolling 0.00 vs baseline 1.00");
+  });
+});
+
+describe("deviation review flag", () => {
+  it("flags more than half deviations after the grace period only", () => {
+    expect(deviationFlag({ activations: 6, deviations: 4 }, cfg)).toContain("applicability likely miscalibrated");
+    expect(deviationFlag({ activations: 6, deviations: 3 }, cfg)).toBeNull();
+    expect(deviationFlag({ activations: 4, deviations: 4 }, cfg)).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { templateDistill, intentWords, shapeOf } from "@/lib/learning/template-distiller";
+import { distillAndValidate, templateDistiller } from "@/lib/learning/distiller";
+import { parseSkillMd, findSection, calledTools } from "@/lib/learning/skill-md";
+import { leakProbes } from "@/lib/learning/leaks";
+import { distillInput, FAILURES, SUCCESSES, TOOLBOX, run } from "./fixtures";
+
+describe("template distiller", () => {
+  it("builds a SKILL.md that passes the validation gate and the deterministic judge", async () => {
+    const r = await distillAndValidate(templateDistiller, distillInput(), TOOLBOX);
+    expect(r).toMatchObject({ ok: true });
+    const doc = (r as { content: string }).content;
+    const parsed = parseSkillMd(doc)!;
+    expect(parsed.frontmatter.tools).toEqual(["lookup_order", "issue_refund"]);
+    expect(parsed.frontmatter.name).toBe("refund-order");
+    expect(parsed.frontmatter.preconditions.length).toBeGreaterThan(0);
+    expect(calledTools(findSection(parsed.body, "Procedure")!.text)).toEqual(["lookup_order", "issue_refund"]);
+    expect(findSection(parsed.body, "Procedure")!.text).toContain("Call `issue_refund` with {order_id: string, amount: number}");
+    expect(findSection(parsed.body, "Failure modes observed")!.text).toContain("`issue_refund` failed with RefundWindowClosed");
+    expect(doc).toMatch(/When NOT to apply:/);
+  });
+
+  it("never copies a value of the runs", () => {
+    const doc = templateDistill(distillInput());
+    for (const r of [...SUCCESSES, ...FAILURES]) {
+      expect(doc).not.toContain(r.steps[0].arguments && (r.steps[0].arguments as { order_id: string }).order_id);
+    }
+    expect(doc).not.toContain("pat@example.com");
+  });
+
+  it("avoids query words that are also argument values, falling back to generic wording", async () => {
+    const runs = [0, 1, 2].map((i) => {
+      const r = run(`ORD-1000${i}`, 10, { query: `Cancel subscription ${i}` });
+      r.steps[0].arguments = { order_id: `ORD-1000${i}`, action: "cancel" };
+      return r;
+    });
+    expect(intentWords(runs.map((r) => r.query), leakProbes(runs))).toEqual(["subscription"]);
+    const r = await distillAndValidate(templateDistiller, distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }), TOOLBOX);
+    expect(r.ok).toBe(true);
+  });
+
+  it("drops result shapes when a result key equals an argument value", async () => {
+    const runs = [0, 1, 2].map((i) => {
+      const r = run(`ORD-2000${i}`, 10);
+      r.steps[1].arguments = { order_id: `ORD-2000${i}`, template: "status" };
+      return r;
+    });
+    const doc = templateDistill(distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }));
+    expect(doc).not.toContain("{status: string");
+    expect((await distillAndValidate(templateDistiller, distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }), TOOLBOX)).ok).toBe(true);
+  });
+
+  it("states the previous demotion reason for a new version", () => {
+    expect(templateDistill(distillInput({ previousDemotionReason: "drift: rolling 0.40 vs baseline 0.83" }))).toContain("drift: rolling 0.40 vs baseline 0.83");
+  });
+
+  it("describes a business failure without errors by its last tool", async () => {
+    const failed = run("ORD-1", 3);
+    failed.outcome = "failure";
+    const doc = templateDistill(distillInput({ failures: [failed] }));
+    expect(findSection(parseSkillMd(doc)!.body, "Failure modes observed")!.text).toContain("`issue_refund` returned a result that failed");
+    expect((await distillAndValidate(templateDistiller, distillInput({ failures: [failed] }), TOOLBOX)).ok).toBe(true);
+  });
+
+  it("renders type shapes, never values", () => {
+    expect(shapeOf({ id: "x", items: [{ sku: "a", qty: 2 }], ok: true, note: null })).toBe("{id: string, items: [{sku: string, qty: number}], ok: boolean, note: null}");
+    expect(shapeOf('{"a": 1}')).toBe("{a: number}");
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it, vi } from "vitest";
+import { validateSkill, type Judge } from "@/lib/learning/validation";
+import { deterministicJudge, judgeVerdict, llmJudge } from "@/lib/learning/judge";
+import type { ChatModel } from "@/lib/llm/client";
+import { FAILURES, GOOD_SKILL, SUCCESSES, TOOLBOX, TOOL_PATH, run } from "./fixtures";
+
+const yes: Judge = async () => ({ ok: true, reasons: [] });
+const validate = (content: string, judge: Judge = yes, extra: Partial<Parameters<typeof validateSkill>[0]> = {}) =>
+  validateSkill({ content, toolbox: TOOLBOX, maxChars: 4000, successes: SUCCESSES, failures: FAILURES, judge, ...extra });
+
+const model = (answer: () => Promise<string>): ChatModel & { prompts: string[] } => {
+  const prompts: string[] = [];
+  return {
+    model: "fake",
+    prompts,
+    complete: async ({ prompt }) => {
+      prompts.push(prompt);
+      return answer();
+    },
+  };
+};
+
+describe("validation gate", () => {
+  it("accepts a valid document", async () => {
+    expect(await validate(GOOD_SKILL)).toEqual({ ok: true, reasons: [] });
+  });
+
+  it("rejects INSUFFICIENT and an empty answer", async () => {
+    expect((await validate("INSUFFICIENT")).reasons).toEqual(["distillation returned INSUFFICIENT"]);
+    expect((await validate("  insufficient: the runs disagree")).reasons).toEqual(["distillation returned INSUFFICIENT"]);
+    expect((await validate("   ")).reasons).toEqual(["distillation returned INSUFFICIENT"]);
+  });
+
+  it("rejects a document without frontmatter", async () => {
+    expect((await validate("# just a heading\n## Procedure")).reasons).toEqual(["frontmatter failed to parse"]);
+  });
+
+  it("rejects missing fields, an unknown tool and an empty tool list", async () => {
+    const doc = GOOD_SKILL.replace("name: refund-paid-order\n", "").replace("tools: [lookup_order, issue_refund]", "tools: [lookup_order, issue_refund, teleport]");
+    const v = await validate(doc);
+    expect(v.ok).toBe(false);
+    expect(v.reasons).toContain("frontmatter missing 'name'");
+    expect(v.reasons).toContain("tool not found in toolbox: teleport");
+    const noTools = await validate(GOOD_SKILL.replace("tools: [lookup_order, issue_refund]", "tools: []").replace(/Call `(\w+)`/g, "Use `$1`"));
+    expect(noTools.reasons).toContain("frontmatter declares no tools");
+    const noPre = await validate(GOOD_SKILL.replace(/preconditions:\n(  - .*\n)+/, "preconditions: []\n"));
+    expect(noPre.reasons).toContain("frontmatter has no preconditions");
+  });
+
+  it("rejects a hallucinated tool call in the procedure", async () => {
+    const v = await validate(GOOD_SKILL.replace("## Failure modes observed", "3. Calling `magic_undo` with {}\n\n## Failure modes observed"));
+    expect(v.reasons).toEqual(["procedure calls undeclared tool: magic_undo"]);
+  });
+
+  it("rejects a description that dumps the tool sequence", async () => {
+    const v = await validate(GOOD_SKILL.replace(/description: .*/, "description: lookup_order then issue_refund"));
+    expect(v.reasons).toEqual(["description is a tool-sequence dump"]);
+  });
+
+  it("requires the sections and the When NOT to apply line", async () => {
+    const noNot = await validate(GOOD_SKILL.replace(/When NOT to apply: .*\n/, ""));
+    expect(noNot.reasons).toEqual(["missing 'When NOT to apply' line under When to apply"]);
+    const misplaced = await validate(GOOD_SKILL.replace(/When NOT to apply: .*\n/, "").replace("## Worked example", "When NOT to apply: never.\n\n## Worked example"));
+    expect(misplaced.reasons).toEqual(["missing 'When NOT to apply' line under When to apply"]);
+    const noSections = await validate(GOOD_SKILL.replace("## Procedure", "## Steps").replace("## Failure modes observed", "## Problems"));
+    expect(noSections.reasons).toEqual(["missing section: Procedure", "missing section: Failure modes observed"]);
+  });
+
+  it("rejects an oversize document", async () => {
+    const v = await validate(GOOD_SKILL, yes, { maxChars: 300 });
+    expect(v.reasons).toEqual([`content exceeds 300 chars (${GOOD_SKILL.trim().length})`]);
+  });
+
+  it("rejects literal values leaked from success runs, failed runs, nested arguments, results and queries", async () => {
+    const leak = async (text: string) => (await validate(GOOD_SKILL.replace("## Worked example", `## Worked example\n${text}`))).reasons;
+    expect(await leak("Example: ORD-88121")).toEqual(["literal value leaked into skill: 'ORD-88121'"]);
+    expect(await leak("Example: ORD-66001")).toEqual(["literal value leaked into skill: 'ORD-66001'"]);
+    expect(await leak("Mail pat@example.com")).toEqual(["literal value leaked into skill: 'pat@example.com'"]);
+    expect(await leak("Refund ref RF-ORD-77310-0091")).toEqual(["literal value leaked into skill: 'RF-ORD-77310-0091'"]);
+    // Short identifiers from the queries count too, as whole tokens.
+    const shortIds = [run("A1", 5, { query: "Refund order A1 for bob@shop.io" }), run("Z9", 6, { query: "refund order z9 now" })];
+    const v = await validateSkill({ content: GOOD_SKILL.replace("## Worked example", "## Worked example\nOrder Z9 was refunded."), toolbox: TOOLBOX, maxChars: 4000, successes: shortIds, failures: [], judge: yes });
+    expect(v.reasons).toEqual(["literal value leaked into skill: 'z9'"]);
+    const email = await validateSkill({ content: GOOD_SKILL.replace("## Worked example", "## Worked example\nbob@shop.io"), toolbox: TOOLBOX, maxChars: 4000, successes: shortIds, failures: [], judge: yes });
+    expect(email.reasons[0]).toContain("bob@shop.io");
+    // "A1" inside a longer word is not that identifier.
+    expect((await validateSkill({ content: GOOD_SKILL.replace("## Worked example", "## Worked example\nSee KA1B."), toolbox: TOOLBOX, maxChars: 4000, successes: shortIds, failures: [], judge: yes })).ok).toBe(true);
+  });
+
+  it("collects every machine reason and never calls the judge when one fails", async () => {
+    const judge = vi.fn(yes);
+    const v = await validate(GOOD_SKILL.replace(/description: .*/, "description: issue_refund").replace("## Procedure", "## Steps"), judge);
+    expect(v.reasons).toEqual(["description is a tool-sequence dump", "missing section: Procedure"]);
+    expect(judge).not.toHaveBeenCalled();
+  });
+});
+
+describe("LLM judge fails closed", () => {
+  it("passes on YES, rejects on NO with the excerpt", async () => {
+    expect(await validate(GOOD_SKILL, llmJudge(model(async () => "YES. It reproduces the runs.")))).toEqual({ ok: true, reasons: [] });
+    const no = await validate(GOOD_SKILL, llmJudge(model(async () => "NO it ignores the refund window")));
+    expect(no).toEqual({ ok: false, reasons: ["LLM judge rejected: NO it ignores the refund window"] });
+  });
+
+  it("sees the failed runs", async () => {
+    const m = model(async () => "YES");
+    await validate(GOOD_SKILL, llmJudge(m));
+    expect(m.prompts[0]).toContain("OBSERVED FAILED RUNS");
+    expect(m.prompts[0]).toContain("OBSERVED SUCCESSFUL RUNS");
+    expect(m.prompts[0]).toContain("RefundWindowClosed");
+  });
+
+  it("rejects on an error, a timeout or an empty answer", async () => {
+    for (const answer of [async () => Promise.reject(new Error("boom")), async () => "", async () => "   \n "]) {
+      expect(await validate(GOOD_SKILL, llmJudge(model(answer)))).toEqual({ ok: false, reasons: ["judge unavailable"] });
+    }
+  });
+
+  it("takes the verdict from the first word only", () => {
+    expect(judgeVerdict("NO (not YES)")).toBe("NO");
+    expect(judgeVerdict("YES, plausibly")).toBe("YES");
+    expect(judgeVerdict("Maybe YES")).toBeNull();
+    expect(judgeVerdict("yes")).toBeNull();
+    expect(judgeVerdict("YESNO")).toBeNull();
+  });
+
+  it("rejects an answer whose first word is not exactly YES", async () => {
+    const v = await validate(GOOD_SKILL, llmJudge(model(async () => "NO (not YES)")));
+    expect(v.ok).toBe(false);
+    const unclear = await validate(GOOD_SKILL, llmJudge(model(async () => "Probably YES")));
+    expect(unclear.ok).toBe(false);
+  });
+});
+
+describe("deterministic judge", () => {
+  it("accepts the class's tool order with every failing tool covered", async () => {
+    expect(await validate(GOOD_SKILL, deterministicJudge(TOOL_PATH))).toEqual({ ok: true, reasons: [] });
+  });
+  it("rejects another tool order", async () => {
+    const v = await validate(GOOD_SKILL, deterministicJudge(["issue_refund", "lookup_order"]));
+    expect(v.ok).toBe(false);
+    expect(v.reasons[0]).toContain("differs from the class's tool path");
+  });
+  it("rejects when a failing tool has no failure mode", async () => {
+    const v = await validate(GOOD_SKILL.replace(/- `issue_refund` fails.*\n/, "- None observed.\n"), deterministicJudge(TOOL_PATH));
+    expect(v.reasons).toEqual(["no failure mode covers failing tool: issue_refund"]);
+  });
+});
