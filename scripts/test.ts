@@ -16,7 +16,9 @@ const root = path.resolve(import.meta.dirname, "..");
 const SUITES = ["typecheck", "unit", "build", "pglite", "postgres", "e2e"] as const;
 type Suite = (typeof SUITES)[number];
 const ALIASES: Record<string, Suite[]> = { integration: ["pglite", "postgres"], browser: ["e2e"] };
-const CHROMIUM = "/usr/bin/chromium";
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+/** playwright.config.ts honours the same override. */
+const CHROMIUM = process.env.PROCTOR_CHROMIUM || DEBIAN_CHROMIUM;
 
 type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string };
 
@@ -178,6 +180,7 @@ function listE2eSpecs(): string[] {
 /** Debian's Chromium drives the browser tests (never Playwright's download). */
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
+  if (CHROMIUM !== DEBIAN_CHROMIUM) throw new Stop("e2e", `PROCTOR_CHROMIUM points at ${CHROMIUM}, which does not exist.`);
   if (process.getuid?.() !== 0) {
     throw new Stop(
       "e2e",

@@ -54,7 +54,7 @@ export function PersonaMonitor({ state, writable, readOnly }: Props) {
   return (
     <div id="pe-state" className="min-w-0 space-y-6">
       <div className="flex flex-wrap items-center gap-2">
-        <Button onClick={() => run("reflect")} disabled={!writable || state.paused || !!state.pending || busy} pending={running === "reflect"}>
+        <Button onClick={() => run("reflect")} disabled={!writable || state.paused || !!state.pending || state.review_state === "reviewing" || busy} pending={running === "reflect"}>
           {running === "reflect" ? "Reviewing memories…" : "Reflect now"}
         </Button>
         <Button variant="secondary" onClick={() => run("pause", { paused: !state.paused })} disabled={!writable || busy} pending={running === "pause"}>

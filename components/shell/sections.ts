@@ -6,7 +6,7 @@ export const SECTIONS: Section[] = [
   { href: "/agents", label: "Agents" },
   { href: "/workflows", label: "Workflows" },
   { href: "/skills", label: "Skills" },
-  { href: "/ledger", label: "Ledger" },
+  { href: "/ledger", label: "Ledger", adminOnly: true },
   { href: "/persona-evolution", label: "Persona evolution", adminOnly: true },
   { href: "/traces", label: "Traces" },
   { href: "/audit", label: "Audit log", adminOnly: true },

@@ -29,15 +29,37 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
-/** The best similarity over a skill's unit vectors: a dot product each (vectors of another length never match). */
-export function unitApplicabilityScore(query: Float32Array, vectors: Float32Array[]): number {
-  let best = 0;
-  for (const v of vectors) {
-    if (v.length !== query.length) continue;
+/**
+ * Unit vectors of many skills packed row by row into one array (one embedder's space, one
+ * dimension), for scoring thousands of skills per request: contiguous memory, and only the
+ * query's non-zero dimensions are visited (hashed text features are sparse).
+ */
+export type VectorMatrix = { dim: number; data: Float32Array; owner: Int32Array };
+
+export function packVectors(dim: number, perSkill: { index: number; vectors: ArrayLike<number>[] }[]): VectorMatrix {
+  const rows = perSkill.flatMap((s) => s.vectors.filter((v) => v.length === dim).map((v) => ({ index: s.index, v })));
+  const data = new Float32Array(rows.length * dim);
+  const owner = new Int32Array(rows.length);
+  rows.forEach((r, i) => {
+    data.set(unitVector(r.v), i * dim);
+    owner[i] = r.index;
+  });
+  return { dim, data, owner };
+}
+
+/** Each skill's best similarity to the query (max dot product over its rows); skills without rows score 0. */
+export function bestScores(m: VectorMatrix, query: ArrayLike<number>, skillCount: number): Float32Array {
+  const best = new Float32Array(skillCount);
+  if (query.length !== m.dim) return best;
+  const q = unitVector(query);
+  const nz: number[] = [];
+  for (let j = 0; j < q.length; j++) if (q[j] !== 0) nz.push(j);
+  const idx = Int32Array.from(nz);
+  const val = Float32Array.from(nz, (j) => q[j]);
+  for (let r = 0, base = 0; r < m.owner.length; r++, base += m.dim) {
     let dot = 0;
-    for (let i = 0; i < v.length; i++) dot += query[i] * v[i];
-    if (dot > best) best = dot;
+    for (let k = 0; k < idx.length; k++) dot += val[k] * m.data[base + idx[k]];
+    if (dot > best[m.owner[r]]) best[m.owner[r]] = dot;
   }
   return best;
 }
-

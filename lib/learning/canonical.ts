@@ -28,15 +28,19 @@ const MAX_PATH_DEPTH = 32;
 
 /** Code-point order (as Python sorts), not UTF-16 unit order. */
 export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done || y.done) return x.done === y.done ? 0 : x.done ? -1 : 1;
-    const d = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) must sort after U+E000..U+FFFF: shift both ranges.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x >= 0xe000 ? -0x800 : 0x2000;
+      y += y >= 0xe000 ? -0x800 : 0x2000;
+    }
+    return x - y;
   }
+  return a.length - b.length;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -167,9 +171,11 @@ export function pythonJson(value: unknown): string {
   return `{${keys.map((k) => `${pythonJson(k)}:${pythonJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
-/** The bytes that are hashed for one unit (retry_count excluded). */
+/** The bytes that are hashed for one unit (retry_count excluded): pythonJson of {arg_keys, error_class?, errored, tool}, spelled out. */
 export function unitJson(u: SignatureUnit): string {
-  return pythonJson({ arg_keys: u.arg_keys, ...(u.errored ? { error_class: u.error_class ?? "error" } : {}), errored: u.errored, tool: u.tool });
+  const keys = u.arg_keys.map(pythonJson).join(",");
+  const cls = u.errored ? `"error_class":${pythonJson(u.error_class ?? "error")},` : "";
+  return `{"arg_keys":[${keys}],${cls}"errored":${u.errored},"tool":${pythonJson(u.tool)}}`;
 }
 
 /** sha256 (lowercase hex) of the signature; null when the run made no tool calls. */

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../db/prisma";
 import { problems } from "../api/problem";
 import { workflowInput, type WorkflowInput, type BatchItemResult } from "../api/v1/schemas";
-import { canonicalIdentity, normalizeQuery } from "./canonical";
+import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision } from "./outcome";
 import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
@@ -23,7 +23,7 @@ type Prepared = {
   workflowId: string;
   input: WorkflowInput;
   bodyHash: string;
-  identity: ReturnType<typeof canonicalIdentity>;
+  identity: CanonicalIdentity;
   decision: OutcomeDecision;
   userScope: string;
   normalizedQuery: string;

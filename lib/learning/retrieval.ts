@@ -5,14 +5,14 @@
 // never stale across processes.
 import type { Db } from "../db/prisma";
 import type { LearningConfig } from "./config";
-import { unitApplicabilityScore, unitVector } from "./applicability";
+import { bestScores, packVectors, type VectorMatrix } from "./applicability";
 import { defaultEmbedder, embedderForId, type Embedder } from "./embedder";
 import type { RenderedSkill } from "./context";
 
-/** Unit vectors: the description vector first, then one per trigger query. */
-type CachedSkill = Omit<RenderedSkill, "similarity"> & { embedderId: string; vectors: Float32Array[] };
+type SkillMeta = Omit<RenderedSkill, "similarity">;
 
-type Entry = { version: number; skills: CachedSkill[] };
+/** The scope's ACTIVE skills and their applicability vectors, one packed matrix per embedder space. */
+type Entry = { version: number; skills: SkillMeta[]; spaces: Map<string, VectorMatrix> };
 
 const MAX_ENTRIES = 2000;
 const cache = new Map<string, Entry>();
@@ -30,28 +30,34 @@ type Row = {
   query_embeddings: unknown;
 };
 
-async function activeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number): Promise<CachedSkill[]> {
+async function activeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number): Promise<Entry> {
   const key = `${agentId}\u0000${userScope}`;
   const hit = cache.get(key);
-  if (hit && hit.version === skillsVersion) return hit.skills;
+  if (hit && hit.version === skillsVersion) return hit;
   const rows = await db.$queryRaw<Row[]>`
     SELECT id, name, version, injection_role::text AS injection_role, content, source_canonical_hash, source_workflow_ids,
            embedder_id, embedding, query_embeddings
     FROM skills WHERE agent_id = ${agentId} AND user_scope = ${userScope} AND status = 'ACTIVE'`;
-  const skills = rows.map((r) => ({
+  const skills: SkillMeta[] = rows.map((r) => ({
     skillId: r.id,
     name: r.name,
     version: r.version,
-    injectionRole: r.injection_role === "DEVELOPER" ? ("developer" as const) : ("user" as const),
+    injectionRole: r.injection_role === "DEVELOPER" ? "developer" : "user",
     content: r.content,
     sourceCanonicalHash: r.source_canonical_hash,
     sourceWorkflowIds: r.source_workflow_ids,
-    embedderId: r.embedder_id,
-    vectors: [r.embedding, ...(Array.isArray(r.query_embeddings) ? (r.query_embeddings as number[][]) : [])].map(unitVector),
   }));
+  const bySpace = new Map<string, { index: number; vectors: number[][] }[]>();
+  rows.forEach((r, index) => {
+    const vectors = [r.embedding, ...(Array.isArray(r.query_embeddings) ? (r.query_embeddings as number[][]) : [])];
+    bySpace.set(r.embedder_id, [...(bySpace.get(r.embedder_id) ?? []), { index, vectors }]);
+  });
+  const spaces = new Map<string, VectorMatrix>();
+  for (const [id, list] of bySpace) spaces.set(id, packVectors(list[0].vectors[0]?.length ?? 0, list));
+  const entry = { version: skillsVersion, skills, spaces };
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, { version: skillsVersion, skills });
-  return skills;
+  cache.set(key, entry);
+  return entry;
 }
 
 /** ACTIVE skills of this agent and user scope at or above the threshold, best first, at most the cap. */
@@ -63,24 +69,18 @@ export async function retrieveSkills(
   config: Pick<LearningConfig, "retrieval_min_similarity" | "max_skills_in_context">,
   current: Embedder = defaultEmbedder(),
 ): Promise<RenderedSkill[]> {
-  const skills = await activeSkills(db, agent.id, userScope, agent.skillsVersion);
+  const { skills, spaces } = await activeSkills(db, agent.id, userScope, agent.skillsVersion);
   if (skills.length === 0) return [];
-  // Vectors are only comparable within one embedder's space: embed the query once per space.
-  const queryVectors = new Map<string, Float32Array | null>();
   const scored: RenderedSkill[] = [];
-  for (const s of skills) {
-    if (!queryVectors.has(s.embedderId)) {
-      const embedder = embedderForId(s.embedderId, current);
-      const vector = embedder ? (await embedder.embed([query]).catch(() => [null]))[0] : null;
-      queryVectors.set(s.embedderId, vector ? unitVector(vector) : null);
-    }
-    const q = queryVectors.get(s.embedderId);
-    if (!q) continue;
-    const similarity = unitApplicabilityScore(q, s.vectors);
-    if (similarity >= config.retrieval_min_similarity) {
-      const { embedderId: _e, vectors: _v, ...rest } = s;
-      scored.push({ ...rest, similarity });
-    }
+  // Vectors are only comparable within one embedder's space: the query is embedded once per space.
+  for (const [embedderId, matrix] of spaces) {
+    const embedder = embedderForId(embedderId, current);
+    const vector = embedder ? (await embedder.embed([query]).catch(() => [null]))[0] : null;
+    if (!vector) continue;
+    const best = bestScores(matrix, vector, skills.length);
+    best.forEach((similarity, i) => {
+      if (similarity >= config.retrieval_min_similarity) scored.push({ ...skills[i], similarity });
+    });
   }
   return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, config.max_skills_in_context);
 }

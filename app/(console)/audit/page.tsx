@@ -85,7 +85,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             key: "details",
             header: "Details",
             className: "min-w-[18rem]",
-            cell: (e) => <code className="block max-w-md text-xs break-all text-slate-600 dark:text-slate-400">{JSON.stringify(e.details)}</code>,
+            cell: (e) => {
+              const text = JSON.stringify(e.details);
+              return (
+                <code title={text} className="line-clamp-3 block max-w-md text-xs break-all text-slate-600 dark:text-slate-400">
+                  {text}
+                </code>
+              );
+            },
           },
         ]}
       />

@@ -1,51 +1,263 @@
-// Workflows: the newest runs across agents (or the selected agent), filterable by outcome,
-// agent and user. Trajectory classes are reviewed on their own page.
+// Workflows → Trajectory classes: the review page where admins find classes ready to
+// distill. Summary strip, a server-paginated class table (page, sort, filters and the
+// selected class in the URL), the selected class's detail with Distill now, the stored
+// promotion reports and, across all agents, a roll-up per agent.
+import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
-import { FilterBar } from "@/components/ui/filter-bar";
-import { hrefWith, type SearchParams } from "@/components/ui/table";
-import { RunsTable } from "@/components/runs/runs-table";
+import { LocalTime } from "@/components/ui/local-time";
+import { buttonClasses } from "@/components/ui/button";
+import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
+import { ClassesTable, type ClassRowView } from "@/components/review/classes-table";
+import type { SortHeader } from "@/components/review/sort-header";
+import { ClassDetailPanel } from "@/components/review/class-detail-panel";
+import { CycleButton } from "@/components/review/learning-actions";
+import { ReportCard } from "@/components/review/report-card";
+import { KeyHints, SearchBox } from "@/components/review/search-box";
+import { SendRunsExample } from "@/components/review/send-runs-example";
+import { StatusChips } from "@/components/review/status-chips";
+import { SummaryStrip } from "@/components/review/summary-strip";
+import { WorkflowTabs } from "@/components/review/workflow-tabs";
+import { linkClass, pct, sectionTitle } from "@/components/review/styles";
 import { requireUser } from "@/lib/auth/page-access";
-import { agentOptions } from "@/lib/console/agents";
-import { listRuns, runsQuerySchema } from "@/lib/console/runs";
 import { db } from "@/lib/db/client";
+import { classStatusCounts, listReviewClasses } from "@/lib/learning/review/class-list";
+import { getClassDetail, listClassRuns, resolveClassKey } from "@/lib/learning/review/class-detail";
+import { classQuerySchema, defaultDir, type ClassSort } from "@/lib/learning/review/class-query";
+import { latestReports } from "@/lib/learning/review/reports";
+import { agentRollup, workflowSummary } from "@/lib/learning/review/summary";
+import { CLASS_STATUSES, CLASS_STATUS_LABEL } from "@/lib/learning/review/status";
 
 export const dynamic = "force-dynamic";
 
+const PATH = "/workflows";
+const RUNS_PAGE = 10;
+const REPORTS_PAGE = 5;
+const AGENTS_PAGE = 10;
+/** Changing what the table shows keeps the selection but returns to its first page. */
+const LIST_RESET = { page: null } as const;
+
+const SORT_LABEL: Record<ClassSort, string> = { tools: "Tool path", agent: "Agent", status: "Status", runs: "Runs", success: "Success", queries: "Queries", last_seen: "Last seen" };
+
 export default async function WorkflowsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireUser(hrefWith("/workflows", sp, {}));
-  const q = runsQuerySchema.parse(sp);
-  const [{ runs, total }, agents] = await Promise.all([listRuns(db(), q), agentOptions(db())]);
-  const filtered = Boolean(q.agent || q.outcome || q.user);
+  const user = await requireUser(hrefWith(PATH, sp, {}));
+  const q = classQuerySchema.parse(sp);
+  const canAct = user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1";
+  const now = new Date();
+  const list = await listReviewClasses(db(), q, now);
+  const [countsAll, reports, rollup] = await Promise.all([
+    q.q ? classStatusCounts(db(), list.agents, undefined, now) : Promise.resolve(list.counts),
+    latestReports(db(), q.agent, q.reports_page, REPORTS_PAGE),
+    q.agent ? Promise.resolve(null) : agentRollup(db(), list.agents, q.agents_page, AGENTS_PAGE, now),
+  ]);
+  const summary = await workflowSummary(db(), list.agents, countsAll, now);
+
+  const first = list.rows[0];
+  const classAgent = q.class_agent ?? q.agent;
+  const key = q.class && classAgent
+    ? await resolveClassKey(db(), classAgent, q.class, q.class_user)
+    : first
+      ? { agentId: first.agentId, userScope: first.userScope, canonicalHash: first.canonicalHash }
+      : null;
+  const detail = key ? await getClassDetail(db(), key, now) : null;
+  const runs = detail ? await listClassRuns(db(), detail.key, q.runs_page, RUNS_PAGE) : [];
+  const selectedKey = detail ? rowKey(detail.key.agentId, detail.key.userScope, detail.key.canonicalHash) : null;
+
+  const agentName = (id: string) => list.agents.find((a) => a.id === id)?.name ?? id;
+  const rows: ClassRowView[] = list.rows.map((r) => ({
+    key: rowKey(r.agentId, r.userScope, r.canonicalHash),
+    selectHref: hrefWith(PATH, sp, { class: r.canonicalHash, class_agent: r.agentId, class_user: r.userScope || null, runs_page: null }),
+    agentId: r.agentId,
+    agentName: r.agentName,
+    userId: r.userScope || null,
+    hash: r.canonicalHash,
+    toolPath: r.tools.join(" → ") || "(no steps recorded)",
+    status: r.status,
+    executions: r.executions,
+    successRate: r.executions ? r.successes / r.executions : null,
+    distinctQueries: r.distinctQueries,
+    gates: r.gates,
+    lastSeen: r.lastSeen.toISOString(),
+  }));
+  const currentDir = q.dir ?? defaultDir(q.sort);
+  const headers: SortHeader[] = (Object.keys(SORT_LABEL) as ClassSort[]).map((k) => ({
+    key: k,
+    label: SORT_LABEL[k],
+    active: q.sort === k ? currentDir : null,
+    href: hrefWith(PATH, sp, { ...LIST_RESET, sort: k, dir: q.sort === k ? (currentDir === "asc" ? "desc" : "asc") : defaultDir(k) }),
+  }));
+  const chips = [
+    { value: null, label: "All", count: CLASS_STATUSES.reduce((a, s) => a + list.counts[s], 0), href: hrefWith(PATH, sp, { ...LIST_RESET, status: null }) },
+    ...CLASS_STATUSES.map((s) => ({ value: s, label: CLASS_STATUS_LABEL[s], count: list.counts[s], href: hrefWith(PATH, sp, { ...LIST_RESET, status: s }) })),
+  ];
+
+  const header = (
+    <PageHeader
+      title="Workflows"
+      description="Trajectory classes: runs grouped by the tool path they took. A class that passes every gate can be distilled into a SKILL.md, which waits in shadow or goes active depending on the agent's settings."
+      actions={
+        <>
+          {q.agent && canAct ? <CycleButton agentId={q.agent} /> : null}
+          {q.agent ? (
+            <Link href={`/agents/${encodeURIComponent(q.agent)}/settings`} className={buttonClasses("secondary")}>
+              Learning settings
+            </Link>
+          ) : null}
+          <Link href={q.agent ? `/skills?agent=${encodeURIComponent(q.agent)}` : "/skills"} className={buttonClasses("ghost")}>
+            View skills
+          </Link>
+        </>
+      }
+    />
+  );
+
+  if (list.agents.length === 0) {
+    return (
+      <>
+        {header}
+        <WorkflowTabs current="classes" agent={q.agent} />
+        {q.agent ? (
+          <EmptyState title={`No agent “${q.agent}”`}>Choose another agent, or All agents, in the switcher above.</EmptyState>
+        ) : (
+          <SendRunsExample title="No workflow trajectories yet" />
+        )}
+      </>
+    );
+  }
 
   return (
     <>
-      <PageHeader title="Workflows" description="Tool-calling runs as agents reported them, newest first. Open a run to see each tool call with its arguments, result and error." />
-      <FilterBar
-        key={JSON.stringify(sp)}
-        fields={[
-          { name: "agent", label: "Agent", type: "select", options: agents.map((a) => ({ value: a.id, label: a.name === a.id ? a.id : `${a.name} (${a.id})` })) },
-          { name: "outcome", label: "Outcome", type: "select", options: [{ value: "success", label: "Success" }, { value: "failure", label: "Failure" }] },
-          { name: "user", label: "User id", type: "text", placeholder: "acct-42" },
+      {header}
+      <WorkflowTabs current="classes" agent={q.agent} />
+      <SummaryStrip
+        label="Summary"
+        figures={[
+          { label: "Recorded runs", value: summary.recordedRuns.toLocaleString("en") },
+          { label: "Classes", value: summary.classes.toLocaleString("en") },
+          { label: "Ready to distill", value: countsAll.ready.toLocaleString("en") },
+          { label: "In review", value: countsAll.in_review.toLocaleString("en") },
+          { label: "Promoted", value: countsAll.promoted.toLocaleString("en") },
+          { label: "Failing", value: countsAll.failing.toLocaleString("en") },
+          { label: "Success", value: pct(summary.classedRuns ? summary.classedSuccesses / summary.classedRuns : null), title: `Over ${summary.classedRuns.toLocaleString("en")} runs with tool steps` },
+          { label: "Newest run", value: <LocalTime iso={summary.newestRun} fallback="never" /> },
         ]}
       />
-      <RunsTable
-        runs={runs}
-        total={total}
-        page={q.page}
-        pageSize={q.page_size}
-        dir={q.dir}
-        path="/workflows"
-        searchParams={sp}
-        empty={
-          filtered ? (
-            <EmptyState title="No runs match these filters">Clear a filter to see more runs.</EmptyState>
-          ) : (
-            <EmptyState title="No runs recorded yet">Agents send runs with POST /api/v1/agents/&#123;agent_id&#125;/workflows; the Agents page has a copyable example.</EmptyState>
-          )
-        }
-      />
+      {summary.classes === 0 ? (
+        <SendRunsExample title="No trajectory classes yet" agentId={q.agent} />
+      ) : (
+        <>
+          <div className="mb-4 space-y-3">
+            <div className="flex flex-wrap items-center gap-3">
+              <SearchBox id="class-filter" label="Filter by tool, hash or query" placeholder="Filter by tool, hash or query" resetKeys={["runs_page"]} />
+              <KeyHints copyWhat="the hash" />
+            </div>
+            <StatusChips label="Status" chips={chips} current={q.status ?? null} />
+          </div>
+          <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
+            <div className="min-w-0">
+              {rows.length ? (
+                <>
+                  <ClassesTable rows={rows} selected={selectedKey} headers={headers} showAgent={!q.agent} />
+                  <Pagination page={q.page} pageSize={q.page_size} total={list.total} href={(p) => hrefWith(PATH, sp, { page: p })} />
+                </>
+              ) : (
+                <EmptyState title="No trajectory classes match this filter">Clear the filter box or choose All to see every class.</EmptyState>
+              )}
+            </div>
+            <div className="min-w-0">
+              {detail ? (
+                <ClassDetailPanel
+                  detail={detail}
+                  runs={runs}
+                  runsPage={q.runs_page}
+                  runsPageSize={RUNS_PAGE}
+                  runsHref={(p) => `${hrefWith(PATH, sp, { runs_page: p, class: detail.key.canonicalHash, class_agent: detail.key.agentId, class_user: detail.key.userScope || null })}#class-detail`}
+                  canAct={canAct}
+                />
+              ) : q.class ? (
+                <EmptyState title="This class was not found">It may belong to another agent; pick a class from the list.</EmptyState>
+              ) : null}
+            </div>
+          </div>
+        </>
+      )}
+
+      <section aria-labelledby="reports-title" className="mt-10">
+        <h2 id="reports-title" className={sectionTitle}>
+          Promotion reports
+        </h2>
+        {reports.reports.length ? (
+          <>
+            <div className="grid gap-3 lg:grid-cols-2">
+              {reports.reports.map((r) => (
+                <ReportCard key={r.report.id} data={r} agentName={q.agent ? undefined : agentName(r.report.agent_id)} />
+              ))}
+            </div>
+            <Pagination page={q.reports_page} pageSize={REPORTS_PAGE} total={reports.total} href={(p) => `${hrefWith(PATH, sp, { reports_page: p })}#reports-title`} />
+          </>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            No promotion cycle has run yet. {canAct ? "Run one from an agent's view, or use Distill now on a class that is ready." : "Admins run cycles and distill classes."}
+            {" "}Automatic cycles run every <code>promotion_every_n_runs</code> runs when that setting is above 0.
+          </p>
+        )}
+      </section>
+
+      {rollup ? (
+        <section aria-labelledby="agents-title" className="mt-10">
+          <h2 id="agents-title" className={sectionTitle}>
+            Agents
+          </h2>
+          <div className="@container rounded-lg border border-slate-200 dark:border-slate-800">
+            <table className="w-full table-fixed divide-y divide-slate-200 text-sm dark:divide-slate-800">
+              <caption className="sr-only">Agents roll-up</caption>
+              <thead className="bg-slate-50 text-left text-xs text-slate-600 dark:bg-slate-900 dark:text-slate-300">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">Agent</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @2xl:table-cell">Classes</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @2xl:table-cell">Runs</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">Ready</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">In review</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">Promoted</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @2xl:table-cell">Success</th>
+                  <th scope="col" className="hidden w-40 px-3 py-2 font-medium @4xl:table-cell">Newest run</th>
+                  {canAct ? <th scope="col" className="w-44 px-3 py-2 font-medium"><span className="sr-only">Actions</span></th> : null}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
+                {rollup.rows.map((a) => (
+                  <tr key={a.id} className="align-top">
+                    <td className="px-3 py-2">
+                      <Link href={`${PATH}?agent=${encodeURIComponent(a.id)}`} className={`${linkClass} break-words`}>
+                        {a.name}
+                      </Link>
+                      <span className="block text-xs break-all text-slate-500">{a.id}</span>
+                      <span className="block text-xs text-slate-500 @3xl:hidden">
+                        {a.classes} classes · {a.counts.ready} ready · {a.counts.in_review} in review · {a.counts.promoted} promoted · {pct(a.successRate)}
+                      </span>
+                    </td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{a.classes.toLocaleString("en")}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{a.runs.toLocaleString("en")}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.ready}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.in_review}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.promoted}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{pct(a.successRate)}</td>
+                    <td className="hidden px-3 py-2 text-xs @4xl:table-cell"><LocalTime iso={a.newestRun} fallback="never" /></td>
+                    {canAct ? <td className="px-3 py-2"><CycleButton agentId={a.id} size="sm" /></td> : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={q.agents_page} pageSize={AGENTS_PAGE} total={rollup.total} href={(p) => `${hrefWith(PATH, sp, { agents_page: p })}#agents-title`} />
+        </section>
+      ) : null}
     </>
   );
+}
+
+/** Agent ids and hashes never contain "|"; the user scope (any text) comes last. */
+function rowKey(agentId: string, userScope: string, hash: string) {
+  return `${agentId}|${hash}|${userScope}`;
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { SINGLE_BODY_BYTES, BATCH_BODY_BYTES } from "./limits";
 import * as s from "./schemas";
+import * as ledger from "../../ledger/http";
 
 type Access = "none" | "ingest" | "admin";
 
@@ -51,6 +52,23 @@ export const operations: Operation[] = [
   { method: "post", path: `${agentPath}/conversations`, summary: "Store conversation messages (idempotent on message_id)", access: "ingest",
     params: s.agentParams, body: s.conversationBody,
     responses: { 201: { description: "counts of new and already-stored messages", schema: s.conversationResponse } } },
+  // Evidence ledger (lib/ledger): ids are any non-blank text up to 512 UTF-8 bytes, percent-encoded.
+  { method: "post", path: "/api/v1/ledger/procedures", summary: "Propose an immutable procedure (identical re-proposal returns the current record)", access: "ingest",
+    body: ledger.proposeBody,
+    responses: { 201: { description: "the new Candidate record" }, 200: { description: "identical proposal: the current record" }, 409: { description: "the id holds a different proposal (code conflict)" } } },
+  { method: "get", path: "/api/v1/ledger/procedures/{id}", summary: "A procedure record in a scope", access: "ingest",
+    params: ledger.procedureParams, query: ledger.scopeQuery, responses: { 200: { description: "the record" } } },
+  { method: "post", path: "/api/v1/ledger/procedures/{id}/evaluations", summary: "Record one paired evaluation (idempotent on case_id)", access: "ingest",
+    params: ledger.procedureParams, body: ledger.evaluationBody,
+    responses: {
+      201: { description: "{receipt, duplicate: false}" },
+      200: { description: "identical re-delivery: the original receipt, duplicate: true" },
+      409: { description: "conflict (different evidence under the case id, evidence already claimed) or invalid_state (phase does not match state)" },
+    } },
+  { method: "get", path: "/api/v1/ledger/procedures/{id}/evaluations/{case_id}", summary: "An evaluation receipt", access: "ingest",
+    params: ledger.caseParams, query: ledger.scopeQuery, responses: { 200: { description: "the receipt" } } },
+  { method: "get", path: "/api/v1/ledger/select", summary: "The Active procedure with the highest bound that fits the byte budget, or null", access: "ingest",
+    query: ledger.selectQuery, responses: { 200: { description: "{procedure: record | null}" } } },
 ];
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {

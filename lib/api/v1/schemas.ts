@@ -157,10 +157,10 @@ export type WorkflowDetail = z.infer<typeof workflowDetail>;
 const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 
 export const workflowSearchQuery = z.object({
-  query: z.string().min(1).max(4096),
-  user_id: shortText.optional(),
+  query: z.string().min(1).max(4096).describe("text the runs' queries are compared with"),
+  user_id: shortText.optional().describe("only this user's runs"),
   limit: z.coerce.number().int().min(1).max(50).default(5),
-  exclude_promoted: booleanText.default(true),
+  exclude_promoted: booleanText.default(true).describe("leave out runs covered by an ACTIVE skill (default true)"),
 });
 
 export const workflowSearchResponse = z.object({
@@ -170,11 +170,9 @@ export const workflowSearchResponse = z.object({
 // ---------------------------------------------------------------- classes
 
 export const classListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** Opaque `next_cursor` of the previous page. */
-  cursor: z.string().max(512).optional(),
-  /** Only the classes of this user's runs. */
-  user_id: shortText.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe("page size"),
+  cursor: z.string().max(512).optional().describe("the next_cursor of the previous page (opaque)"),
+  user_id: shortText.optional().describe("only the classes of this user's runs"),
 });
 
 export const gateSchema = z.object({

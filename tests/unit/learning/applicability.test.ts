@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applicabilityText, applicabilityVectors, unitApplicabilityScore, unitVector } from "@/lib/learning/applicability";
+import { applicabilityText, applicabilityVectors, bestScores, packVectors } from "@/lib/learning/applicability";
 import { cosine } from "@/lib/learning/embedder";
 import { offlineEmbedder } from "@/lib/learning/embedder";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
@@ -17,7 +17,7 @@ const fields = {
 async function score(query: string) {
   const v = await applicabilityVectors(offlineEmbedder, fields);
   const [q] = await offlineEmbedder.embed([query]);
-  return unitApplicabilityScore(unitVector(q), [v.embedding, ...v.queryEmbeddings].map(unitVector));
+  return bestScores(packVectors(q.length, [{ index: 0, vectors: [v.embedding, ...v.queryEmbeddings] }]), q, 1)[0];
 }
 
 describe("skill applicability", () => {
@@ -47,11 +47,17 @@ describe("skill applicability", () => {
     }
   });
 
-  it("scores unit vectors by dot product, equal to cosine", () => {
-    const a = [3, 4, 0];
-    const b = [1, 2, 2];
-    expect(unitApplicabilityScore(unitVector(a), [unitVector(b)])).toBeCloseTo(cosine(a, b), 6);
-    expect(unitApplicabilityScore(unitVector(a), [unitVector([1, 2])])).toBe(0);
+  it("scores each skill by its best vector's cosine, ignoring vectors of another dimension", () => {
+    const m = packVectors(3, [
+      { index: 0, vectors: [[3, 4, 0], [0, 0, 2]] },
+      { index: 1, vectors: [[1, 2]] },
+      { index: 2, vectors: [[1, 2, 2]] },
+    ]);
+    const best = bestScores(m, [0, 0, 5], 3);
+    expect(best[0]).toBeCloseTo(1, 6);
+    expect(best[1]).toBe(0);
+    expect(best[2]).toBeCloseTo(cosine([0, 0, 5], [1, 2, 2]), 6);
+    expect(bestScores(m, [1, 2], 3)).toEqual(new Float32Array(3));
   });
 
   it("an unrelated request stays below the threshold", async () => {

@@ -2,14 +2,14 @@ import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { problems } from "@/lib/api/problem";
 import { agentParams, workflowInput, workflowSearchQuery } from "@/lib/api/v1/schemas";
-import { SINGLE_BODY_BYTES } from "@/lib/api/v1/limits";
+import { INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES } from "@/lib/api/v1/limits";
 import { ingestWorkflows } from "@/lib/learning/ingest";
 import { searchWorkflows } from "@/lib/learning/workflows";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route(
-  { auth: "any", scope: "ingest", params: agentParams, body: workflowInput, maxBodyBytes: SINGLE_BODY_BYTES },
+  { auth: "any", scope: "ingest", params: agentParams, body: workflowInput, maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY },
   async ({ params, body }) => {
     const [r] = await ingestWorkflows(db(), params.agent_id, [body]);
     if (r.status === 409) throw problems.conflict(r.error!.detail);

@@ -1,0 +1,106 @@
+"use client";
+// The trajectory classes of the current page. Rows select the class shown in the detail
+// panel (URL state); j/k move, c copies the selected class's hash, / focuses the filter.
+// In a narrow container the numeric columns fold into the first cell, so nothing scrolls sideways.
+import Link from "next/link";
+import type { Gate } from "@/lib/learning/class-gates";
+import type { ClassStatus } from "@/lib/learning/review/status";
+import { LocalTime } from "../ui/local-time";
+import { ClassStatusBadge } from "./class-status-badge";
+import { GateChips } from "./gate-chips";
+import { useUrlSelection } from "./selection";
+import { SortTh, thClass, type SortHeader } from "./sort-header";
+import { pct } from "./styles";
+
+export type ClassRowView = {
+  key: string;
+  selectHref: string;
+  agentId: string;
+  agentName: string;
+  userId: string | null;
+  hash: string;
+  toolPath: string;
+  status: ClassStatus;
+  executions: number;
+  successRate: number | null;
+  distinctQueries: number;
+  gates: Gate[];
+  lastSeen: string;
+};
+
+
+export function ClassesTable({ rows, selected, headers, showAgent }: { rows: ClassRowView[]; selected: string | null; headers: SortHeader[]; showAgent: boolean }) {
+  const sel = useUrlSelection({ rows, selected, detailId: "class-detail", filterId: "class-filter", copyValue: (r) => r.hash, copyLabel: "Hash" });
+  const head = (key: string) => headers.find((h) => h.key === key)!;
+  return (
+    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || undefined}>
+      <table className="w-full table-fixed divide-y divide-slate-200 text-sm dark:divide-slate-800">
+        <caption className="sr-only">Trajectory classes</caption>
+        <thead className="bg-slate-50 dark:bg-slate-900">
+          <tr>
+            <SortTh h={head("tools")} className="w-auto" />
+            {showAgent ? <SortTh h={head("agent")} className="hidden w-28 @3xl:table-cell" /> : null}
+            <SortTh h={head("status")} className="hidden w-32 @xl:table-cell" />
+            <SortTh h={head("runs")} className="hidden w-16 text-right @xl:table-cell" />
+            <SortTh h={head("success")} className="hidden w-20 text-right @xl:table-cell" />
+            <SortTh h={head("queries")} className="hidden w-20 text-right @2xl:table-cell" />
+            <th scope="col" className={`${thClass} hidden w-40 @xl:table-cell`}>Gates</th>
+            <SortTh h={head("last_seen")} className="hidden w-32 @4xl:table-cell" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
+          {rows.map((r) => {
+            const current = r.key === sel.selectedKey;
+            return (
+              <tr key={r.key} data-row-key={r.key} data-status={r.status} className={current ? "bg-indigo-50 dark:bg-indigo-950/50" : "hover:bg-slate-50 dark:hover:bg-slate-900/60"}>
+                <td className="px-3 py-2 align-top">
+                  <Link
+                    href={r.selectHref}
+                    replace
+                    scroll={false}
+                    onClick={() => sel.onPick(r)}
+                    aria-current={current ? "true" : undefined}
+                    className="block rounded font-mono text-xs break-words text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100"
+                  >
+                    {r.toolPath}
+                  </Link>
+                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
+                    <code title={r.hash}>{r.hash.slice(0, 12)}</code>
+                    {r.userId ? <span className="break-all">user {r.userId}</span> : null}
+                    {showAgent ? <span className="@3xl:hidden">{r.agentName}</span> : null}
+                  </div>
+                  <div className="mt-1.5 space-y-1.5 @xl:hidden">
+                    <div className="flex flex-wrap items-center gap-2 text-xs">
+                      <ClassStatusBadge status={r.status} />
+                      <span className="tabular-nums">
+                        {r.executions} runs · {pct(r.successRate)} · {r.distinctQueries} queries
+                      </span>
+                    </div>
+                    <GateChips gates={r.gates} />
+                  </div>
+                </td>
+                {showAgent ? (
+                  <td className="hidden px-3 py-2 align-top text-xs break-words @3xl:table-cell" title={r.agentId}>
+                    {r.agentName}
+                  </td>
+                ) : null}
+                <td className="hidden px-3 py-2 align-top @xl:table-cell">
+                  <ClassStatusBadge status={r.status} />
+                </td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{r.executions.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{pct(r.successRate)}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @2xl:table-cell">{r.distinctQueries.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 align-top @xl:table-cell">
+                  <GateChips gates={r.gates} />
+                </td>
+                <td className="hidden px-3 py-2 align-top text-xs @4xl:table-cell">
+                  <LocalTime iso={r.lastSeen} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+// An agent's learning settings: every key, grouped, with its default, validated in the
+// browser with the same zod schema the server applies again. The authority selector keeps
+// developer authority tied to shadow review. Saving is not optimistic: pending, then the
+// server's answer; a refusal keeps the form as typed and marks the fields it names.
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { ApiError, fetchJson } from "@/lib/api/browser-fetch";
+import { learningConfigSchema, type LearningConfig } from "@/lib/learning/config";
+import { CONFIG_GROUPS, type ConfigField } from "@/lib/learning/review/config-fields";
+import { Button } from "../ui/button";
+import { useToast } from "../ui/toast";
+import { AUTHORITY_MEANING } from "./skill-actions";
+
+type Draft = Record<string, string | boolean>;
+type Errors = Record<string, string>;
+
+const input =
+  "mt-1 block w-full rounded-md border bg-white px-2.5 py-1.5 text-sm font-normal focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:bg-slate-950";
+
+function toDraft(c: LearningConfig): Draft {
+  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === "boolean" ? v : v === null ? "" : String(v)]));
+}
+
+function fromDraft(d: Draft): Record<string, unknown> {
+  const fields = new Map(CONFIG_GROUPS.flatMap((g) => g.fields).map((f) => [f.key as string, f]));
+  return Object.fromEntries(
+    Object.entries(d).map(([k, v]) => {
+      const f = fields.get(k);
+      if (typeof v === "boolean" || !f) return [k, v];
+      if (f.kind === "nullable-rate" && v.trim() === "") return [k, null];
+      return [k, v.trim() === "" ? Number.NaN : Number(v)];
+    }),
+  );
+}
+
+function issuesToErrors(issues: { path: string; message: string }[]): Errors {
+  return Object.fromEntries(issues.map((i) => [i.path.replace(/^\/(learning\/)?/, "").split("/")[0] || "_form", i.message]));
+}
+
+const display = (v: unknown) => (v === null ? "empty" : String(v));
+
+export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { agentId: string; initial: LearningConfig; defaults: LearningConfig; canEdit: boolean }) {
+  const router = useRouter();
+  const toast = useToast();
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(initial));
+  const [errors, setErrors] = useState<Errors>({});
+  const set = (k: string, v: string | boolean) => setDraft((d) => ({ ...d, [k]: v }));
+
+  const save = useMutation({
+    mutationFn: (learning: Record<string, unknown>) =>
+      fetchJson<{ learning: LearningConfig }>(`/api/console/learning/agents/${encodeURIComponent(agentId)}/settings`, { method: "PUT", body: { learning } }),
+    onSuccess: (r) => {
+      setDraft(toDraft(r.learning));
+      setErrors({});
+      toast.success("Learning settings saved.");
+      router.refresh();
+    },
+    onError: (e) => {
+      if (e instanceof ApiError && e.errors.length) setErrors(issuesToErrors(e.errors));
+      toast.error(e.message);
+    },
+  });
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const parsed = learningConfigSchema.safeParse(fromDraft(draft));
+    if (!parsed.success) {
+      setErrors(issuesToErrors(parsed.error.issues.map((i) => ({ path: "/" + i.path.join("/"), message: i.message }))));
+      toast.error("Some settings are invalid; see the marked fields.");
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data);
+  }
+
+  const role = draft.skill_injection_role === "developer" ? "developer" : "user";
+  const field = (f: ConfigField) => {
+    const fid = `${id}-${f.key}`;
+    const err = errors[f.key];
+    const common = { id: fid, disabled: !canEdit || save.isPending, "aria-invalid": err ? true : undefined, "aria-describedby": `${fid}-help${err ? ` ${fid}-err` : ""}` };
+    return (
+      <div key={f.key} className="min-w-0">
+        {f.kind === "boolean" ? (
+          <label htmlFor={fid} className="flex items-center gap-2 text-sm font-medium">
+            <input type="checkbox" {...common} checked={draft[f.key] === true} onChange={(e) => set(f.key, e.target.checked)} className="size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
+            {f.label}
+          </label>
+        ) : (
+          <label htmlFor={fid} className="block text-sm font-medium">
+            {f.label}
+            <input
+              type="number"
+              inputMode="decimal"
+              step={f.kind === "int" ? 1 : "any"}
+              min={0}
+              max={f.kind.endsWith("rate") ? 1 : undefined}
+              {...common}
+              value={draft[f.key] as string}
+              placeholder={f.kind === "nullable-rate" ? "inherit" : undefined}
+              onChange={(e) => set(f.key, e.target.value)}
+              className={`${input} ${err ? "border-red-500" : "border-slate-300 dark:border-slate-700"}`}
+            />
+          </label>
+        )}
+        <p id={`${fid}-help`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {f.help} <span className="whitespace-nowrap">Default: <code>{display(defaults[f.key])}</code>.</span> <code className="text-[11px] break-all">{f.key}</code>
+        </p>
+        {err ? <p id={`${fid}-err`} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">{err}</p> : null}
+      </div>
+    );
+  };
+
+  return (
+    <form onSubmit={submit} aria-label="Learning settings" noValidate className="space-y-6">
+      <fieldset className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800" disabled={!canEdit || save.isPending}>
+        <legend className="px-1 text-sm font-semibold">Learned-skill authority</legend>
+        <div role="radiogroup" aria-label="Learned-skill authority" className="grid gap-2 sm:grid-cols-2">
+          {(["user", "developer"] as const).map((r) => (
+            <label key={r} className={`flex gap-2 rounded-md border p-3 text-sm ${role === r ? "border-indigo-500 bg-indigo-50 dark:bg-indigo-950/40" : "border-slate-200 dark:border-slate-800"}`}>
+              <input
+                type="radio"
+                name={`${id}-role`}
+                value={r}
+                checked={role === r}
+                onChange={() => setDraft((d) => ({ ...d, skill_injection_role: r, ...(r === "developer" ? { require_shadow: true } : {}) }))}
+                className="mt-0.5 size-4 focus-visible:outline-2 focus-visible:outline-indigo-500"
+              />
+              <span>
+                <span className="font-medium">{r === "user" ? "User" : "Developer"}</span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">{AUTHORITY_MEANING[r]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {errors.skill_injection_role ? <p role="alert" className="text-xs text-red-700 dark:text-red-300">{errors.skill_injection_role}</p> : null}
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" checked={draft.require_shadow === true} onChange={(e) => set("require_shadow", e.target.checked)} className="mt-0.5 size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
+          <span>
+            <span className="font-medium">Require shadow review before activation</span>
+            <span className="block text-xs text-slate-600 dark:text-slate-400">
+              New skills land in shadow and wait for an admin&apos;s decision. Required for developer authority. <code className="text-[11px]">require_shadow</code>, default {display(defaults.require_shadow)}.
+            </span>
+          </span>
+        </label>
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" checked={draft.shadow_evaluation_enabled === true} onChange={(e) => set("shadow_evaluation_enabled", e.target.checked)} className="mt-0.5 size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
+          <span>
+            <span className="font-medium">Passively evaluate shadow skills</span>
+            <span className="block text-xs text-slate-600 dark:text-slate-400">
+              Compare new runs with shadow skills to build readiness evidence; nothing is injected. <code className="text-[11px]">shadow_evaluation_enabled</code>, default {display(defaults.shadow_evaluation_enabled)}.
+            </span>
+          </span>
+        </label>
+      </fieldset>
+
+      {CONFIG_GROUPS.map((g) => (
+        <fieldset key={g.id} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+          <legend className="px-1 text-sm font-semibold">{g.title}</legend>
+          <p className="mb-3 text-xs text-slate-600 dark:text-slate-400">{g.description}</p>
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">{g.fields.map(field)}</div>
+        </fieldset>
+      ))}
+
+      {canEdit ? (
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" pending={save.isPending}>
+            Save settings
+          </Button>
+          <Button variant="secondary" disabled={save.isPending} onClick={() => setDraft(toDraft({ ...defaults }))}>
+            Restore defaults
+          </Button>
+          <Button variant="ghost" disabled={save.isPending} onClick={() => { setDraft(toDraft(initial)); setErrors({}); }}>
+            Discard changes
+          </Button>
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+"use client";
+// Activate (as user, or as developer when the agent requires shadow review) and Demote. Each
+// asks for a reason in a confirm dialog that explains the authority and warns when shadow
+// readiness is not met. Not optimistic: pending, then the server's answer; a refusal keeps
+// the dialog and the typed reason, and shows the server's message.
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { fetchJson } from "@/lib/api/browser-fetch";
+import type { Readiness } from "@/lib/learning/readiness";
+import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/confirm-dialog";
+import { useToast } from "../ui/toast";
+
+type Role = "user" | "developer";
+type Decision = { kind: "activate"; role: Role } | { kind: "demote" };
+
+export const AUTHORITY_MEANING: Record<Role, string> = {
+  user: "User authority: the skill is added to the user's turn as reference material. The model may weigh it against other context.",
+  developer:
+    "Developer authority: the skill is injected as a developer (system-level) instruction that outranks the user's message. Reserved for procedures reviewed in shadow.",
+};
+
+type Props = {
+  skillId: string;
+  label: string;
+  status: string;
+  requireShadow: boolean;
+  readiness: Readiness | null;
+  shadowEvaluationEnabled: boolean;
+};
+
+export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled }: Props) {
+  const router = useRouter();
+  const toast = useToast();
+  const [open, setOpen] = useState<Decision | null>(null);
+  const [refreshing, startRefresh] = useTransition();
+  const decide = useMutation({
+    mutationFn: ({ d, reason }: { d: Decision; reason: string }) =>
+      d.kind === "activate"
+        ? fetchJson(`/api/v1/skills/${encodeURIComponent(skillId)}/activate`, { method: "POST", body: { injection_role: d.role, reason } })
+        : fetchJson(`/api/v1/skills/${encodeURIComponent(skillId)}/demote`, { method: "POST", body: { reason } }),
+    onSuccess: (_r, { d }) => {
+      toast.success(d.kind === "activate" ? `${label} is active with ${d.role} authority.` : `${label} was demoted.`);
+      setOpen(null);
+      startRefresh(() => router.refresh());
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const canActivate = status === "shadow" || status === "candidate";
+  const canDemote = status === "active";
+  if (!canActivate && !canDemote) return null;
+  const pending = decide.isPending || refreshing;
+
+  const description = (d: Decision) =>
+    d.kind === "demote" ? (
+      <p>Demoting stops injecting this skill and releases its class&apos;s runs back to workflow retrieval. The class can be distilled again from the runs that follow.</p>
+    ) : (
+      <div className="space-y-2">
+        <p>{AUTHORITY_MEANING[d.role]}</p>
+        <p>Activation starts injection for matching queries and suppresses the source class&apos;s runs from workflow retrieval.</p>
+        {readiness && !readiness.ready ? (
+          <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+            <p className="font-medium">Shadow readiness is not met{shadowEvaluationEnabled ? "" : " (passive evaluation is off for this agent)"}:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {readiness.reasons.map((r) => <li key={r}>{r}</li>)}
+            </ul>
+            <p className="mt-1">Readiness is advisory; your review decides.</p>
+          </div>
+        ) : null}
+      </div>
+    );
+
+  return (
+    <>
+      <div className="flex flex-wrap gap-2">
+        {canActivate ? (
+          <Button variant="primary" onClick={() => setOpen({ kind: "activate", role: "user" })} disabled={pending}>
+            Activate as user
+          </Button>
+        ) : null}
+        {canActivate && requireShadow ? (
+          <Button variant="primary" onClick={() => setOpen({ kind: "activate", role: "developer" })} disabled={pending}>
+            Activate as developer
+          </Button>
+        ) : null}
+        {canDemote ? (
+          <Button variant="danger" onClick={() => setOpen({ kind: "demote" })} disabled={pending}>
+            Demote
+          </Button>
+        ) : null}
+      </div>
+      {open ? (
+        <ConfirmDialog
+          open
+          title={open.kind === "activate" ? `Activate ${label} as ${open.role}` : `Demote ${label}`}
+          description={description(open)}
+          confirmLabel={open.kind === "activate" ? `Activate as ${open.role}` : "Demote"}
+          danger={open.kind === "demote"}
+          pending={decide.isPending}
+          onConfirm={(reason) => decide.mutate({ d: open, reason })}
+          onCancel={() => setOpen(null)}
+        />
+      ) : null}
+    </>
+  );
+}

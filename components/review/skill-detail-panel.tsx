@@ -1,0 +1,220 @@
+// The selected skill: description, preconditions, SKILL.md (rendered, raw, copy), stats with
+// the rolling success against the frozen baseline, shadow readiness, the demotion reason, the
+// source class and runs, the version history with a diff, the lifecycle and audit history,
+// and, for admins, the review decisions.
+import Link from "next/link";
+import type { SkillDetail } from "@/lib/learning/review/skill-detail";
+import { Badge } from "../ui/badge";
+import { CopyButton } from "../ui/copy-button";
+import { LocalTime } from "../ui/local-time";
+import { classHref } from "./report-card";
+import { RollingChart } from "./rolling-chart";
+import { SkillActions } from "./skill-actions";
+import { SkillContent } from "./skill-content";
+import { VersionDiff } from "./version-diff";
+import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
+
+const EVENT_LABEL: Record<string, string> = {
+  skill_candidate_created: "Created in shadow",
+  skill_promoted: "Promoted (active)",
+  skill_activated: "Activated",
+  skill_demoted: "Demoted",
+  skill_deprecated: "Deprecated",
+};
+
+/** `canAct`: decision buttons (admins, not read-only). `isAdmin`: who decided is shown to admins only. */
+export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: SkillDetail; canAct: boolean; isAdmin: boolean }) {
+  const s = d.skill;
+  const label = `${s.name} v${s.version}`;
+  const baseline = (s.baseline ?? {}) as { executions?: number; success_rate?: number };
+  const baseRate = typeof baseline.success_rate === "number" ? baseline.success_rate : null;
+  const decided = s.stats.successes + s.stats.failures;
+  const facts: [string, React.ReactNode][] = [
+    ["Activations", s.stats.activations.toLocaleString("en")],
+    ["Succeeded", s.stats.successes.toLocaleString("en")],
+    ["Failed", s.stats.failures.toLocaleString("en")],
+    ["Success", pct(decided ? s.stats.successes / decided : null)],
+    ["Deviations", s.stats.deviations.toLocaleString("en")],
+    ["Baseline", baseRate === null ? "—" : `${pct(baseRate)} of ${baseline.executions ?? "?"} runs`],
+  ];
+  const lifecycle: [string, React.ReactNode][] = [
+    ["Version", `v${s.version}`],
+    ["Authority", s.injection_role],
+    ["Agent", <Link key="a" href={`/agents/${encodeURIComponent(s.agent_id)}`} className={linkClass}>{d.agentName}</Link>],
+    ["User scope", s.user_id ?? "runs without a user"],
+    ["Created", <LocalTime key="c" iso={s.created_at} />],
+    ["Promoted", <LocalTime key="p" iso={s.promoted_at} fallback="not yet" />],
+    ["Distiller", s.template_distilled ? "template (no LLM configured)" : "LLM"],
+  ];
+  const shadow = s.stats.shadow;
+  return (
+    <section id="skill-detail" aria-labelledby="skill-detail-title" className={`${panelClass} min-w-0 scroll-mt-20 space-y-5`}>
+      <header className="space-y-2">
+        <h2 id="skill-detail-title" className="text-base font-semibold break-words">
+          {s.name} <span className="text-sm font-normal text-slate-500">v{s.version}</span>
+        </h2>
+        <div className="flex flex-wrap items-center gap-2 text-xs">
+          <Badge status={s.status} />
+          <Badge tone={s.injection_role === "developer" ? "violet" : "gray"}>authority: {s.injection_role}</Badge>
+          <code title={s.skill_id}>{s.skill_id}</code>
+          <CopyButton value={s.skill_id} label="Copy id" />
+        </div>
+        <p className="text-sm text-slate-700 dark:text-slate-300">{s.description}</p>
+      </header>
+
+      {canAct ? (
+        <SkillActions
+          key={`${s.skill_id}:${s.status}`}
+          skillId={s.skill_id}
+          label={label}
+          status={s.status}
+          requireShadow={d.config.require_shadow}
+          readiness={s.status === "shadow" || s.status === "candidate" ? s.readiness : null}
+          shadowEvaluationEnabled={d.config.shadow_evaluation_enabled}
+        />
+      ) : null}
+
+      {s.demotion_reason ? (
+        <p role="note" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+          {s.status === "deprecated" ? "Deprecated" : "Demoted"} <LocalTime iso={s.demoted_at} />: {s.demotion_reason}
+        </p>
+      ) : null}
+      {s.review_flags.length ? (
+        <ul className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          {s.review_flags.map((f) => <li key={f}>Needs review: {f}</li>)}
+        </ul>
+      ) : null}
+
+      <div>
+        <h3 className={sectionTitle}>Preconditions</h3>
+        {s.preconditions.length ? (
+          <ul className="list-disc space-y-1 pl-5 text-sm">{s.preconditions.map((p, i) => <li key={i} className="break-words">{p}</li>)}</ul>
+        ) : (
+          <p className="text-sm text-slate-500">None recorded.</p>
+        )}
+        <p className="mt-2 text-xs text-slate-500">
+          Tools: <span className="font-mono">{s.tools.join(", ") || "none"}</span>
+        </p>
+      </div>
+
+      <div>
+        <h3 className={sectionTitle}>SKILL.md</h3>
+        <SkillContent content={s.content} />
+      </div>
+
+      <div>
+        <h3 className={sectionTitle}>Stats</h3>
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
+          {facts.map(([k, v]) => (
+            <div key={k} className="min-w-0">
+              <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
+              <dd className="tabular-nums">{v}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="mt-3">
+          <RollingChart outcomes={s.stats.recent_outcomes} baseline={baseRate} delta={d.config.demotion_success_delta} />
+        </div>
+      </div>
+
+      {s.status === "shadow" || s.status === "candidate" ? (
+        <div>
+          <h3 className={sectionTitle}>Shadow evaluation</h3>
+          {shadow.observations === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No observations yet.</p>
+          ) : (
+            <p className="text-sm">
+              {shadow.observations} passive observation{shadow.observations === 1 ? "" : "s"} · trajectory match {pct(s.readiness.trajectory_match_rate)} · matched success{" "}
+              {pct(s.readiness.matched_success_rate)} · last evaluated <LocalTime iso={shadow.last_evaluated_at} />
+            </p>
+          )}
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+            {s.readiness.ready ? <Badge tone="green">Ready to review</Badge> : <Badge tone="gray">Not ready</Badge>}
+            {!s.readiness.ready ? <span className="text-xs text-slate-600 dark:text-slate-400">{s.readiness.reasons.join("; ")}</span> : null}
+          </p>
+          <p className="mt-1 text-xs text-slate-500">
+            Advisory: activation remains an explicit reviewer decision.
+            {d.config.shadow_evaluation_enabled ? "" : " Passive evaluation is off for this agent (Learning settings)."}
+          </p>
+        </div>
+      ) : null}
+
+      <div>
+        <h3 className={sectionTitle}>Lifecycle</h3>
+        <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[8rem_1fr]">
+          {lifecycle.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="text-slate-500">{k}</dt>
+              <dd className="min-w-0 break-words">{v}</dd>
+            </div>
+          ))}
+          <div className="contents">
+            <dt className="text-slate-500">Source class</dt>
+            <dd className="min-w-0">
+              <Link href={classHref(s.agent_id, s.source_canonical_hash, s.user_id)} className={`${linkClass} font-mono text-xs`} title={s.source_canonical_hash}>
+                {shortHash(s.source_canonical_hash)}…
+              </Link>
+            </dd>
+          </div>
+        </dl>
+        {d.sourceRuns.length ? (
+          <>
+            <h4 className="mt-3 mb-1 text-xs font-medium text-slate-500">Distilled from</h4>
+            <ul className="space-y-1 text-sm">
+              {d.sourceRuns.map((r) => (
+                <li key={r.id} className="flex flex-wrap items-center gap-2">
+                  <Badge status={r.outcome.toLowerCase()} />
+                  <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} min-w-0 font-normal break-words`}>
+                    {r.query || r.workflowId}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </div>
+
+      <div>
+        <h3 className={sectionTitle}>Versions</h3>
+        {d.versions.length > 1 ? (
+          <VersionDiff currentId={s.skill_id} versions={d.versions.map((v) => ({ id: v.id, version: v.version, status: v.status, content: v.content }))} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">This is the only version distilled from its class.</p>
+        )}
+      </div>
+
+      <div>
+        <h3 className={sectionTitle}>History</h3>
+        <ol className="space-y-2 text-sm" aria-label="Lifecycle events">
+          {d.events.map((e) => (
+            <li key={e.id} className="border-l-2 border-slate-300 pl-3 dark:border-slate-700">
+              <span className="font-medium">{EVENT_LABEL[e.event] ?? e.event}</span> <span className="text-xs text-slate-500"><LocalTime iso={e.at} />{isAdmin || e.actor === "system" ? ` · ${e.actor}` : ""}</span>
+              {e.reason ? <span className="block break-words text-slate-700 dark:text-slate-300">{e.reason}</span> : null}
+            </li>
+          ))}
+        </ol>
+        {d.audit.length ? (
+          <>
+            <h4 className="mt-4 mb-1 text-xs font-medium text-slate-500">Audit log</h4>
+            <ol className="space-y-2 text-sm" aria-label="Audit entries">
+              {d.audit.map((a) => (
+                <li key={a.id} data-action={a.action} className="border-l-2 border-indigo-300 pl-3 dark:border-indigo-800">
+                  <code className="text-xs">{a.action}</code>{" "}
+                  <span className="text-xs text-slate-500">
+                    <LocalTime iso={a.at} /> · {a.actorLabel ?? "system"}
+                    {a.actorRole ? ` (${a.actorRole})` : ""}
+                    {a.injectionRole ? ` · authority ${a.injectionRole}` : ""}
+                  </span>
+                  {a.reason ? <span className="block break-words text-slate-700 dark:text-slate-300">{a.reason}</span> : null}
+                </li>
+              ))}
+            </ol>
+            <Link href={`/audit?target_type=skill&target=${encodeURIComponent(s.skill_id)}`} className={`${linkClass} mt-2 inline-block text-xs`}>
+              Open in the audit log
+            </Link>
+          </>
+        ) : null}
+      </div>
+    </section>
+  );
+}

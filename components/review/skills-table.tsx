@@ -1,0 +1,110 @@
+"use client";
+// The skills of the current page. Rows select the skill shown in the detail view (URL
+// state); j/k move, c copies the selected skill's SKILL.md, / focuses the filter. In a
+// narrow container the numbers fold into the first cell.
+import Link from "next/link";
+import { Badge } from "../ui/badge";
+import { LocalTime } from "../ui/local-time";
+import { SortTh, thClass, type SortHeader } from "./sort-header";
+import { useUrlSelection } from "./selection";
+import { pct } from "./styles";
+
+export type SkillRowView = {
+  key: string;
+  selectHref: string;
+  name: string;
+  version: number;
+  status: string;
+  agentName: string;
+  showAgent: boolean;
+  authority: "user" | "developer";
+  tools: string[];
+  activations: number;
+  successRate: number | null;
+  deviations: number;
+  shadow: { ready: boolean; observations: number } | null;
+  listedAt: string;
+};
+
+
+export function SkillsTable({ rows, selected, selectedContent, headers }: { rows: SkillRowView[]; selected: string | null; selectedContent: string | null; headers: SortHeader[] }) {
+  const sel = useUrlSelection({
+    rows,
+    selected,
+    detailId: "skill-detail",
+    filterId: "skill-filter",
+    // The body loads with the detail: copy it once the selection has arrived.
+    copyValue: (r) => (r.key === selected ? selectedContent : null),
+    copyLabel: "SKILL.md",
+  });
+  const head = (key: string) => headers.find((h) => h.key === key)!;
+  const showAgent = rows.some((r) => r.showAgent);
+  return (
+    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || undefined}>
+      <table className="w-full table-fixed divide-y divide-slate-200 text-sm dark:divide-slate-800">
+        <caption className="sr-only">Skills</caption>
+        <thead className="bg-slate-50 dark:bg-slate-900">
+          <tr>
+            <SortTh h={head("name")} />
+            <SortTh h={head("lifecycle")} className="hidden w-28 @xl:table-cell" />
+            {showAgent ? <th scope="col" className={`${thClass} hidden w-28 @3xl:table-cell`}>Agent</th> : null}
+            <th scope="col" className={`${thClass} hidden w-24 @2xl:table-cell`}>Authority</th>
+            <th scope="col" className={`${thClass} hidden w-40 @4xl:table-cell`}>Tools</th>
+            <SortTh h={head("activations")} className="hidden w-20 text-right @xl:table-cell" />
+            <SortTh h={head("success")} className="hidden w-20 text-right @xl:table-cell" />
+            <SortTh h={head("deviations")} className="hidden w-20 text-right @3xl:table-cell" />
+            <th scope="col" className={`${thClass} hidden w-28 @2xl:table-cell`}>Shadow</th>
+            <SortTh h={head("listed")} className="hidden w-32 @4xl:table-cell" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
+          {rows.map((r) => {
+            const current = r.key === sel.selectedKey;
+            const shadow = r.shadow ? (
+              <span className="text-xs">
+                {r.shadow.ready ? <Badge tone="green">Ready</Badge> : <Badge tone="gray">Not ready</Badge>} <span className="text-slate-500">{r.shadow.observations} obs</span>
+              </span>
+            ) : (
+              <span className="text-slate-400">—</span>
+            );
+            return (
+              <tr key={r.key} data-row-key={r.key} data-status={r.status} className={current ? "bg-indigo-50 dark:bg-indigo-950/50" : "hover:bg-slate-50 dark:hover:bg-slate-900/60"}>
+                <td className="px-3 py-2 align-top">
+                  <Link
+                    href={r.selectHref}
+                    replace
+                    scroll={false}
+                    onClick={() => sel.onPick(r)}
+                    aria-current={current ? "true" : undefined}
+                    className="rounded font-medium break-words text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100"
+                  >
+                    {r.name}
+                  </Link>{" "}
+                  <span className="text-xs text-slate-500">v{r.version}</span>
+                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400 @2xl:hidden">
+                    <span className="@xl:hidden"><Badge status={r.status} /></span>
+                    <span>{r.authority}</span>
+                    {r.showAgent ? <span>{r.agentName}</span> : null}
+                    <span className="tabular-nums @xl:hidden">
+                      {r.activations} activations · {pct(r.successRate)} · {r.deviations} deviations
+                    </span>
+                    {r.shadow ? shadow : null}
+                  </div>
+                </td>
+                <td className="hidden px-3 py-2 align-top @xl:table-cell"><Badge status={r.status} /></td>
+                {showAgent ? <td className="hidden px-3 py-2 align-top text-xs break-words @3xl:table-cell">{r.agentName}</td> : null}
+                <td className="hidden px-3 py-2 align-top text-xs @2xl:table-cell">{r.authority}</td>
+                <td className="hidden px-3 py-2 align-top font-mono text-xs break-words @4xl:table-cell">{r.tools.join(", ")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{r.activations.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{pct(r.successRate)}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @3xl:table-cell">{r.deviations.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 align-top @2xl:table-cell">{shadow}</td>
+                <td className="hidden px-3 py-2 align-top text-xs @4xl:table-cell"><LocalTime iso={r.listedAt} /></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

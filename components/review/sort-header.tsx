@@ -1,0 +1,17 @@
+// A sortable column header: a link to the same list sorted by this column (URL state).
+import Link from "next/link";
+
+export type SortHeader = { key: string; label: string; href: string; active: "asc" | "desc" | null };
+
+export const thClass = "px-3 py-2 text-left text-xs font-medium whitespace-nowrap text-slate-600 dark:text-slate-300";
+
+export function SortTh({ h, className = "" }: { h: SortHeader; className?: string }) {
+  return (
+    <th scope="col" aria-sort={h.active ? (h.active === "asc" ? "ascending" : "descending") : undefined} className={`${thClass} ${className}`}>
+      <Link href={h.href} scroll={false} className="inline-flex items-center gap-1 rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+        {h.label}
+        <span aria-hidden>{h.active ? (h.active === "asc" ? "↑" : "↓") : "↕"}</span>
+      </Link>
+    </th>
+  );
+}

@@ -1,0 +1,74 @@
+// How the settings page presents each learning configuration key: its group, label, input
+// kind and meaning. Every key of the schema appears exactly once (a unit test checks it).
+// Browser-safe: the form validates with the same schema before the server does again.
+import type { LearningConfig } from "../config";
+
+export type FieldKind = "int" | "number" | "rate" | "nullable-rate" | "boolean";
+
+export type ConfigField = { key: keyof LearningConfig; label: string; kind: FieldKind; help: string };
+
+export type ConfigGroup = { id: string; title: string; description: string; fields: ConfigField[] };
+
+/** Keys the authority selector edits (shown together, not as plain fields). */
+export const AUTHORITY_KEYS = ["skill_injection_role", "require_shadow", "shadow_evaluation_enabled"] as const;
+
+export const CONFIG_GROUPS: ConfigGroup[] = [
+  {
+    id: "gates",
+    title: "Gates",
+    description: "A trajectory class is distilled only when every gate passes.",
+    fields: [
+      { key: "min_executions", label: "Minimum runs", kind: "int", help: "Runs of the class needed before it can be distilled." },
+      { key: "min_success_rate", label: "Minimum success rate", kind: "rate", help: "Share of successful runs (0–1); at or above passes." },
+      { key: "min_distinct_queries", label: "Minimum distinct queries", kind: "int", help: "Different normalized questions; one repeated query is a cache entry, not a skill." },
+      { key: "max_days_since_last_seen", label: "Maximum days since last run", kind: "int", help: "Classes not seen for longer are stale." },
+    ],
+  },
+  {
+    id: "distillation",
+    title: "Distillation and promotion cycles",
+    description: "How eligible classes are ranked, how many are distilled per cycle and what the distiller reads.",
+    fields: [
+      { key: "recency_halflife_days", label: "Recency half-life (days)", kind: "number", help: "Ranking: a class's score halves for every this many days since its last run." },
+      { key: "max_promotions_per_cycle", label: "Promotions per cycle", kind: "int", help: "Eligible classes beyond this wait for the next cycle (listed as deferred)." },
+      { key: "promotion_every_n_runs", label: "Run a cycle every N runs", kind: "int", help: "0 turns automatic cycles off (manual cycles and Distill now only)." },
+      { key: "distill_sample_size", label: "Successful runs sampled", kind: "int", help: "Newest successful runs sent to the distiller." },
+      { key: "include_failure_samples", label: "Failed runs sampled", kind: "int", help: "Newest failed runs sent to the distiller (failure modes)." },
+      { key: "skill_max_content_chars", label: "Maximum SKILL.md length", kind: "int", help: "Characters; longer distillations are rejected." },
+    ],
+  },
+  {
+    id: "shadow",
+    title: "Shadow review",
+    description: "Shadow skills are observed passively against new runs; activation is always an explicit reviewer decision.",
+    fields: [
+      { key: "shadow_evaluation_max_candidates", label: "Candidates per run", kind: "int", help: "Shadow skills compared with each new run." },
+      { key: "shadow_evaluation_min_similarity", label: "Minimum similarity", kind: "nullable-rate", help: "Empty: use the injection threshold (retrieval_min_similarity)." },
+      { key: "shadow_evaluation_queue_size", label: "Evaluation queue size", kind: "int", help: "Pending evaluations kept; more are dropped." },
+      { key: "shadow_evaluation_recent_window", label: "Recent evaluations kept", kind: "int", help: "Per skill, for the review page." },
+      { key: "shadow_readiness_min_observations", label: "Readiness: observations", kind: "int", help: "Passive observations before a shadow skill counts as ready." },
+      { key: "shadow_readiness_min_trajectory_match_rate", label: "Readiness: trajectory match rate", kind: "rate", help: "Share of observed runs that took the skill's path." },
+      { key: "shadow_readiness_min_matched_success_rate", label: "Readiness: matched success rate", kind: "rate", help: "Share of matching runs that succeeded." },
+    ],
+  },
+  {
+    id: "injection",
+    title: "Injection",
+    description: "Which active skills go into the agent's prompt.",
+    fields: [
+      { key: "retrieval_min_similarity", label: "Minimum similarity", kind: "rate", help: "Skills less similar to the query are not injected." },
+      { key: "max_skills_in_context", label: "Skills per turn", kind: "int", help: "At most this many skills per request." },
+      { key: "include_exemplar", label: "Include exemplar run (deprecated)", kind: "boolean", help: "Accepted for compatibility and ignored: raw runs are never injected next to a skill." },
+    ],
+  },
+  {
+    id: "drift",
+    title: "Drift",
+    description: "Active skills are demoted when their rolling success falls below the frozen baseline.",
+    fields: [
+      { key: "drift_window_activations", label: "Rolling window (activations)", kind: "int", help: "Recent activations the rolling success rate is computed over." },
+      { key: "demotion_success_delta", label: "Demotion delta", kind: "rate", help: "Demote when rolling success < baseline − delta." },
+      { key: "min_activations_before_drift_check", label: "Grace period (activations)", kind: "int", help: "No drift check before this many activations." },
+    ],
+  },
+];

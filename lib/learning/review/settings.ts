@@ -1,0 +1,26 @@
+// Saving an agent's learning configuration from the console: validated by the same zod
+// schema as the API (developer authority without shadow review is refused), stored in place
+// of the old one, and audited with what changed in the same transaction.
+import type { Db } from "../../db/prisma";
+import type { Prisma } from "../../db/generated/client";
+import { recordAudit, type AuditContext } from "../../audit/record";
+import { problems } from "../../api/problem";
+import { zodProblem } from "../../api/zod-errors";
+import { learningConfigSchema, resolveLearningConfig, type LearningConfig } from "../config";
+
+export async function updateLearningConfig(db: Db, agentId: string, learning: unknown, audit: AuditContext): Promise<LearningConfig> {
+  const parsed = learningConfigSchema.safeParse(learning);
+  if (!parsed.success) throw zodProblem("learning configuration", parsed.error);
+  const next = parsed.data;
+  return db.$transaction(async (tx) => {
+    const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { learning: true } });
+    if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+    const before = resolveLearningConfig(agent.learning);
+    const changed = Object.fromEntries(
+      (Object.keys(next) as (keyof LearningConfig)[]).filter((k) => before[k] !== next[k]).map((k) => [k, { from: before[k], to: next[k] }]),
+    );
+    await tx.agent.update({ where: { id: agentId }, data: { learning: next as Prisma.InputJsonValue } });
+    await recordAudit(tx, audit, { action: "agent.learning_updated", targetType: "agent", targetId: agentId, details: { changed } });
+    return next;
+  });
+}

@@ -1,0 +1,92 @@
+// One skill for the review page: the API view (with readiness), its agent's review settings,
+// the other versions distilled from the same class (for the diff), its lifecycle events, its
+// audit history (who activated or demoted it, why, with which authority) and the runs it was
+// distilled from.
+import type { Db } from "../../db/prisma";
+import { ProblemError } from "../../api/problem";
+import { resolveLearningConfig, type LearningConfig } from "../config";
+import { getSkill } from "../skills-api";
+
+const HISTORY_LIMIT = 100;
+const VERSION_LIMIT = 50;
+
+export type SkillVersion = { id: string; version: number; status: string; name: string; content: string; createdAt: Date; demotedAt: Date | null };
+
+export type SkillAuditEntry = {
+  id: string;
+  at: Date;
+  action: string;
+  actorLabel: string | null;
+  actorRole: string | null;
+  injectionRole: string | null;
+  reason: string | null;
+};
+
+export type SkillLifecycleEvent = { id: string; at: Date; event: string; actor: string; reason: string | null };
+
+export type SourceRun = { id: string; workflowId: string; outcome: "SUCCESS" | "FAILURE"; query: string; createdAt: Date };
+
+export type SkillDetail = {
+  skill: Awaited<ReturnType<typeof getSkill>>;
+  agentName: string;
+  config: Pick<LearningConfig, "require_shadow" | "shadow_evaluation_enabled" | "demotion_success_delta" | "drift_window_activations" | "min_activations_before_drift_check">;
+  userScope: string;
+  versions: SkillVersion[];
+  events: SkillLifecycleEvent[];
+  audit: SkillAuditEntry[];
+  sourceRuns: SourceRun[];
+};
+
+const text = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** `withAudit`: admins only (the audit log names the people who decided). */
+export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean }): Promise<SkillDetail | null> {
+  let skill: Awaited<ReturnType<typeof getSkill>>;
+  try {
+    skill = await getSkill(db, skillId);
+  } catch (e) {
+    if (e instanceof ProblemError && e.code === "not_found") return null;
+    throw e;
+  }
+  const [row, agent] = await Promise.all([
+    db.skill.findUniqueOrThrow({ where: { id: skillId }, select: { userScope: true } }),
+    db.agent.findUniqueOrThrow({ where: { id: skill.agent_id }, select: { name: true, learning: true } }),
+  ]);
+  const [versions, events, audit, sourceRuns] = await Promise.all([
+    db.skill.findMany({
+      where: { agentId: skill.agent_id, userScope: row.userScope, sourceCanonicalHash: skill.source_canonical_hash },
+      select: { id: true, version: true, status: true, name: true, content: true, createdAt: true, demotedAt: true },
+      orderBy: [{ version: "desc" }, { createdAt: "desc" }],
+      take: VERSION_LIMIT,
+    }),
+    db.skillEvent.findMany({ where: { skillId }, orderBy: [{ at: "desc" }, { id: "desc" }], take: HISTORY_LIMIT }),
+    opts.withAudit
+      ? db.auditEvent.findMany({ where: { targetType: "skill", targetId: skillId }, orderBy: [{ at: "desc" }, { id: "desc" }], take: HISTORY_LIMIT })
+      : Promise.resolve([]),
+    db.workflowRun.findMany({
+      where: { agentId: skill.agent_id, workflowId: { in: skill.source_workflow_ids } },
+      select: { id: true, workflowId: true, outcome: true, query: true, createdAt: true },
+      orderBy: { createdAt: "desc" },
+    }),
+  ]);
+  const config = resolveLearningConfig(agent.learning);
+  return {
+    skill,
+    agentName: agent.name,
+    config: {
+      require_shadow: config.require_shadow,
+      shadow_evaluation_enabled: config.shadow_evaluation_enabled,
+      demotion_success_delta: config.demotion_success_delta,
+      drift_window_activations: config.drift_window_activations,
+      min_activations_before_drift_check: config.min_activations_before_drift_check,
+    },
+    userScope: row.userScope,
+    versions: versions.map((v) => ({ ...v, status: v.status.toLowerCase() })),
+    events: events.map((e) => ({ id: String(e.id), at: e.at, event: e.event, actor: e.actor, reason: e.reason })),
+    audit: audit.map((a) => {
+      const d = (a.details ?? {}) as Record<string, unknown>;
+      return { id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, injectionRole: text(d.injection_role), reason: text(d.reason) };
+    }),
+    sourceRuns,
+  };
+}

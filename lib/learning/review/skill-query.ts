@@ -1,0 +1,31 @@
+// URL parameters of the skills review page: filters, sort, page and the selected skill.
+import { z } from "zod";
+
+const text = (max: number) => z.string().trim().max(max).optional().catch(undefined).transform((v) => v || undefined);
+
+export const SKILL_STATUSES = ["active", "shadow", "candidate", "deprecated", "demoted"] as const;
+export type SkillStatusName = (typeof SKILL_STATUSES)[number];
+/** The status chips: every lifecycle status, plus shadow skills whose readiness is met. */
+export const SKILL_FILTERS = [...SKILL_STATUSES, "ready"] as const;
+export type SkillFilter = (typeof SKILL_FILTERS)[number];
+
+export const SKILL_SORTS = ["lifecycle", "name", "activations", "success", "deviations", "listed"] as const;
+export type SkillSort = (typeof SKILL_SORTS)[number];
+
+export const skillQuerySchema = z.object({
+  agent: text(128),
+  status: z.enum(SKILL_FILTERS).optional().catch(undefined),
+  authority: z.enum(["user", "developer"]).optional().catch(undefined),
+  q: text(200),
+  sort: z.enum(SKILL_SORTS).catch("lifecycle").default("lifecycle"),
+  dir: z.enum(["asc", "desc"]).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).catch(25).default(25),
+  skill: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().catch(undefined),
+});
+
+export type SkillQuery = z.output<typeof skillQuerySchema>;
+
+export function defaultSkillDir(sort: SkillSort): "asc" | "desc" {
+  return sort === "lifecycle" || sort === "name" ? "asc" : "desc";
+}

@@ -1,0 +1,56 @@
+// Review statuses of trajectory classes, derived from the engine's own verdict (gap 14: a
+// class whose skill awaits review is "In review", never "Ready to distill"). Browser-safe.
+import type { GateName } from "../gates";
+
+export const CLASS_STATUSES = ["ready", "failing", "evidence", "in_review", "promoted"] as const;
+export type ClassStatus = (typeof CLASS_STATUSES)[number];
+
+export const CLASS_STATUS_LABEL: Record<ClassStatus, string> = {
+  ready: "Ready to distill",
+  failing: "Failing",
+  evidence: "Needs more evidence",
+  in_review: "In review",
+  promoted: "Promoted",
+};
+
+/** Below this success rate an ineligible class is "Failing" rather than short of evidence. */
+export const FAILING_RATE = 0.5;
+
+/**
+ * promoted: an ACTIVE skill covers the class. in_review: a SHADOW or CANDIDATE skill does.
+ * ready: every gate passes. failing: runs exist and fewer than half succeeded. Otherwise the
+ * class needs more evidence. `executions`/`successes` are the statistics the gates used.
+ */
+export function classStatus(v: { liveStatus: string | null; eligible: boolean; executions: number; successes: number }): ClassStatus {
+  const live = v.liveStatus?.toUpperCase() ?? null;
+  if (live === "ACTIVE") return "promoted";
+  if (live) return "in_review";
+  if (v.eligible) return "ready";
+  if (v.executions > 0 && v.successes / v.executions < FAILING_RATE) return "failing";
+  return "evidence";
+}
+
+export const GATE_LABEL: Record<GateName, string> = {
+  coverage: "Coverage",
+  executions: "Executions",
+  success_rate: "Success rate",
+  distinct_queries: "Query diversity",
+  recency: "Recency",
+};
+
+export const GATE_SHORT: Record<GateName, string> = {
+  coverage: "cov",
+  executions: "runs",
+  success_rate: "rate",
+  distinct_queries: "qry",
+  recency: "new",
+};
+
+/** What each gate measures, for reviewers. */
+export const GATE_MEASURES: Record<GateName, string> = {
+  coverage: "No live skill (candidate, shadow or active) already covers this class.",
+  executions: "Enough runs to trust the procedure (min_executions).",
+  success_rate: "The procedure usually works (min_success_rate).",
+  distinct_queries: "Different questions led here: one repeated query is a cache entry, not a skill (min_distinct_queries).",
+  recency: "The procedure is still in use (max_days_since_last_seen).",
+};

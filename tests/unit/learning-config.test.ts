@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LEARNING_CONFIG, learningConfigSchema } from "@/lib/learning/config";
+import { agentPutBody } from "@/lib/api/v1/schemas";
+
+describe("learning configuration (learningConfigSchema)", () => {
+  it("fills every default", () => {
+    expect(learningConfigSchema.parse({})).toEqual(DEFAULT_LEARNING_CONFIG);
+    expect(DEFAULT_LEARNING_CONFIG).toMatchObject({
+      min_executions: 5,
+      min_success_rate: 0.8,
+      min_distinct_queries: 2,
+      max_days_since_last_seen: 30,
+      require_shadow: false,
+      skill_injection_role: "user",
+      retrieval_min_similarity: 0.7,
+      max_skills_in_context: 2,
+      promotion_every_n_runs: 25,
+    });
+    // Every key of the reference configuration (spec §1.4) is present.
+    for (const key of [
+      "recency_halflife_days", "max_promotions_per_cycle", "distill_sample_size", "include_failure_samples",
+      "skill_max_content_chars", "shadow_evaluation_enabled", "shadow_evaluation_max_candidates",
+      "shadow_evaluation_min_similarity", "shadow_evaluation_queue_size", "shadow_evaluation_recent_window",
+      "shadow_readiness_min_observations", "shadow_readiness_min_trajectory_match_rate",
+      "shadow_readiness_min_matched_success_rate", "include_exemplar", "drift_window_activations",
+      "demotion_success_delta", "min_activations_before_drift_check",
+    ]) expect(DEFAULT_LEARNING_CONFIG).toHaveProperty(key);
+  });
+
+  it("refuses unknown keys", () => {
+    const r = learningConfigSchema.safeParse({ min_executions: 3, bogus: true });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0].code).toBe("unrecognized_keys");
+  });
+
+  it("refuses developer authority without shadow review, accepts it with", () => {
+    const r = learningConfigSchema.safeParse({ skill_injection_role: "developer" });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0].message).toMatch(/require_shadow/);
+    expect(learningConfigSchema.parse({ skill_injection_role: "DEVELOPER", require_shadow: true }).skill_injection_role).toBe("developer");
+    expect(learningConfigSchema.safeParse({ skill_injection_role: "system" }).success).toBe(false);
+  });
+
+  it("checks ranges", () => {
+    expect(learningConfigSchema.safeParse({ min_success_rate: 1.5 }).success).toBe(false);
+    expect(learningConfigSchema.safeParse({ min_executions: 0 }).success).toBe(false);
+    expect(learningConfigSchema.safeParse({ shadow_evaluation_min_similarity: null }).success).toBe(true);
+  });
+
+  it("is what the agent PUT body validates", () => {
+    expect(agentPutBody.safeParse({ name: "a", learning: { nope: 1 } }).success).toBe(false);
+    expect(agentPutBody.parse({ name: "a" }).learning).toEqual(DEFAULT_LEARNING_CONFIG);
+    expect(agentPutBody.safeParse({ name: "a", tools: [{ name: "x" }, { name: "x" }] }).success).toBe(false);
+  });
+});
