@@ -15,7 +15,7 @@ import { upsertAgent } from "../lib/learning/agents.ts";
 import { ingestWorkflows } from "../lib/learning/ingest.ts";
 import { ingestConversation } from "../lib/learning/conversations.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { DEMO_AGENT_ID, DEMO_USERS, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";
+import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
@@ -96,7 +96,7 @@ async function seed(database: Db) {
       ` (${tally.created} new, ${tally.duplicate} already there, ${tally.rejected} rejected) in ${((Date.now() - started) / 1000).toFixed(1)}s`,
   );
 
-  const conversations = demoConversations(anchor);
+  const conversations = demoConversations(runs);
   const messages = { stored: 0, duplicates: 0 };
   for (const c of conversations) {
     const r = await ingestConversation(database, DEMO_AGENT_ID, c);
@@ -109,9 +109,11 @@ async function seed(database: Db) {
   const agent = encodeURIComponent(DEMO_AGENT_ID);
   console.log("\nOpen the console (npm start) and follow:");
   console.log(`  agent overview      ${consoleUrl}/agents/${agent}`);
-  console.log(`  trajectory classes  ${consoleUrl}/workflows?agent=${agent}`);
-  for (const user of [DEMO_USERS[0], ...accounts.filter((a) => a !== DEMO_USERS[0])]) {
+  console.log(`  runs and classes    ${consoleUrl}/workflows?agent=${agent}`);
+  for (const user of accounts) {
+    const thread = conversations.find((c) => c.user_id === user)!.thread_id;
     console.log(`  traces of ${user}    ${consoleUrl}/traces?agent_id=${agent}&user_id=${user}`);
+    console.log(`    a conversation    ${consoleUrl}/traces?agent_id=${agent}&user_id=${user}&thread_id=${encodeURIComponent(thread)}`);
   }
   if (tally.rejected) process.exitCode = 1;
 }

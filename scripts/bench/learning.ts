@@ -8,10 +8,15 @@
 //
 // Knobs (environment): BENCH_WORKFLOWS (1000000), BENCH_CLASSES (10000), BENCH_AGENTS (5).
 import http from "node:http";
+import { loadavg } from "node:os";
 import pg from "pg";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../../tests/helpers/server.ts";
 import { applicabilityVectors } from "../../lib/learning/applicability.ts";
 import { offlineEmbedder } from "../../lib/learning/embedder.ts";
+import { createPrismaClient } from "../../lib/db/prisma.ts";
+import { listClasses } from "../../lib/learning/classes.ts";
+import { agentContext } from "../../lib/learning/skills-api.ts";
+import { contextBody } from "../../lib/learning/api-schemas.ts";
 import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);
@@ -27,9 +32,12 @@ const agentId = (a: number) => `bench-agent-${a}`;
 
 const server = await startTestServer({ kind: "postgres", env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
 const db = new pg.Pool({ connectionString: server.databaseUrl, max: 4 });
+// The engine called in this process, without HTTP: separates its cost from the web stack's.
+const prisma = createPrismaClient(server.databaseUrl, 2);
 try {
   await main(server);
 } finally {
+  await prisma.$disconnect();
   await db.end();
   await server.stop();
 }
@@ -63,6 +71,8 @@ async function main(server: TestServer) {
     });
     classTimes.push(t);
   }
+  const classEngineTimes: number[] = [];
+  for (let i = 0; i < 20; i++) classEngineTimes.push(await timed(() => listClasses(prisma, agentId(i % AGENTS), { limit: 50 })));
   // The naive alternative: the same first page computed by grouping the runs.
   const naiveTimes: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -106,6 +116,9 @@ async function main(server: TestServer) {
       }),
     );
   }
+  const contextEngineTimes: number[] = [];
+  for (const q of queries) await agentContext(prisma, q.agent, contextBody.parse(q.body));
+  for (const q of [...queries, ...queries]) contextEngineTimes.push(await timed(() => agentContext(prisma, q.agent, contextBody.parse(q.body))));
   const peakKb = sampler.stop();
   await sleep(1500);
   const afterKb = memoryOf(pid)?.rssKb ?? 0;
@@ -123,7 +136,9 @@ async function main(server: TestServer) {
   ];
   console.log("\n=== learning engine benchmark (PostgreSQL) ===");
   for (const [name, figure, ok] of rows) console.log(`${ok ? "PASS" : "FAIL"}  ${name}: ${figure}`);
-  console.log(`HTTP floor (GET /api/health) p95: ${p95(floorTimes).toFixed(1)} ms`);
+  console.log(`medians: classes ${p50(classTimes).toFixed(1)} ms, context ${p50(contextTimes).toFixed(1)} ms`);
+  console.log(`in-process engine (no HTTP) p95: classes ${p95(classEngineTimes).toFixed(1)} ms, context ${p95(contextEngineTimes).toFixed(1)} ms`);
+  console.log(`HTTP floor (GET /api/health) p50 ${p50(floorTimes).toFixed(1)} ms, p95 ${p95(floorTimes).toFixed(1)} ms; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(`server RSS: idle ${mib(idleKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
   process.exitCode = rows.every((r) => r[2]) ? 0 : 1;
 }
@@ -286,6 +301,11 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 function p95(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
+}
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
 }
 
 function sleep(ms: number) {

@@ -147,11 +147,20 @@ export type DemoRun = {
 export const classCount = CLASSES.length;
 
 /** Every demo run, oldest first. `anchor` is the newest instant the data may reach. */
+const RUNS_PER_THREAD = 3;
+
 export function demoRuns(anchor: Date): DemoRun[] {
   const runs: DemoRun[] = [];
   CLASSES.forEach((spec, classIndex) => {
     const r = prng(1000 + classIndex);
-    for (let i = 0; i < spec.runs; i++) runs.push(classRun(spec, i, r, anchor));
+    let previous = 0;
+    for (let i = 0; i < spec.runs; i++) {
+      // A thread's runs follow each other within minutes; threads spread over the window.
+      const start = i % RUNS_PER_THREAD === 0 ? threadStart(spec, i, r, anchor) : previous + r.int(60, 600) * 1000;
+      const run = classRun(spec, i, r, start);
+      previous = Date.parse(run.created_at);
+      runs.push(run);
+    }
   });
   const r = prng(7);
   for (let i = 0; i < 40; i++) {
@@ -172,18 +181,21 @@ export function demoRuns(anchor: Date): DemoRun[] {
   return runs.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
-function classRun(spec: ClassSpec, i: number, r: Rng, anchor: Date): DemoRun {
-  const c = newCase(r);
+/** Business hours (08:00–20:00 UTC) on a day inside the class's window, or inside its burst hour. */
+function threadStart(spec: ClassSpec, i: number, r: Rng, anchor: Date): number {
   const [oldest, newest] = spec.window;
-  const inBurst = spec.burst && i < spec.runs * spec.burst.share;
-  const daysAgo = inBurst ? spec.burst!.daysAgo + r.next() / 24 : newest + r.next() * (oldest - newest);
-  // Business hours: runs cluster between 08:00 and 20:00 of their day.
-  const start = new Date(anchor.getTime() - daysAgo * DAY);
-  if (!inBurst) start.setUTCHours(r.int(8, 19), r.int(0, 59), r.int(0, 59));
-  if (start > anchor) start.setTime(anchor.getTime() - r.int(60, 3600) * 1000);
+  if (spec.burst && i < spec.runs * spec.burst.share) return anchor.getTime() - (spec.burst.daysAgo + r.next() / 24) * DAY;
+  const start = new Date(anchor.getTime() - (newest + r.next() * (oldest - newest)) * DAY);
+  start.setUTCHours(r.int(8, 19), r.int(0, 59), r.int(0, 59));
+  // The newest thread must still end before the anchor.
+  return Math.min(start.getTime(), anchor.getTime() - r.int(2, 6) * 3600_000);
+}
 
+function classRun(spec: ClassSpec, i: number, r: Rng, start: number): DemoRun {
+  const c = newCase(r);
+  const inBurst = spec.burst && i < spec.runs * spec.burst.share;
   const failure = spec.failure && r.chance(spec.failure.rate) ? spec.failure.kind : null;
-  let t = start.getTime();
+  let t = start;
   const steps: Step[] = [];
   const tick = () => new Date((t += r.int(300, 4000))).toISOString();
   spec.tools.forEach((tool, index) => {
@@ -203,11 +215,10 @@ function classRun(spec: ClassSpec, i: number, r: Rng, anchor: Date): DemoRun {
   });
 
   const user = spec.user ?? undefined;
-  const thread = `t-${spec.key}-${Math.floor(i / 3)}`;
   return {
     workflow_id: `demo-${spec.key}-${String(i).padStart(4, "0")}`,
     ...(user ? { user_id: user } : {}),
-    thread_id: thread,
+    thread_id: `t-${spec.key}-${Math.floor(i / RUNS_PER_THREAD)}`,
     root_trace_id: `tr-${spec.key}-${i}`,
     query: r.pick(spec.queries)(c),
     steps,
@@ -225,40 +236,44 @@ export type DemoConversation = {
   messages: { message_id: string; role: "user" | "assistant" | "tool"; text: string; timestamp: string }[];
 };
 
-const CONVERSATION_SCRIPTS: Record<string, string[][]> = {
-  "acct-1": [
-    ["My goal is to get refunds for damaged items processed the same day.", "Understood. I'll look up the order and refund it right away.", "Great, and always email me the confirmation."],
-    ["Refund order A10422 please, the keyboard is broken.", "Refunded 89.90 EUR; it should arrive in 3 days.", "Thanks. I prefer short answers, by the way."],
-    ["My goal is to stop wasting time on duplicate orders.", "I can cancel duplicates and refund them in one go.", "Perfect, do that by default."],
-  ],
-  "acct-2": [
-    ["Where is my package? It's been a week.", "It's with DHL, out for delivery today.", "Ok, please always give me the tracking number."],
-    ["My goal is to keep my team's equipment orders on schedule.", "I'll check shipments proactively when you ask about an order.", "Yes, and warn me about customs holds."],
-  ],
-  "acct-3": [
-    ["I need a human, this is the third time I write about the same order.", "I've escalated it to tier 2 with high priority.", "Thank you. I'd rather talk to a person for complaints."],
-    ["My goal is to move all deliveries to our new Lyon office.", "Updated your address; it applies to 2 open orders.", "Great, email me when it's done."],
-  ],
-};
+/**
+ * Each conversation is the talk around one real thread of runs of the account: the opening
+ * message (a stated goal, or else the first run's own query) comes just before the runs, the
+ * reply and the follow-up just after them.
+ */
+const CONVERSATIONS: { user: string; classKey: string; opener?: string; reply: string; followUp: string }[] = [
+  { user: "acct-1", classKey: "refund", opener: "My goal is to get refunds for damaged items processed the same day.", reply: "Understood. I looked the order up and refunded it right away.", followUp: "Great, and always email me the confirmation." },
+  { user: "acct-1", classKey: "refund", reply: "Refunded; it should arrive within a week.", followUp: "Thanks. I prefer short answers, by the way." },
+  { user: "acct-1", classKey: "refund-confirm", opener: "My goal is to stop chasing refund receipts by hand.", reply: "Refunded, and the confirmation is in your inbox.", followUp: "Perfect, do that by default." },
+  { user: "acct-2", classKey: "where-is-order", reply: "It's with the carrier and out for delivery today.", followUp: "Ok, please always give me the tracking number." },
+  { user: "acct-2", classKey: "where-is-order", opener: "My goal is to keep my team's equipment orders on schedule.", reply: "All of them are in transit; none is held at customs.", followUp: "Yes, and warn me about customs holds." },
+  { user: "acct-3", classKey: "escalate-flaky", reply: "I've escalated it to a human queue with high priority.", followUp: "Thank you. I'd rather talk to a person for complaints." },
+  { user: "acct-3", classKey: "address-change", opener: "My goal is to move all deliveries to our new office.", reply: "Updated your address; it applies to your open orders.", followUp: "Great, email me when it's done." },
+];
 
-export function demoConversations(anchor: Date): DemoConversation[] {
-  const out: DemoConversation[] = [];
-  for (const [user, threads] of Object.entries(CONVERSATION_SCRIPTS)) {
-    threads.forEach((lines, n) => {
-      const thread = `t-conv-${user}-${n}`;
-      const start = anchor.getTime() - (n * 9 + 2) * DAY - 3 * 3600_000;
-      out.push({
-        thread_id: thread,
-        user_id: user,
-        root_trace_id: `tr-conv-${user}-${n}`,
-        messages: lines.map((text, k) => ({
-          message_id: `${thread}-m${k}`,
-          role: k % 2 === 0 ? "user" : "assistant",
-          text,
-          timestamp: new Date(start + k * 45_000).toISOString(),
-        })),
-      });
-    });
-  }
-  return out;
+export function demoConversations(runs: DemoRun[]): DemoConversation[] {
+  const used = new Map<string, number>();
+  return CONVERSATIONS.map((c) => {
+    // The n-th conversation of a class sits on that class's n-th most recent thread.
+    const n = used.get(c.classKey) ?? 0;
+    used.set(c.classKey, n + 1);
+    const ofClass = runs.filter((r) => r.workflow_id.startsWith(`demo-${c.classKey}-`) && r.user_id === c.user);
+    const threads = [...new Set(ofClass.map((r) => r.thread_id).reverse())];
+    const thread = threads[n];
+    const threadRuns = ofClass.filter((r) => r.thread_id === thread);
+    const first = threadRuns[0];
+    const opensAt = Date.parse(first.steps[0]?.timestamp ?? first.created_at) - 20_000;
+    const endsAt = Date.parse(threadRuns.at(-1)!.created_at);
+    const lines: [DemoConversation["messages"][number]["role"], string, number][] = [
+      ["user", c.opener ?? first.query, opensAt],
+      ["assistant", c.reply, endsAt + 2_000],
+      ["user", c.followUp, endsAt + 45_000],
+    ];
+    return {
+      thread_id: thread,
+      user_id: c.user,
+      root_trace_id: first.root_trace_id,
+      messages: lines.map(([role, text, at], k) => ({ message_id: `${thread}-m${k}`, role, text, timestamp: new Date(at).toISOString() })),
+    };
+  });
 }

@@ -90,7 +90,7 @@ test("an admin signs in, creates a key, sees ingested runs, adds a viewer and si
   await page.screenshot({ path: `${ARTIFACTS}/run-detail.png`, fullPage: true });
 
   // The agent switcher narrows the workflows list to one agent, in the URL.
-  await page.goto("/workflows");
+  await page.goto("/workflows/runs");
   await page.getByRole("combobox", { name: "Agent" }).first().selectOption(AGENT);
   await expect(page).toHaveURL(new RegExp(`agent=${AGENT}`));
   await expect(page.getByRole("link", { name: /^e2e-run-\d$/ })).toHaveCount(3);

@@ -16,6 +16,8 @@ afterAll(async () => {
 });
 
 const RADIUS_32 = 0.5364915065723368;
+// Restarting the server takes a while on a busy machine; those tests get room for it.
+const RESTART_TIMEOUT = 240_000;
 const near = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThan(1e-12);
 /** Each test gets its own scope, so that selection never sees another test's procedures. */
 const scopeOf = (name: string): Scope => ({ ...SCOPE, environment: `model-tools-v1/${name}` });
@@ -85,7 +87,7 @@ describe(`evidence ledger API, spec §7 (${process.env.PROCTOR_TEST_DB ?? "pglit
     const receipt = await ledger.evaluation(SCOPE, "procedure-1", "case-31");
     expect(receipt.status).toBe(200);
     expect(receipt.json).toEqual(last.json.receipt);
-  });
+  }, RESTART_TIMEOUT);
 
   it("★2 a duplicate delivery is idempotent; conflicting feedback under the case id is 409", async () => {
     const scope = scopeOf("duplicates");
@@ -216,7 +218,7 @@ describe(`evidence ledger API, spec §7 (${process.env.PROCTOR_TEST_DB ?? "pglit
     expect(record.decisions).toHaveLength(1);
     expect(await rowCount("ledger_evaluations", scope)).toBe(32);
     expect(await rowCount("ledger_decisions", scope)).toBe(1);
-  });
+  }, 120_000);
 
   it("★7b eight concurrent identical deliveries of one new case: one write, seven duplicates", async () => {
     const scope = scopeOf("identical");
@@ -552,5 +554,5 @@ describe("evidence ledger schema version", () => {
     await server.sql.query("UPDATE ledger_schema SET version = 1");
     await server.restart();
     expect((await ledger.get(SCOPE, "procedure-1")).status).toBe(200);
-  });
+  }, 2 * RESTART_TIMEOUT);
 });

@@ -9,7 +9,7 @@ import { Prisma } from "../../db/generated/client";
 import { normalizeQuery } from "../canonical";
 import { evaluateClasses, type ClassStatsRow, type Gate } from "../class-gates";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
-import { defaultDir, type ClassQuery, type ClassSort } from "./class-query";
+import { defaultDir, type ClassListInput, type ClassSort } from "./class-query";
 import { CLASS_STATUSES, FAILING_RATE, classStatus, type ClassStatus } from "./status";
 
 export type ReviewClassRow = ClassStatsRow & {
@@ -23,8 +23,6 @@ export type ReviewClassRow = ClassStatsRow & {
 };
 
 export type StatusCounts = Record<ClassStatus, number>;
-
-type Filter = { agentId?: string; q?: string; status?: ClassStatus };
 
 type SqlRow = {
   agent_id: string;
@@ -147,13 +145,12 @@ export async function classStatusCountsByAgent(db: Db, agents: AgentConfig[], no
 
 export async function listReviewClasses(
   db: Db,
-  query: Pick<ClassQuery, "agent" | "status" | "q" | "sort" | "dir" | "page" | "page_size">,
+  query: ClassListInput,
   now: Date = new Date(),
 ): Promise<{ rows: ReviewClassRow[]; total: number; counts: StatusCounts; agents: AgentConfig[] }> {
   const agents = await agentConfigs(db, query.agent);
-  const filter: Filter = { agentId: query.agent, q: query.q, status: query.status };
-  const counts = await classStatusCounts(db, agents, filter.q, now);
-  const total = filter.status ? counts[filter.status] : Object.values(counts).reduce((a, b) => a + b, 0);
+  const counts = await classStatusCounts(db, agents, query.q, now);
+  const total = query.status ? counts[query.status] : Object.values(counts).reduce((a, b) => a + b, 0);
   if (agents.length === 0 || total === 0) return { rows: [], total, counts, agents };
 
   const dir = query.dir ?? defaultDir(query.sort);
@@ -163,9 +160,9 @@ export async function listReviewClasses(
       ? Prisma.sql`array_position(ARRAY['ready','failing','evidence','in_review','promoted'], status) ${d}, executions DESC, last_seen DESC`
       : Prisma.sql`${ORDER[query.sort]} ${d} NULLS LAST`;
   const rows = await db.$queryRaw<SqlRow[]>`
-    ${classified(agents, filter.q, now)}
+    ${classified(agents, query.q, now)}
     SELECT * FROM classified
-    ${filter.status ? Prisma.sql`WHERE status = ${filter.status}` : Prisma.empty}
+    ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}
     ORDER BY ${order}, agent_id ASC, canonical_hash ASC, user_scope ASC
     LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`;
   return { rows: await withVerdicts(db, agents, rows, now), total, counts, agents };

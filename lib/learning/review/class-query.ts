@@ -26,6 +26,9 @@ export const classQuerySchema = z.object({
 
 export type ClassQuery = z.output<typeof classQuerySchema>;
 
+/** What the class list needs of the URL state (optional keys may be left out). */
+export type ClassListInput = Pick<ClassQuery, "sort" | "page" | "page_size"> & Partial<Pick<ClassQuery, "agent" | "status" | "q" | "dir">>;
+
 /** Status sorts lifecycle-first (ready first) ascending; numbers and times sort descending first. */
 export function defaultDir(sort: ClassSort): "asc" | "desc" {
   return sort === "status" || sort === "tools" || sort === "agent" ? "asc" : "desc";

@@ -5,7 +5,7 @@ import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { shadowReadiness, shadowStatsOf, type Readiness } from "../readiness";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
-import { defaultSkillDir, SKILL_FILTERS, type SkillFilter, type SkillQuery, type SkillSort, type SkillStatusName } from "./skill-query";
+import { defaultSkillDir, SKILL_FILTERS, type SkillFilter, type SkillListInput, type SkillQuery, type SkillSort, type SkillStatusName } from "./skill-query";
 
 export type ReviewSkillRow = {
   id: string;
@@ -38,7 +38,9 @@ type SqlRow = {
   template_distilled: boolean; shadow_stats: unknown; created_at: Date; promoted_at: Date | null;
 };
 
-const num = (key: string) => Prisma.sql`(CASE WHEN jsonb_typeof(sk.shadow_stats -> ${key}) = 'number' THEN (sk.shadow_stats ->> ${key})::float8 ELSE 0 END)`;
+type ShadowKey = "observations" | "trajectory_matches" | "matched_successes" | "matched_failures";
+/** A number of the shadow statistics as readiness.ts reads it (anything else counts as 0). Keys are constants. */
+const num = (key: ShadowKey) => Prisma.raw(`(CASE WHEN jsonb_typeof(sk.shadow_stats -> '${key}') = 'number' THEN (sk.shadow_stats ->> '${key}')::float8 ELSE 0 END)`);
 
 const ORDER: Record<Exclude<SkillSort, "lifecycle">, Prisma.Sql> = {
   name: Prisma.sql`lower(name)`,
@@ -49,7 +51,7 @@ const ORDER: Record<Exclude<SkillSort, "lifecycle">, Prisma.Sql> = {
 };
 
 /** Skills of the agents matching authority and text, each with its readiness flag (as readiness.ts computes it). */
-function filtered(agents: AgentConfig[], q: Pick<SkillQuery, "authority" | "q">): Prisma.Sql {
+function filtered(agents: AgentConfig[], q: Partial<Pick<SkillQuery, "authority" | "q">>): Prisma.Sql {
   const like = q.q ? `%${likeEscape(q.q)}%` : null;
   const obs = num("observations");
   const matched = Prisma.sql`(${num("matched_successes")} + ${num("matched_failures")})`;
@@ -88,7 +90,7 @@ function statusWhere(status: SkillFilter | undefined): Prisma.Sql {
 export type SkillTotals = { counts: SkillCounts; activations: number; successes: number; failures: number; deviations: number; newest: Date | null };
 
 /** Status counts (and "ready"), and activity sums, of the skills matching authority and text. */
-export async function skillTotals(db: Db, agents: AgentConfig[], q: Pick<SkillQuery, "authority" | "q">): Promise<SkillTotals> {
+export async function skillTotals(db: Db, agents: AgentConfig[], q: Partial<Pick<SkillQuery, "authority" | "q">>): Promise<SkillTotals> {
   const totals: SkillTotals = { counts: Object.fromEntries(SKILL_FILTERS.map((s) => [s, 0])) as SkillCounts, activations: 0, successes: 0, failures: 0, deviations: 0, newest: null };
   if (agents.length === 0) return totals;
   const rows = await db.$queryRaw<{ status: string; n: number; ready: number; activations: number; successes: number; failures: number; deviations: number; newest: Date | null }[]>`
@@ -109,7 +111,7 @@ export async function skillTotals(db: Db, agents: AgentConfig[], q: Pick<SkillQu
   return totals;
 }
 
-export async function listReviewSkills(db: Db, query: Pick<SkillQuery, "agent" | "status" | "authority" | "q" | "sort" | "dir" | "page" | "page_size">) {
+export async function listReviewSkills(db: Db, query: SkillListInput) {
   const agents = await agentConfigs(db, query.agent);
   const totals = await skillTotals(db, agents, query);
   const counts = totals.counts;

@@ -26,6 +26,9 @@ export const skillQuerySchema = z.object({
 
 export type SkillQuery = z.output<typeof skillQuerySchema>;
 
+/** What the skills list needs of the URL state (optional keys may be left out). */
+export type SkillListInput = Pick<SkillQuery, "sort" | "page" | "page_size"> & Partial<Pick<SkillQuery, "agent" | "status" | "authority" | "q" | "dir">>;
+
 export function defaultSkillDir(sort: SkillSort): "asc" | "desc" {
   return sort === "lifecycle" || sort === "name" ? "asc" : "desc";
 }

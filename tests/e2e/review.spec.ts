@@ -1,0 +1,205 @@
+// The review pages in Chromium, with data sent through the API: an ineligible class shows
+// its failing gate and no Distill button; Distill now on an eligible class → the report names
+// the new shadow skill → open it → Activate as developer with a reason → Active, developer,
+// the class Promoted with its runs suppressed, the audit log has it → Demote with a reason →
+// Demoted, runs released. Keyboard shortcuts, 375 px and 1440 px (screenshots), dark mode, and
+// a viewer who sees no actions and is refused by their endpoints.
+import type { Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { ARTIFACTS, expect, test as base } from "./fixtures";
+
+// The template distiller (no LLM): the flow does not depend on a model.
+const test = base.extend<object, { server: TestServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startTestServer({ env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+      await use(server);
+      await server.stop();
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
+});
+
+const AGENT = "e2e-review-bot";
+const auth = { authorization: `Bearer ${ADMIN_KEY}` };
+const VIEWER = { email: "viewer@review.e2e", password: "viewer-password-42" };
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+async function noHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+function run(i: number, tools: string[], outcome: "success" | "failure" = "success") {
+  return {
+    workflow_id: `e2e-review-${tools.length}-${tools.join("-")}-${i}`,
+    query: `Please help with order ${100 + i} (${tools.join(", ")})`,
+    steps: tools.map((t) => ({ tool: t, arguments: { order_id: `A${i}` }, result: { ok: true } })),
+    outcome,
+  };
+}
+
+test("an admin reviews classes, distills, activates as developer and demotes; a viewer cannot act", async ({ page, request }) => {
+  const put = await request.put(`/api/v1/agents/${AGENT}`, {
+    headers: auth,
+    data: {
+      name: "E2E review bot",
+      tools: [
+        { name: "lookup_order", description: "Find an order" },
+        { name: "issue_refund", description: "Refund an order" },
+        { name: "send_email", description: "Email the customer" },
+      ],
+      learning: { require_shadow: true, promotion_every_n_runs: 0 },
+    },
+  });
+  expect(put.status(), await put.text()).toBe(200);
+  const refund = ["lookup_order", "issue_refund"];
+  const email = ["lookup_order", "send_email"];
+  const workflows = [
+    ...[0, 1, 2, 3, 4].map((i) => run(i, refund)),
+    run(5, refund, "failure"),
+    run(6, email),
+    run(7, email),
+  ];
+  const sent = await request.post(`/api/v1/agents/${AGENT}/workflows/batch`, { headers: auth, data: { workflows } });
+  expect(sent.status()).toBe(207);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/workflows?agent=${AGENT}`);
+  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await expect(page.getByRole("heading", { name: "Workflows", exact: true })).toBeVisible();
+  const summary = page.getByRole("definition").filter({ hasText: /^8$/ });
+  await expect(summary.first()).toBeVisible();
+
+  // The ineligible class: its executions chip fails (detail on hover) and it has no Distill button.
+  const emailRow = page.locator("tr", { has: page.getByRole("link", { name: "lookup_order → send_email" }) });
+  const chip = emailRow.locator('[data-gate="executions"]:visible');
+  await expect(chip).toHaveAttribute("data-passed", "false");
+  await expect(chip).toHaveAttribute("title", "Executions: 2 / 5 runs");
+  await emailRow.getByRole("link", { name: "lookup_order → send_email" }).click();
+  const detail = page.locator("#class-detail");
+  await expect(detail.getByRole("heading", { name: "lookup_order → send_email" })).toBeVisible();
+  await expect(detail.locator('[data-gate="executions"]')).toContainText("2 / 5 runs");
+  await expect(detail.locator('[data-gate="executions"]')).toHaveAttribute("data-passed", "false");
+  await expect(detail.getByRole("button", { name: "Distill now" })).toHaveCount(0);
+  await expect(detail.getByRole("button", { name: "Run promotion cycle" })).toBeVisible();
+  await expect(page).toHaveURL(/class=/);
+
+  // Keyboard: k moves the selection up to the ready class (the URL follows), / focuses the filter.
+  await page.keyboard.press("k");
+  await expect(detail.getByRole("heading", { name: "lookup_order → issue_refund" })).toBeVisible();
+  await page.keyboard.press("/");
+  await expect(page.getByRole("searchbox", { name: "Filter by tool, hash or query" })).toBeFocused();
+  await page.keyboard.type("j");
+  await expect(detail.getByRole("heading", { name: "lookup_order → issue_refund" })).toBeVisible();
+  await page.getByRole("searchbox", { name: "Filter by tool, hash or query" }).fill("");
+
+  await page.screenshot({ path: `${ARTIFACTS}/workflows-desktop.png`, fullPage: true });
+
+  // Distill now: the report appears in place, naming the new shadow skill.
+  await expect(detail.getByText("Ready to distill")).toBeVisible();
+  await detail.getByRole("button", { name: "Distill now" }).click();
+  const report = detail.getByRole("article", { name: "Distill now report" });
+  await expect(report.getByText("Promoted (1)")).toBeVisible();
+  await expect(report.getByText("shadow", { exact: true })).toBeVisible();
+  await expect(detail.getByText("In review").first()).toBeVisible();
+  await expect(detail.getByRole("button", { name: "Distill now" })).toHaveCount(0);
+  const skillLink = report.getByRole("link", { name: /v1$/ });
+  const skillName = (await skillLink.textContent())!.replace(/ v1$/, "");
+
+  // Open the skill and activate it as developer, with a reason.
+  await skillLink.click();
+  await expect(page).toHaveURL(/\/skills\?.*skill=/);
+  const skillId = new URL(page.url()).searchParams.get("skill")!;
+  const panel = page.locator("#skill-detail");
+  await expect(panel.getByRole("heading", { name: `${skillName} v1` })).toBeVisible();
+  await expect(panel.getByText("shadow", { exact: true })).toBeVisible();
+  await expect(panel.getByText("No observations yet.")).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Activate as user" })).toBeVisible();
+  await panel.getByRole("button", { name: "Activate as developer" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText(/Developer authority: the skill is injected as a developer/)).toBeVisible();
+  await expect(dialog.getByText("Shadow readiness is not met:")).toBeVisible();
+  await dialog.getByLabel("Reason (recorded in the audit log)").fill("Procedure reviewed line by line");
+  await dialog.getByRole("button", { name: "Activate as developer" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(panel.getByText("active", { exact: true })).toBeVisible();
+  await expect(panel.getByText("authority: developer")).toBeVisible();
+  await expect(panel.getByRole("button", { name: "Demote" })).toBeVisible();
+  await expect(panel.getByRole("list", { name: "Audit entries" })).toContainText("Procedure reviewed line by line");
+  await page.screenshot({ path: `${ARTIFACTS}/skills-desktop.png`, fullPage: true });
+
+  // The class is promoted and its runs are suppressed.
+  await panel.getByRole("link", { name: /…$/ }).click();
+  await expect(detail.getByText("Promoted", { exact: true }).first()).toBeVisible();
+  await expect(detail.getByRole("list", { name: "Runs of this class" }).getByText("Suppressed")).toHaveCount(6);
+
+  // The audit log has the decision.
+  await page.goto(`/audit?target=${skillId}`);
+  const auditRow = page.getByRole("row", { name: /skill\.activated/ });
+  await expect(auditRow).toContainText(ADMIN_EMAIL);
+
+  // Demote with a reason: demoted, runs released.
+  await page.goto(`/skills?agent=${AGENT}&skill=${skillId}`);
+  await panel.getByRole("button", { name: "Demote" }).click();
+  await dialog.getByLabel("Reason (recorded in the audit log)").fill("Superseded by a policy change");
+  await dialog.getByRole("button", { name: "Demote" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(panel.getByText("demoted", { exact: true }).first()).toBeVisible();
+  await expect(panel.getByRole("note")).toContainText("Superseded by a policy change");
+  await panel.getByRole("link", { name: /…$/ }).click();
+  await expect(detail.getByText("Needs more evidence").first()).toBeVisible();
+  await expect(detail.getByRole("list", { name: "Runs of this class" }).getByText("Suppressed")).toHaveCount(0);
+  await expect(detail.getByText(/was demoted/)).toContainText("Superseded by a policy change");
+
+  // 375 px: no horizontal scrolling on either page; dark mode too.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await noHorizontalScroll(page);
+  await page.screenshot({ path: `${ARTIFACTS}/workflows-mobile.png`, fullPage: true });
+  await page.goto(`/skills?agent=${AGENT}`);
+  await expect(panel).toBeVisible();
+  await noHorizontalScroll(page);
+  await page.screenshot({ path: `${ARTIFACTS}/skills-mobile.png`, fullPage: true });
+  await page.getByRole("button", { name: "Dark mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${ARTIFACTS}/skills-desktop-dark.png`, fullPage: true });
+  await page.getByRole("button", { name: "Dark mode" }).click();
+  await expect(page.locator("html")).not.toHaveClass(/dark/);
+
+  // The learning settings page: every group, and the authority rule in the browser.
+  await page.goto(`/agents/${AGENT}/settings`);
+  await expect(page.getByText("template distiller in use")).toBeVisible();
+  for (const legend of ["Gates", "Distillation and promotion cycles", "Shadow review", "Injection", "Drift"]) {
+    await expect(page.getByRole("group", { name: legend })).toBeVisible();
+  }
+
+  // A viewer: the pages without actions, and the actions' endpoints refuse.
+  const created = await page.request.post("/api/console/users", { data: { ...VIEWER, role: "VIEWER" } });
+  expect(created.status()).toBe(201);
+  await page.getByRole("button", { name: `Account: ${ADMIN_EMAIL}` }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto(`/workflows?agent=${AGENT}`);
+  await signIn(page, VIEWER.email, VIEWER.password);
+  await expect(detail).toBeVisible();
+  await expect(page.getByRole("button", { name: /Distill now|Run promotion cycle/ })).toHaveCount(0);
+  await page.goto(`/skills?agent=${AGENT}&skill=${skillId}`);
+  await expect(panel).toBeVisible();
+  await expect(page.getByRole("button", { name: /Activate as|Demote/ })).toHaveCount(0);
+  await page.goto(`/agents/${AGENT}/settings`);
+  await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
+  const refused = [
+    await page.request.post(`/api/console/learning/agents/${AGENT}/distill`, { data: { canonical_hash: "0".repeat(64), user_id: null } }),
+    await page.request.post(`/api/console/learning/agents/${AGENT}/promotion-cycle`, { data: {} }),
+    await page.request.put(`/api/console/learning/agents/${AGENT}/settings`, { data: { learning: {} } }),
+    await page.request.post(`/api/v1/skills/${skillId}/activate`, { data: { injection_role: "developer", reason: "viewer" } }),
+    await page.request.post(`/api/v1/skills/${skillId}/demote`, { data: { reason: "viewer" } }),
+  ];
+  expect(refused.map((r) => r.status())).toEqual([403, 403, 403, 403, 403]);
+});

@@ -1,0 +1,76 @@
+// Pure parts of the review pages: every learning setting is on the settings page exactly
+// once, the class status rules, the SKILL.md version diff and the Markdown block parser.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { AUTHORITY_KEYS, CONFIG_GROUPS } from "@/lib/learning/review/config-fields";
+import { classStatus } from "@/lib/learning/review/status";
+import { sideBySideDiff } from "@/lib/learning/review/diff";
+import { parseBlocks } from "@/components/review/markdown";
+
+describe("settings fields", () => {
+  it("present every configuration key exactly once, in the five groups", () => {
+    const shown = [...CONFIG_GROUPS.flatMap((g) => g.fields.map((f) => f.key as string)), ...AUTHORITY_KEYS];
+    expect(shown.length).toBe(new Set(shown).size);
+    expect(new Set(shown)).toEqual(new Set(Object.keys(DEFAULT_LEARNING_CONFIG)));
+    expect(CONFIG_GROUPS.map((g) => g.id)).toEqual(["gates", "distillation", "shadow", "injection", "drift"]);
+  });
+});
+
+describe("class status", () => {
+  const base = { liveStatus: null, eligible: false, executions: 10, successes: 8 };
+  it("follows the live skill first, then eligibility, then the success rate", () => {
+    expect(classStatus({ ...base, liveStatus: "ACTIVE", eligible: true })).toBe("promoted");
+    expect(classStatus({ ...base, liveStatus: "SHADOW", eligible: true })).toBe("in_review");
+    expect(classStatus({ ...base, liveStatus: "candidate" })).toBe("in_review");
+    expect(classStatus({ ...base, eligible: true })).toBe("ready");
+    expect(classStatus({ ...base, successes: 4 })).toBe("failing");
+    expect(classStatus({ ...base, successes: 5 })).toBe("evidence");
+    expect(classStatus({ ...base, executions: 0, successes: 0 })).toBe("evidence");
+  });
+});
+
+describe("side-by-side diff", () => {
+  it("keeps common lines aligned and pairs changes", () => {
+    const rows = sideBySideDiff("a\nb\nc\nd", "a\nB\nc\nd\ne");
+    expect(rows.map((r) => r.kind)).toEqual(["same", "changed", "same", "same", "added"]);
+    expect(rows[1]).toEqual({ kind: "changed", left: { line: 2, text: "b" }, right: { line: 2, text: "B" } });
+    expect(rows[4]).toEqual({ kind: "added", left: null, right: { line: 5, text: "e" } });
+    expect(sideBySideDiff("x\ny", "y").map((r) => r.kind)).toEqual(["removed", "same"]);
+    expect(sideBySideDiff("same", "same").every((r) => r.kind === "same")).toBe(true);
+  });
+});
+
+describe("SKILL.md blocks", () => {
+  it("splits frontmatter, headings, lists, code and paragraphs", () => {
+    const md = [
+      "---",
+      "name: refund-order",
+      "tools: [lookup_order]",
+      "---",
+      "# Refund an order",
+      "",
+      "## When to apply",
+      "- the order is paid",
+      "- the customer asks",
+      "  for a refund",
+      "",
+      "1. Call `lookup_order` with an id",
+      "2. Call `issue_refund`",
+      "",
+      "Some text",
+      "continues here.",
+      "```",
+      "<script>alert(1)</script>",
+      "```",
+    ].join("\n");
+    expect(parseBlocks(md)).toEqual([
+      { kind: "frontmatter", text: "name: refund-order\ntools: [lookup_order]" },
+      { kind: "heading", level: 1, text: "Refund an order" },
+      { kind: "heading", level: 2, text: "When to apply" },
+      { kind: "list", ordered: false, items: ["the order is paid", "the customer asks for a refund"] },
+      { kind: "list", ordered: true, items: ["Call `lookup_order` with an id", "Call `issue_refund`"] },
+      { kind: "paragraph", text: "Some text continues here." },
+      { kind: "code", text: "<script>alert(1)</script>" },
+    ]);
+  });
+});
