@@ -76,7 +76,7 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
 
       {canAct ? <ClassActions key={`${d.key.agentId}:${d.key.userScope}:${d.key.canonicalHash}`} agentId={d.key.agentId} hash={d.key.canonicalHash} userId={userId} eligible={d.eligible} /> : null}
 
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         {facts.map(([k, v]) => (
           <div key={k} className="min-w-0">
             <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>

@@ -162,9 +162,9 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
             <h4 className="mt-3 mb-1 text-xs font-medium text-slate-500">Distilled from</h4>
             <ul className="space-y-1 text-sm">
               {d.sourceRuns.map((r) => (
-                <li key={r.id} className="flex flex-wrap items-center gap-2">
+                <li key={r.id} className="flex items-start gap-2">
                   <Badge status={r.outcome.toLowerCase()} />
-                  <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} min-w-0 font-normal break-words`}>
+                  <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
                     {r.query || r.workflowId}
                   </Link>
                 </li>

@@ -2,11 +2,9 @@
 import { z } from "zod";
 import { readJsonBody } from "../api/json-body";
 import { zodProblem } from "../api/zod-errors";
+import { pathId } from "../api/v1/schemas";
 
 const ONE_MIB = 1024 * 1024;
-
-export const PATH_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const pathId = z.string().regex(PATH_ID, "ids are 1-128 characters of A-Z a-z 0-9 . _ : -");
 
 export const agentIdParams = z.object({ agent_id: pathId });
 export const skillParams = z.object({ skill_id: pathId });

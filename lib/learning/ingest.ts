@@ -2,8 +2,8 @@
 // Everything per run is computed before the transaction (validation, trajectory identity,
 // outcome, embedding); the transaction then runs ONE statement that inserts the new runs and,
 // from exactly the rows it inserted, maintains the trajectory-class statistics, the
-// distinct-query child table and the daily counts; then the monitor hook; then the agent's run
-// counter. Rows are fed in key order so concurrent batches lock rows in one order.
+// distinct-query child table, the daily counts and the agent's run counter; then the monitor
+// hook. Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db } from "../db/prisma";
 import { problems } from "../api/problem";
@@ -13,7 +13,7 @@ import { decideOutcome, type OutcomeDecision } from "./outcome";
 import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { newId } from "./ids";
-import { BUMP_AGENT_AND_READ_SQL, BUMP_AGENT_SQL, INSERT_RUNS_SQL } from "./ingest/sql";
+import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
 
@@ -41,10 +41,28 @@ type StoredRow = {
   promoted_skill_id: string | null;
 };
 
+/**
+ * The outcome rule last read for each agent. Only a guess: the insert statement compares it with
+ * the stored rule in its own snapshot and inserts nothing when they differ, so a changed rule is
+ * re-read and the runs judged again. Saves a round trip per request in the steady state.
+ */
+const knownRules = new Map<string, unknown>();
+const MAX_KNOWN_RULES = 10_000;
+
+async function readRule(q: Db | Tx, agentId: string): Promise<unknown> {
+  const [agent] = await q.$queryRawUnsafe<{ outcome_rule: unknown }[]>(`SELECT outcome_rule FROM agents WHERE id = $1`, agentId);
+  if (!agent) {
+    knownRules.delete(agentId);
+    throw problems.notFound(`Agent '${agentId}'`);
+  }
+  if (knownRules.size >= MAX_KNOWN_RULES) knownRules.delete(knownRules.keys().next().value as string);
+  knownRules.set(agentId, agent.outcome_rule ?? null);
+  return agent.outcome_rule ?? null;
+}
+
 /** Stores runs for one agent; each item succeeds or fails on its own. Unknown agent → 404. */
 export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
-  const [agent] = await db.$queryRawUnsafe<{ outcome_rule: unknown }[]>(`SELECT outcome_rule FROM agents WHERE id = $1`, agentId);
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  let rule = knownRules.has(agentId) ? knownRules.get(agentId) : await readRule(db, agentId);
   const now = opts.now ?? new Date();
 
   const results: BatchItemResult[] = new Array(items.length);
@@ -63,9 +81,13 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       };
       return;
     }
-    prepared.push(prepare(index, parsed.data, agent.outcome_rule, now));
+    prepared.push(prepare(index, parsed.data, now));
   });
-  if (prepared.length === 0) return results;
+  if (prepared.length === 0) {
+    // Nothing to store, but an unknown agent is still an unknown agent.
+    if (!knownRules.has(agentId)) await readRule(db, agentId);
+    return results;
+  }
 
   // The first occurrence of a workflow_id is the one inserted; later ones are judged against it.
   const firstOf = new Map<string, Prepared>();
@@ -77,21 +99,25 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
 
   const stored = await db.$transaction(
     async (tx) => {
-      const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
-      const inserted = await tx.$queryRawUnsafe<{ id: string; covered: boolean }[]>(INSERT_RUNS_SQL, agentId, JSON.stringify(rows));
-      const insertedIds = new Set(inserted.map((r) => r.id));
+      let inserted: { id: string | null; covered: boolean }[] = [];
+      for (let attempt = 1; ; attempt++) {
+        const rows = toInsert.map((p, i) => insertRow(p, decideOutcome(p.input, rule), vectors[i], embedderId));
+        const ruleParam = rule === null ? null : JSON.stringify(rule);
+        inserted = await tx.$queryRawUnsafe(INSERT_RUNS_SQL, agentId, JSON.stringify(rows), ruleParam);
+        if (inserted.length > 0) break; // the guard row: the rule used is the stored one
+        if (attempt === 3) throw new Error("the agent's outcome rule kept changing during ingestion");
+        rule = await readRule(tx, agentId);
+      }
+      const insertedIds = new Set(inserted.flatMap((r) => (r.id ? [r.id] : [])));
       const newRuns = toInsert.filter((p) => insertedIds.has(p.id));
-      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p)));
+      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p, rule)));
       // Re-read what is stored only when the answer may differ from what was just written: a
       // workflow_id repeated or already stored (possibly by a concurrent request), or a new run
       // whose class an ACTIVE skill covers (the monitor stamps it).
       const mustRead = prepared.length > newRuns.length || inserted.some((r) => r.covered);
-      const lastRunAt = newRuns.reduce<Date | null>((m, p) => (m && m > p.createdAt ? m : p.createdAt), null);
-      // The agent row is the one row every run of the agent updates: it is touched last, so its
-      // lock is held only until the commit that follows.
       const current = mustRead
-        ? await tx.$queryRawUnsafe<StoredRow[]>(BUMP_AGENT_AND_READ_SQL, agentId, newRuns.length, lastRunAt, JSON.stringify([...firstOf.keys()]))
-        : (await tx.$executeRawUnsafe(BUMP_AGENT_SQL, agentId, newRuns.length, lastRunAt), newRuns.map(writtenRow));
+        ? await tx.$queryRawUnsafe<StoredRow[]>(READ_STORED_SQL, agentId, JSON.stringify([...firstOf.keys()]))
+        : newRuns.map((p) => writtenRow(p, rule));
       return { insertedIds, byWorkflowId: new Map(current.map((r) => [r.workflow_id, r])) };
     },
     { maxWait: 15_000, timeout: 60_000 },

@@ -19,11 +19,6 @@ export function toSampleRun(row: { workflowId: string; query: string; outcome: s
   return { workflowId: row.workflowId, query: row.query, outcome: row.outcome.toLowerCase() === "success" ? "success" : "failure", steps };
 }
 
-/** The tool path of a run after retry collapse (what the class's procedure must follow). */
-export function toolPath(run: SampleRun): string[] {
-  return canonicalSignature(run.steps).map((u) => u.tool);
-}
-
 /**
  * The tools a failed run failed on: units still errored after retries; when none errored (a
  * business-outcome failure), the last tool called.

@@ -1,6 +1,13 @@
-// record_evaluation (spec §3.2). Under a row lock on the procedure, one transaction checks the
-// case in the spec's order and commits the receipt (which is also the evidence claim), the
-// aggregate update and any decision together. A failed call writes nothing.
+// record_evaluation (spec §3.2): checks a case in the spec's order, then commits its receipt
+// (which is also the evidence claim), the aggregate update and any decision in one transaction
+// under the procedure's row lock. A failed call writes nothing.
+//
+// Two ways to the same commit. Uncontended (the usual case: evaluations spread over many
+// procedures): one statement reads, one statement commits; the committing statement takes the
+// row lock (SELECT … FOR UPDATE NOWAIT) and writes only if no case was accepted since the read.
+// Contended (the row is locked or changed meanwhile): a transaction queues on SELECT … FOR
+// UPDATE, re-reads under the lock and commits with the same statement.
+import { Prisma } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
 import { acceptsPhase, applyEvaluation } from "./arithmetic";
 import { LedgerError } from "./errors";
@@ -13,6 +20,10 @@ import type { EvaluationResult, LedgerPolicy, LedgerScope, PairedEvaluation, Pro
 // Waiting for the pool or the procedure's lock under load is normal; give it room.
 const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
 const ATTEMPTS = 3;
+const UNIQUE_VIOLATION = "23505";
+const LOCK_NOT_AVAILABLE = "55P03";
+/** The optimistic commit found the procedure locked or changed: take the queued path. */
+const CONTENDED: unique symbol = Symbol("contended");
 
 export async function recordEvaluation(
   db: Db,
@@ -24,19 +35,28 @@ export async function recordEvaluation(
   const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
   const evaluation = parseLedger(evaluationSchema, evaluationInput, "evaluation");
   await ensureLedgerSchema(db);
-  for (let attempt = 1; ; attempt++) {
+  const fast = await attempt(db, scope, id, evaluation, false).catch((e) => {
+    if (isDbError(e, LOCK_NOT_AVAILABLE) || isDbError(e, UNIQUE_VIOLATION)) return CONTENDED;
+    throw e;
+  });
+  if (fast !== CONTENDED) return fast;
+  for (let n = 1; ; n++) {
     try {
-      return await db.$transaction((tx) => recordLocked(tx, scope, id, evaluation), TX_OPTIONS);
+      return await db.$transaction(async (tx) => {
+        const result = await attempt(tx, scope, id, evaluation, true);
+        if (result === CONTENDED) throw new Error("ledger: the procedure changed under its own row lock");
+        return result;
+      }, TX_OPTIONS);
     } catch (e) {
-      // A concurrent delivery of the same case (or evidence) committed after this statement's
+      // A concurrent delivery of the same case (or evidence) committed after the read's
       // snapshot: the retry re-reads it and classifies it as duplicate or conflict.
-      if (attempt < ATTEMPTS && isUniqueViolation(e)) continue;
+      if (n < ATTEMPTS && isDbError(e, UNIQUE_VIOLATION)) continue;
       throw e;
     }
   }
 }
 
-type LockedRow = {
+type ReadRow = {
   state: string;
   qualification_count: number;
   mean_improvement: number;
@@ -69,15 +89,13 @@ type LockedRow = {
   r_recorded_at: Date;
 };
 
-async function recordLocked(tx: Tx, scope: LedgerScope, id: string, e: PairedEvaluation): Promise<EvaluationResult> {
+async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEvaluation, lock: boolean): Promise<EvaluationResult | typeof CONTENDED> {
   const evidence = evidenceKey(e.evidence_ref);
-  // The lock, the stored receipt for this case and the evidence claim in one round trip.
-  // The procedure row is re-read at lock time (READ COMMITTED); the joined receipts come from
-  // the statement's snapshot, which is why a racing identical insert can still collide below.
-  // set_config makes this transaction's commit synchronous whatever the server default is.
-  const rows = await tx.$queryRaw<LockedRow[]>`
-    SELECT set_config('synchronous_commit', 'on', true) AS sync,
-      p.state::text AS state, p.qualification_count, p.mean_improvement, p.mean_candidate_utility,
+  // The procedure, the stored receipt for this case and the evidence claim in one round trip.
+  // With the lock, the procedure row is re-read at lock time (READ COMMITTED) while the joined
+  // receipts come from the statement's snapshot: a racing identical insert can still collide.
+  const rows = await q.$queryRaw<ReadRow[]>`
+    SELECT p.state::text AS state, p.qualification_count, p.mean_improvement, p.mean_candidate_utility,
       p.budget_violations, p.lower_improvement_bound, p.monitoring_count, p.failure_streak, p.source_refs,
       p.qualification_trials, p.confidence_delta, p.min_improvement, p.min_candidate_utility,
       p.max_cost_units, p.max_latency_ms, p.max_failure_streak, p.evaluator_id, p.evaluation_contract,
@@ -97,7 +115,7 @@ async function recordLocked(tx: Tx, scope: LedgerScope, id: string, e: PairedEva
      AND r.procedure_id = p.procedure_id AND r.case_id = ${e.case_id}
     WHERE p.tenant = ${scope.tenant} AND p.agent = ${scope.agent} AND p.environment = ${scope.environment}
       AND p.procedure_id = ${id}
-    FOR UPDATE OF p`;
+    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
   const row = rows[0];
   // A receipt only exists under an existing procedure, so "no procedure" also means "no receipt".
   if (!row) throw new LedgerError("KeyNotFound", "Procedure not found in this scope");
@@ -154,38 +172,51 @@ async function recordLocked(tx: Tx, scope: LedgerScope, id: string, e: PairedEva
     throw new LedgerError("MemoryOperation", "Evaluation phase does not match procedure state");
   }
 
-  // 9. Apply and commit receipt, evidence claim, aggregates and decision in one statement.
+  // 9. Apply, then commit receipt, evidence claim, aggregates and decision in one statement.
   const { next, transition } = applyEvaluation(current, policy, e);
   const now = new Date();
   const seq = next.qualification_count + next.monitoring_count;
-  await tx.$executeRaw`
-    WITH receipt AS (
+  // `locked` takes the row lock and holds the write to the aggregates this step was computed
+  // from; set_config makes the commit synchronous whatever the server's default is.
+  const [{ applied }] = await q.$queryRaw<{ applied: number }[]>`
+    WITH locked AS (
+      SELECT 1 FROM ledger_procedures
+      WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
+        AND procedure_id = ${id} AND qualification_count = ${current.qualification_count}::int
+        AND monitoring_count = ${current.monitoring_count}::bigint
+      FOR UPDATE NOWAIT
+    ), receipt AS (
       INSERT INTO ledger_evaluations (tenant, agent, environment, procedure_id, case_id, seq, phase,
         evaluator_id, evaluation_contract, evidence_ref, evidence_key, baseline_utility, candidate_utility,
         candidate_cost_units, candidate_latency_ms, state_after, recorded_at)
-      VALUES (${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${e.case_id}, ${seq}::int,
+      SELECT ${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${e.case_id}, ${seq}::int,
         ${e.phase.toUpperCase()}::"LedgerPhase", ${e.evaluator_id}, ${e.evaluation_contract}, ${e.evidence_ref},
         ${evidence}, ${e.baseline_utility}::float8, ${e.candidate_utility}::float8,
-        ${e.candidate_cost_units}::bigint, ${e.candidate_latency_ms}::bigint, ${dbState(next.state)}::"LedgerState", ${now})
+        ${e.candidate_cost_units}::bigint, ${e.candidate_latency_ms}::bigint, ${dbState(next.state)}::"LedgerState", ${now}
+      FROM locked
     ), decision AS (
       INSERT INTO ledger_decisions (tenant, agent, environment, procedure_id, seq, from_state, to_state, reason,
         triggering_case, recorded_at)
       SELECT ${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${Number(row.decision_count)}::int,
         ${transition ? dbState(transition.from) : null}::"LedgerState", ${transition ? dbState(transition.to) : null}::"LedgerState",
         ${transition?.reason ?? null}, ${e.case_id}, ${now}
-      WHERE ${transition !== null}::boolean
+      FROM locked WHERE ${transition !== null}::boolean
+    ), updated AS (
+      UPDATE ledger_procedures SET
+        state = ${dbState(next.state)}::"LedgerState",
+        qualification_count = ${next.qualification_count}::int,
+        mean_improvement = ${next.mean_improvement}::float8,
+        mean_candidate_utility = ${next.mean_candidate_utility}::float8,
+        budget_violations = ${next.budget_violations}::int,
+        lower_improvement_bound = ${next.lower_improvement_bound}::float8,
+        monitoring_count = ${next.monitoring_count}::bigint,
+        failure_streak = ${next.failure_streak}::int
+      WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
+        AND procedure_id = ${id} AND EXISTS (SELECT 1 FROM locked)
+      RETURNING 1
     )
-    UPDATE ledger_procedures SET
-      state = ${dbState(next.state)}::"LedgerState",
-      qualification_count = ${next.qualification_count}::int,
-      mean_improvement = ${next.mean_improvement}::float8,
-      mean_candidate_utility = ${next.mean_candidate_utility}::float8,
-      budget_violations = ${next.budget_violations}::int,
-      lower_improvement_bound = ${next.lower_improvement_bound}::float8,
-      monitoring_count = ${next.monitoring_count}::bigint,
-      failure_streak = ${next.failure_streak}::int
-    WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
-      AND procedure_id = ${id}`;
+    SELECT set_config('synchronous_commit', 'on', true) AS sync, (SELECT count(*) FROM updated)::int AS applied`;
+  if (applied !== 1) return CONTENDED;
   return { receipt: { evaluation: e, state_after: next.state, recorded_at: now }, duplicate: false };
 }
 
@@ -194,8 +225,8 @@ function sameEvaluation(a: PairedEvaluation, b: PairedEvaluation): boolean {
   return (Object.keys(a) as (keyof PairedEvaluation)[]).every((k) => a[k] === b[k]);
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } } | null;
-  const cause = err?.meta?.driverAdapterError?.cause;
-  return err?.code === "P2002" || cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
+/** A driver error with this SQLSTATE (Prisma wraps it as P2010 with the adapter's cause). */
+function isDbError(e: unknown, sqlState: string): boolean {
+  const err = e as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } } | null;
+  return err?.meta?.driverAdapterError?.cause?.originalCode === sqlState || (sqlState === UNIQUE_VIOLATION && err?.code === "P2002");
 }

@@ -7,7 +7,7 @@ import { call } from "../helpers/http";
 import { admin, putAgent } from "../helpers/learning";
 import { postPath, reviewDb } from "../helpers/review";
 import type { Db } from "@/lib/db/prisma";
-import { classStatusCounts, listReviewClasses, type ReviewClassRow } from "@/lib/learning/review/class-list";
+import { classStatusCountsByAgent, listReviewClasses, totalCounts, type ReviewClassRow } from "@/lib/learning/review/class-list";
 import { CHART_DAYS, getClassDetail, listClassRuns, resolveClassKey } from "@/lib/learning/review/class-detail";
 import { agentConfigs } from "@/lib/learning/review/agent-configs";
 import { agentRollup, workflowSummary } from "@/lib/learning/review/summary";
@@ -182,7 +182,10 @@ describe(`review queries: trajectory classes (${dbKind})`, () => {
     expect(d.daily).toHaveLength(CHART_DAYS);
     expect(d.daily[CHART_DAYS - 1]).toEqual({ day: new Date().toISOString().slice(0, 10), executions: 4, successes: 1 });
     expect(d.daily.slice(0, -1).every((p) => p.executions === 0)).toBe(true);
-    expect(await resolveClassKey(db, AGENT, H.u, undefined)).toEqual({ agentId: AGENT, userScope: "acct-1", canonicalHash: H.u });
+    // Without a scope, the hash's first scope ("" sorts first); with one, exactly that class.
+    expect(await resolveClassKey(db, AGENT, H.u, undefined)).toEqual({ agentId: AGENT, userScope: "", canonicalHash: H.u });
+    expect(await resolveClassKey(db, AGENT, H.u, "acct-1")).toEqual({ agentId: AGENT, userScope: "acct-1", canonicalHash: H.u });
+    expect((await getClassDetail(db, { agentId: AGENT, userScope: "acct-1", canonicalHash: H.u }))!.executions).toBe(2);
     expect(await resolveClassKey(db, AGENT, "f".repeat(64), undefined)).toBeNull();
     expect(await getClassDetail(db, { agentId: AGENT, userScope: "", canonicalHash: "f".repeat(64) })).toBeNull();
   });
@@ -193,12 +196,13 @@ describe(`review queries: trajectory classes (${dbKind})`, () => {
     expect(every.rows[0]).toMatchObject({ agentId: "rq2", agentName: "Agent rq2", canonicalHash: H.other, status: "evidence" });
     expect((await listReviewClasses(db, { q: "rq2", sort: "status", page: 1, page_size: 10 })).rows.map((r) => r.agentId)).toEqual(["rq2"]);
     const agents = await agentConfigs(db);
-    const counts = await classStatusCounts(db, agents, undefined, new Date());
-    const summary = await workflowSummary(db, agents, counts);
+    const byAgent = await classStatusCountsByAgent(db, agents, undefined, new Date());
+    expect(every.countsByAgent).toEqual(byAgent);
+    const summary = await workflowSummary(db, agents, totalCounts(byAgent));
     const runs = await server.sql.query("SELECT count(*)::int AS n, (count(*) FILTER (WHERE outcome = 'SUCCESS'))::int AS ok FROM workflows");
     expect(summary).toMatchObject({ recordedRuns: runs.rows[0].n, classedRuns: runs.rows[0].n, classedSuccesses: runs.rows[0].ok, classes: 8 });
     expect(summary.newestRun).toBeInstanceOf(Date);
-    const rollup = await agentRollup(db, agents, 1, 1);
+    const rollup = await agentRollup(db, agents, byAgent, 1, 1);
     expect(rollup.total).toBe(2);
     expect(rollup.rows).toHaveLength(1);
     expect(rollup.rows[0]).toMatchObject({ id: "rq", classes: 7 });

@@ -112,7 +112,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
           { label: "Activations", value: a.activations.toLocaleString("en") },
           { label: "Success", value: pct(a.successes + a.failures ? a.successes / (a.successes + a.failures) : null) },
           { label: "Deviations", value: a.deviations.toLocaleString("en") },
-          { label: "Newest skill", value: <LocalTime iso={a.newest} fallback="—" /> },
+          { label: "Newest skill", value: <LocalTime iso={a.newest} fallback="—" />, small: true },
         ]}
       />
       <div className="mb-4 space-y-3">

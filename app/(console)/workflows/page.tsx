@@ -21,7 +21,7 @@ import { WorkflowTabs } from "@/components/review/workflow-tabs";
 import { linkClass, pct, sectionTitle } from "@/components/review/styles";
 import { requireUser } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { classStatusCounts, listReviewClasses } from "@/lib/learning/review/class-list";
+import { classStatusCountsByAgent, listReviewClasses, totalCounts } from "@/lib/learning/review/class-list";
 import { getClassDetail, listClassRuns, resolveClassKey } from "@/lib/learning/review/class-detail";
 import { classQuerySchema, defaultDir, type ClassSort } from "@/lib/learning/review/class-query";
 import { latestReports } from "@/lib/learning/review/reports";
@@ -46,12 +46,14 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
   const canAct = user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1";
   const now = new Date();
   const list = await listReviewClasses(db(), q, now);
-  const [countsAll, reports, rollup] = await Promise.all([
-    q.q ? classStatusCounts(db(), list.agents, undefined, now) : Promise.resolve(list.counts),
+  // The summary and the roll-up count every class; the list's counts are under the text filter.
+  const byAgent = q.q ? await classStatusCountsByAgent(db(), list.agents, undefined, now) : list.countsByAgent;
+  const countsAll = totalCounts(byAgent);
+  const [summary, reports, rollup] = await Promise.all([
+    workflowSummary(db(), list.agents, countsAll),
     latestReports(db(), q.agent, q.reports_page, REPORTS_PAGE),
-    q.agent ? Promise.resolve(null) : agentRollup(db(), list.agents, q.agents_page, AGENTS_PAGE, now),
+    q.agent ? Promise.resolve(null) : agentRollup(db(), list.agents, byAgent, q.agents_page, AGENTS_PAGE),
   ]);
-  const summary = await workflowSummary(db(), list.agents, countsAll, now);
 
   const first = list.rows[0];
   const classAgent = q.class_agent ?? q.agent;
@@ -140,7 +142,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
           { label: "Promoted", value: countsAll.promoted.toLocaleString("en") },
           { label: "Failing", value: countsAll.failing.toLocaleString("en") },
           { label: "Success", value: pct(summary.classedRuns ? summary.classedSuccesses / summary.classedRuns : null), title: `Over ${summary.classedRuns.toLocaleString("en")} runs with tool steps` },
-          { label: "Newest run", value: <LocalTime iso={summary.newestRun} fallback="never" /> },
+          { label: "Newest run", value: <LocalTime iso={summary.newestRun} fallback="never" />, small: true },
         ]}
       />
       {summary.classes === 0 ? (

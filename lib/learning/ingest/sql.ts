@@ -27,6 +27,15 @@ ins AS (
 ),
 fresh AS (SELECT src.* FROM src JOIN ins USING (id)),
 classed AS (SELECT * FROM fresh WHERE canonical_hash IS NOT NULL),
+-- The agent row is the one row every run of the agent updates, so it is locked last: PostgreSQL
+-- runs unreferenced data-modifying CTEs after the main query, the latest-defined first.
+bump_agent AS (
+  UPDATE agents SET
+    run_count = run_count + (SELECT count(*) FROM fresh),
+    last_run_at = GREATEST(last_run_at, (SELECT max(created_at) FROM fresh))
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh)
+  RETURNING 1
+),
 new_queries AS (
   INSERT INTO trajectory_class_queries (agent_id, user_scope, canonical_hash, normalized_query, first_seen)
   SELECT $1, user_scope, canonical_hash, normalized_query, min(created_at)
@@ -85,15 +94,9 @@ SELECT f.id, EXISTS (
 ) AS covered
 FROM fresh f`;
 
-/** The agent's run counter. $2 = number of runs stored, $3 = the newest created_at among them. */
-export const BUMP_AGENT_SQL = `
-UPDATE agents SET run_count = run_count + $2, last_run_at = GREATEST(last_run_at, $3::timestamptz)
-WHERE id = $1 AND $2 > 0`;
-
-/** The agent bump, and what is stored now for the request's workflow_ids ($4 = JSON array of them). */
-export const BUMP_AGENT_AND_READ_SQL = `
-WITH bump AS (${BUMP_AGENT_SQL} RETURNING 1)
+/** What is stored now for the request's workflow_ids ($2 = JSON array of them). */
+export const READ_STORED_SQL = `
 SELECT id, workflow_id, body_hash, canonical_hash, step_count, outcome::text AS outcome,
   outcome_source::text AS outcome_source, promoted_skill_id
 FROM workflows
-WHERE agent_id = $1 AND workflow_id IN (SELECT jsonb_array_elements_text($4::jsonb))`;
+WHERE agent_id = $1 AND workflow_id IN (SELECT jsonb_array_elements_text($2::jsonb))`;

@@ -5,14 +5,14 @@ import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
 import { problems } from "../../api/problem";
-import { PATH_ID } from "../api-schemas";
+import { classParams } from "../api-schemas";
 import { CycleBusyError } from "../cycle-lock";
 import { runLockedPromotionCycle } from "../engine";
 import { withSkillNames, type ReportWithSkills } from "./reports";
 
 export const distillBody = z
   .object({
-    canonical_hash: z.string().regex(PATH_ID, "not a trajectory class hash"),
+    canonical_hash: classParams.shape.canonical_hash,
     /** The class's user scope; null for runs without a user. */
     user_id: z.string().max(256).nullable(),
   })

@@ -93,20 +93,27 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
       LEFT JOIN sk ON sk.agent_id = c.agent_id AND sk.user_scope = c.user_scope AND sk.canonical_hash = c.canonical_hash
       WHERE ${textFilter(q)}
     ),
+    -- Window statistics only for classes retired by a demotion or deprecation (the join runs
+    -- the lateral aggregate for those rows alone), through the class index on workflows.
+    win AS (
+      SELECT cls.agent_id, cls.user_scope, cls.canonical_hash, w.*
+      FROM cls
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS w_exec, (count(*) FILTER (WHERE wf.outcome = 'SUCCESS'))::int AS w_succ,
+          count(DISTINCT NULLIF(wf.normalized_query, ''))::int AS w_q, max(wf.created_at) AS w_last
+        FROM workflows wf
+        WHERE wf.agent_id = cls.agent_id AND wf.user_scope = cls.user_scope AND wf.canonical_hash = cls.canonical_hash AND wf.created_at > cls.since
+      ) w
+      WHERE cls.since IS NOT NULL
+    ),
     gated AS (
       SELECT cls.*,
-        CASE WHEN cls.since IS NULL THEN cls.executions ELSE w.executions END AS g_exec,
-        CASE WHEN cls.since IS NULL THEN cls.successes ELSE w.successes END AS g_succ,
-        CASE WHEN cls.since IS NULL THEN cls.distinct_queries ELSE w.distinct_queries END AS g_q,
-        CASE WHEN cls.since IS NULL THEN cls.last_seen ELSE w.last_seen END AS g_last
+        CASE WHEN cls.since IS NULL THEN cls.executions ELSE win.w_exec END AS g_exec,
+        CASE WHEN cls.since IS NULL THEN cls.successes ELSE win.w_succ END AS g_succ,
+        CASE WHEN cls.since IS NULL THEN cls.distinct_queries ELSE win.w_q END AS g_q,
+        CASE WHEN cls.since IS NULL THEN cls.last_seen ELSE win.w_last END AS g_last
       FROM cls
-      LEFT JOIN LATERAL (
-        SELECT count(*)::int AS executions, (count(*) FILTER (WHERE wf.outcome = 'SUCCESS'))::int AS successes,
-          count(DISTINCT NULLIF(wf.normalized_query, ''))::int AS distinct_queries, max(wf.created_at) AS last_seen
-        FROM workflows wf
-        WHERE cls.since IS NOT NULL AND wf.agent_id = cls.agent_id AND wf.user_scope = cls.user_scope
-          AND wf.canonical_hash = cls.canonical_hash AND wf.created_at > cls.since
-      ) w ON TRUE
+      LEFT JOIN win ON win.agent_id = cls.agent_id AND win.user_scope = cls.user_scope AND win.canonical_hash = cls.canonical_hash
     ),
     classified AS (
       SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen,
@@ -122,50 +129,75 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
     )`;
 }
 
-export async function classStatusCounts(db: Db, agents: AgentConfig[], q: string | undefined, now: Date): Promise<StatusCounts> {
-  const counts = Object.fromEntries(CLASS_STATUSES.map((s) => [s, 0])) as StatusCounts;
-  if (agents.length === 0) return counts;
-  const rows = await db.$queryRaw<{ status: ClassStatus; n: number }[]>`
-    ${classified(agents, q, now)}
-    SELECT status, count(*)::int AS n FROM classified GROUP BY status`;
-  for (const r of rows) counts[r.status] = r.n;
-  return counts;
+const emptyCounts = (): StatusCounts => Object.fromEntries(CLASS_STATUSES.map((s) => [s, 0])) as StatusCounts;
+
+/** Sums per-agent counts into one set. */
+export function totalCounts(byAgent: Map<string, StatusCounts>): StatusCounts {
+  const out = emptyCounts();
+  for (const c of byAgent.values()) for (const s of CLASS_STATUSES) out[s] += c[s];
+  return out;
 }
 
-/** Per agent and status: the agents roll-up of the all-agents view. */
-export async function classStatusCountsByAgent(db: Db, agents: AgentConfig[], now: Date): Promise<Map<string, StatusCounts>> {
-  const out = new Map<string, StatusCounts>(agents.map((a) => [a.id, Object.fromEntries(CLASS_STATUSES.map((s) => [s, 0])) as StatusCounts]));
-  if (agents.length === 0) return out;
-  const rows = await db.$queryRaw<{ agent_id: string; status: ClassStatus; n: number }[]>`
-    ${classified(agents, undefined, now)}
-    SELECT agent_id, status, count(*)::int AS n FROM classified GROUP BY agent_id, status`;
+type CountRow = { agent_id: string; status: ClassStatus; n: number };
+
+function countsByAgent(agents: AgentConfig[], rows: CountRow[]): Map<string, StatusCounts> {
+  const out = new Map<string, StatusCounts>(agents.map((a) => [a.id, emptyCounts()]));
   for (const r of rows) out.get(r.agent_id)![r.status] = r.n;
   return out;
 }
 
-export async function listReviewClasses(
-  db: Db,
-  query: ClassListInput,
-  now: Date = new Date(),
-): Promise<{ rows: ReviewClassRow[]; total: number; counts: StatusCounts; agents: AgentConfig[] }> {
-  const agents = await agentConfigs(db, query.agent);
-  const counts = await classStatusCounts(db, agents, query.q, now);
-  const total = query.status ? counts[query.status] : Object.values(counts).reduce((a, b) => a + b, 0);
-  if (agents.length === 0 || total === 0) return { rows: [], total, counts, agents };
+/** Status counts per agent of the classes matching the text filter (the chips, the roll-up). */
+export async function classStatusCountsByAgent(db: Db, agents: AgentConfig[], q: string | undefined, now: Date): Promise<Map<string, StatusCounts>> {
+  if (agents.length === 0) return new Map();
+  const rows = await db.$queryRaw<CountRow[]>`
+    ${classified(agents, q, now)}
+    SELECT agent_id, status, count(*)::int AS n FROM classified GROUP BY agent_id, status`;
+  return countsByAgent(agents, rows);
+}
 
+export async function classStatusCounts(db: Db, agents: AgentConfig[], q: string | undefined, now: Date): Promise<StatusCounts> {
+  return totalCounts(await classStatusCountsByAgent(db, agents, q, now));
+}
+
+export type ReviewClassList = {
+  rows: ReviewClassRow[];
+  total: number;
+  /** Under the text filter, all statuses (the chips). */
+  counts: StatusCounts;
+  countsByAgent: Map<string, StatusCounts>;
+  agents: AgentConfig[];
+};
+
+/**
+ * One page of classes and the status counts per agent, from one statement: the classification
+ * is computed once (a CTE read twice is materialized) for both.
+ */
+export async function listReviewClasses(db: Db, query: ClassListInput, now: Date = new Date()): Promise<ReviewClassList> {
+  const agents = await agentConfigs(db, query.agent);
+  if (agents.length === 0) return { rows: [], total: 0, counts: emptyCounts(), countsByAgent: new Map(), agents };
   const dir = query.dir ?? defaultDir(query.sort);
   const d = Prisma.raw(dir === "asc" ? "ASC" : "DESC");
   const order =
     query.sort === "status"
       ? Prisma.sql`array_position(ARRAY['ready','failing','evidence','in_review','promoted'], status) ${d}, executions DESC, last_seen DESC`
       : Prisma.sql`${ORDER[query.sort]} ${d} NULLS LAST`;
-  const rows = await db.$queryRaw<SqlRow[]>`
-    ${classified(agents, query.q, now)}
-    SELECT * FROM classified
-    ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}
-    ORDER BY ${order}, agent_id ASC, canonical_hash ASC, user_scope ASC
-    LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`;
-  return { rows: await withVerdicts(db, agents, rows, now), total, counts, agents };
+  const [result] = await db.$queryRaw<{ counts: CountRow[]; rows: (Omit<SqlRow, "first_seen" | "last_seen"> & { first_seen: string; last_seen: string; rn: number })[] }[]>`
+    ${classified(agents, query.q, now)},
+    page AS (
+      SELECT *, row_number() OVER (ORDER BY ${order}, agent_id ASC, canonical_hash ASC, user_scope ASC) AS rn FROM classified
+      ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}
+      ORDER BY rn
+      LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}
+    )
+    SELECT
+      (SELECT COALESCE(json_agg(c), '[]') FROM (SELECT agent_id, status, count(*)::int AS n FROM classified GROUP BY agent_id, status) c) AS counts,
+      (SELECT COALESCE(json_agg(p ORDER BY p.rn), '[]') FROM page p) AS rows`;
+  const byAgent = countsByAgent(agents, result.counts);
+  const counts = totalCounts(byAgent);
+  const total = query.status ? counts[query.status] : CLASS_STATUSES.reduce((a, s) => a + counts[s], 0);
+  // Times arrive as ISO text inside the JSON.
+  const rows: SqlRow[] = result.rows.map(({ rn: _rn, ...r }) => ({ ...r, first_seen: new Date(r.first_seen), last_seen: new Date(r.last_seen) }));
+  return { rows: await withVerdicts(db, agents, rows, now), total, counts, countsByAgent: byAgent, agents };
 }
 
 /** The engine's verdict for each row of the page, evaluated per agent with its own config. */

@@ -2,7 +2,7 @@
 // agents' run counts and the write-time class statistics (never a count over the runs).
 import type { Db } from "../../db/prisma";
 import type { AgentConfig } from "./agent-configs";
-import { classStatusCounts, classStatusCountsByAgent, type StatusCounts } from "./class-list";
+import type { StatusCounts } from "./class-list";
 
 export type WorkflowSummary = {
   recordedRuns: number;
@@ -29,9 +29,9 @@ async function totals(db: Db, agentIds: string[]): Promise<Map<string, Totals>> 
   return new Map(rows.map((r) => [r.agent_id, { runs: r.runs, newest: r.newest, classes: r.classes, executions: r.executions, successes: r.successes }]));
 }
 
-/** `counts`: the unfiltered status counts when the caller already has them. */
-export async function workflowSummary(db: Db, agents: AgentConfig[], counts?: StatusCounts, now: Date = new Date()): Promise<WorkflowSummary> {
-  const [t, c] = await Promise.all([totals(db, agents.map((a) => a.id)), counts ?? classStatusCounts(db, agents, undefined, now)]);
+/** `counts`: the agents' unfiltered class status counts (from the class list or classStatusCounts). */
+export async function workflowSummary(db: Db, agents: AgentConfig[], counts: StatusCounts): Promise<WorkflowSummary> {
+  const t = await totals(db, agents.map((a) => a.id));
   let recordedRuns = 0, classedRuns = 0, classedSuccesses = 0, classes = 0;
   let newestRun: Date | null = null;
   for (const v of t.values()) {
@@ -41,15 +41,15 @@ export async function workflowSummary(db: Db, agents: AgentConfig[], counts?: St
     classes += v.classes;
     if (v.newest && (!newestRun || v.newest > newestRun)) newestRun = v.newest;
   }
-  return { recordedRuns, classedRuns, classedSuccesses, classes, counts: c, newestRun };
+  return { recordedRuns, classedRuns, classedSuccesses, classes, counts, newestRun };
 }
 
 export type AgentRollupRow = { id: string; name: string; runs: number; newestRun: Date | null; classes: number; successRate: number | null; counts: StatusCounts };
 
-/** One page of agents (by id) with their class counts by status. */
-export async function agentRollup(db: Db, agents: AgentConfig[], page: number, pageSize: number, now: Date = new Date()): Promise<{ rows: AgentRollupRow[]; total: number }> {
+/** One page of agents (by id) with their unfiltered class counts by status (`byAgent`). */
+export async function agentRollup(db: Db, agents: AgentConfig[], byAgent: Map<string, StatusCounts>, page: number, pageSize: number): Promise<{ rows: AgentRollupRow[]; total: number }> {
   const slice = agents.slice((page - 1) * pageSize, page * pageSize);
-  const [t, byAgent] = await Promise.all([totals(db, slice.map((a) => a.id)), classStatusCountsByAgent(db, slice, now)]);
+  const t = await totals(db, slice.map((a) => a.id));
   return {
     total: agents.length,
     rows: slice.map((a) => {
