@@ -5,7 +5,7 @@
 // distinct-query child table, the daily counts and the agent's run counter; then the monitor
 // hook. Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
-import type { Db } from "../db/prisma";
+import type { Db, Tx } from "../db/prisma";
 import { problems } from "../api/problem";
 import { workflowInput, type WorkflowInput, type BatchItemResult } from "../api/v1/schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
@@ -81,7 +81,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       };
       return;
     }
-    prepared.push(prepare(index, parsed.data, now));
+    prepared.push(prepare(index, parsed.data, rule, now));
   });
   if (prepared.length === 0) {
     // Nothing to store, but an unknown agent is still an unknown agent.
@@ -101,23 +101,24 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
     async (tx) => {
       let inserted: { id: string | null; covered: boolean }[] = [];
       for (let attempt = 1; ; attempt++) {
-        const rows = toInsert.map((p, i) => insertRow(p, decideOutcome(p.input, rule), vectors[i], embedderId));
+        const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
         const ruleParam = rule === null ? null : JSON.stringify(rule);
         inserted = await tx.$queryRawUnsafe(INSERT_RUNS_SQL, agentId, JSON.stringify(rows), ruleParam);
         if (inserted.length > 0) break; // the guard row: the rule used is the stored one
         if (attempt === 3) throw new Error("the agent's outcome rule kept changing during ingestion");
         rule = await readRule(tx, agentId);
+        for (const p of prepared) p.decision = decideOutcome(p.input, rule);
       }
       const insertedIds = new Set(inserted.flatMap((r) => (r.id ? [r.id] : [])));
       const newRuns = toInsert.filter((p) => insertedIds.has(p.id));
-      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p, rule)));
+      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p)));
       // Re-read what is stored only when the answer may differ from what was just written: a
       // workflow_id repeated or already stored (possibly by a concurrent request), or a new run
       // whose class an ACTIVE skill covers (the monitor stamps it).
       const mustRead = prepared.length > newRuns.length || inserted.some((r) => r.covered);
       const current = mustRead
         ? await tx.$queryRawUnsafe<StoredRow[]>(READ_STORED_SQL, agentId, JSON.stringify([...firstOf.keys()]))
-        : newRuns.map((p) => writtenRow(p, rule));
+        : newRuns.map(writtenRow);
       return { insertedIds, byWorkflowId: new Map(current.map((r) => [r.workflow_id, r])) };
     },
     { maxWait: 15_000, timeout: 60_000 },

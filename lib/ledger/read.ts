@@ -1,23 +1,27 @@
 // Read calls (spec §1.11, §4): get, evaluation and select. They validate their arguments like
 // the writes do and take no locks.
+import { Prisma } from "../db/generated/client";
 import type { Db } from "../db/prisma";
 import { selectionKey } from "./keys";
-import { receiptOf, recordOf } from "./records";
+import { PROCEDURE_COLUMNS, receiptOf, recordOf, type ProcedureRow } from "./records";
 import { INSTRUCTION_BYTES, ledgerIdSchema, parseLedger, scopeSchema, selectionSchema, type ScopeInput, type SelectionInput } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
-import type { EvaluationReceipt, ProcedureRecord } from "./types";
+import type { EvaluationReceipt, LedgerScope, ProcedureRecord } from "./types";
 
-const withDecisions = { decisions: { orderBy: { seq: "asc" as const } } };
+/** Procedure records matching `where` (over alias p), with their decisions; one round trip. */
+export async function procedureRecords(db: Db, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Promise<ProcedureRecord[]> {
+  const rows = await db.$queryRaw<ProcedureRow[]>`SELECT ${PROCEDURE_COLUMNS} FROM ledger_procedures p WHERE ${where} ${tail}`;
+  return rows.map(recordOf);
+}
+
+const inScope = (s: LedgerScope) => Prisma.sql`p.tenant = ${s.tenant} AND p.agent = ${s.agent} AND p.environment = ${s.environment}`;
 
 export async function getProcedure(db: Db, scopeInput: ScopeInput, id: string): Promise<ProcedureRecord | null> {
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const procedureId = parseLedger(ledgerIdSchema, id, "procedure id", "/procedure_id");
   await ensureLedgerSchema(db);
-  const row = await db.ledgerProcedure.findUnique({
-    where: { tenant_agent_environment_procedureId: { ...scope, procedureId } },
-    include: withDecisions,
-  });
-  return row ? recordOf(row) : null;
+  const [record] = await procedureRecords(db, Prisma.sql`${inScope(scope)} AND p.procedure_id = ${procedureId}`);
+  return record ?? null;
 }
 
 export async function getEvaluation(db: Db, scopeInput: ScopeInput, id: string, caseId: string): Promise<EvaluationReceipt | null> {
@@ -41,19 +45,14 @@ export async function selectProcedure(db: Db, scopeInput: ScopeInput, queryInput
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const q = parseLedger(selectionSchema, queryInput, "selection");
   await ensureLedgerSchema(db);
-  const row = await db.ledgerProcedure.findFirst({
-    where: {
-      ...scope,
-      selectionKey: selectionKey(q.task, q.baseline_revision, q.evaluation_contract),
-      state: "ACTIVE",
-      task: q.task,
-      baselineRevision: q.baseline_revision,
-      evaluationContract: q.evaluation_contract,
-      // Instructions never exceed INSTRUCTION_BYTES, so a larger budget means the same (and fits int4).
-      instructionBytes: { lte: Math.min(q.max_instruction_bytes, INSTRUCTION_BYTES) },
-    },
-    orderBy: [{ lowerImprovementBound: "desc" }, { procedureId: "asc" }],
-    include: withDecisions,
-  });
-  return row ? recordOf(row) : null;
+  // Instructions never exceed INSTRUCTION_BYTES, so a larger budget selects the same (and fits int4).
+  const budget = Math.min(q.max_instruction_bytes, INSTRUCTION_BYTES);
+  const [record] = await procedureRecords(
+    db,
+    Prisma.sql`${inScope(scope)} AND p.selection_key = ${selectionKey(q.task, q.baseline_revision, q.evaluation_contract)}
+      AND p.state = 'ACTIVE' AND p.task = ${q.task} AND p.baseline_revision = ${q.baseline_revision}
+      AND p.evaluation_contract = ${q.evaluation_contract} AND p.instruction_bytes <= ${budget}::int`,
+    Prisma.sql`ORDER BY p.lower_improvement_bound DESC, p.procedure_id ASC LIMIT 1`,
+  );
+  return record ?? null;
 }

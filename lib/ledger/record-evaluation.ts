@@ -4,7 +4,8 @@
 //
 // Two ways to the same commit. Uncontended (the usual case: evaluations spread over many
 // procedures): one statement reads, one statement commits; the committing statement takes the
-// row lock (SELECT … FOR UPDATE NOWAIT) and writes only if no case was accepted since the read.
+// row lock (SELECT … FOR UPDATE SKIP LOCKED) and writes only if the row was free and no case
+// was accepted since the read.
 // Contended (the row is locked or changed meanwhile): a transaction queues on SELECT … FOR
 // UPDATE, re-reads under the lock and commits with the same statement.
 import { Prisma } from "../db/generated/client";
@@ -21,7 +22,6 @@ import type { EvaluationResult, LedgerPolicy, LedgerScope, PairedEvaluation, Pro
 const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
 const ATTEMPTS = 3;
 const UNIQUE_VIOLATION = "23505";
-const LOCK_NOT_AVAILABLE = "55P03";
 /** The optimistic commit found the procedure locked or changed: take the queued path. */
 const CONTENDED: unique symbol = Symbol("contended");
 
@@ -35,11 +35,15 @@ export async function recordEvaluation(
   const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
   const evaluation = parseLedger(evaluationSchema, evaluationInput, "evaluation");
   await ensureLedgerSchema(db);
-  const fast = await attempt(db, scope, id, evaluation, false).catch((e) => {
-    if (isDbError(e, LOCK_NOT_AVAILABLE) || isDbError(e, UNIQUE_VIOLATION)) return CONTENDED;
-    throw e;
-  });
-  if (fast !== CONTENDED) return fast;
+  const key = JSON.stringify([scope.tenant, scope.agent, scope.environment, id]);
+  if (!isHot(key)) {
+    const fast: EvaluationResult | typeof CONTENDED = await attempt(db, scope, id, evaluation, false).catch((e) => {
+      if (isDbError(e, UNIQUE_VIOLATION)) return CONTENDED;
+      throw e;
+    });
+    if (fast !== CONTENDED) return fast;
+    markHot(key);
+  }
   for (let n = 1; ; n++) {
     try {
       return await db.$transaction(async (tx) => {
@@ -54,6 +58,27 @@ export async function recordEvaluation(
       throw e;
     }
   }
+}
+
+// Procedures found contended recently skip the optimistic attempt for a while: under a steady
+// stream of concurrent evaluations on one procedure it would mostly fail. A hint for this
+// process only; both paths give the same result.
+const HOT_MS = 2_000;
+const MAX_HOT = 1_000;
+const hotUntil = new Map<string, number>();
+
+function isHot(key: string): boolean {
+  const until = hotUntil.get(key);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  hotUntil.delete(key);
+  return false;
+}
+
+function markHot(key: string) {
+  hotUntil.delete(key);
+  hotUntil.set(key, Date.now() + HOT_MS);
+  if (hotUntil.size > MAX_HOT) hotUntil.delete(hotUntil.keys().next().value as string);
 }
 
 type ReadRow = {
@@ -184,7 +209,7 @@ async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEval
       WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
         AND procedure_id = ${id} AND qualification_count = ${current.qualification_count}::int
         AND monitoring_count = ${current.monitoring_count}::bigint
-      FOR UPDATE NOWAIT
+      FOR UPDATE SKIP LOCKED
     ), receipt AS (
       INSERT INTO ledger_evaluations (tenant, agent, environment, procedure_id, case_id, seq, phase,
         evaluator_id, evaluation_contract, evidence_ref, evidence_key, baseline_utility, candidate_utility,

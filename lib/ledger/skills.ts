@@ -13,11 +13,11 @@
 //   ledger_max_cost_units 10000, ledger_max_latency_ms 60000, ledger_max_failure_streak 3,
 //   ledger_evaluator_id "proctor-paired-evaluator", ledger_evaluation_contract "proctor-skill-paired-v1".
 import { createHash, randomUUID } from "node:crypto";
-import type { Agent, Skill } from "../db/generated/client";
+import { Prisma, type Agent, type Skill } from "../db/generated/client";
 import type { Db } from "../db/prisma";
 import { LedgerError } from "./errors";
 import { propose } from "./propose";
-import { recordOf } from "./records";
+import { procedureRecords } from "./read";
 import { ID_BYTES, ledgerText, MAX_SOURCE_REFS, parseLedger } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
 import type { LedgerScope, ProcedureRecord } from "./types";
@@ -132,10 +132,10 @@ export async function proposeSkillQualification(
  */
 export async function skillQualification(db: Db, skill: Pick<Skill, "id" | "agentId" | "version">): Promise<ProcedureRecord | null> {
   await ensureLedgerSchema(db);
-  const row = await db.ledgerProcedure.findFirst({
-    where: { tenant: await deploymentId(db), agent: skill.agentId, procedureId: skillProcedureId(skill) },
-    orderBy: { createdAt: "desc" },
-    include: { decisions: { orderBy: { seq: "asc" } } },
-  });
-  return row ? recordOf(row) : null;
+  const [record] = await procedureRecords(
+    db,
+    Prisma.sql`p.tenant = ${await deploymentId(db)} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,
+    Prisma.sql`ORDER BY p.created_at DESC LIMIT 1`,
+  );
+  return record ?? null;
 }

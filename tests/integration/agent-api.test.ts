@@ -154,6 +154,20 @@ describe("workflow ingestion", () => {
     expect((await post("ingest", { steps: declined })).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
   });
 
+  it("judges runs by the rule stored at the time, right after the rule changes", async () => {
+    const declined = [{ tool: "issue_refund", arguments: { order_id: "A1" }, result: { accepted: false } }];
+    const post = () => api("POST", "/api/v1/agents/flip/workflows", { query: "Refund", steps: declined });
+    await putAgent("flip");
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
+    await putAgent("flip", { outcome_rule: { fail_when: [{ tool: "issue_refund", path: "accepted", equals: false }] } });
+    expect((await post()).json).toMatchObject({ outcome: "failure", outcome_source: "rule" });
+    await putAgent("flip", { outcome_rule: { fail_when: [{ tool: "issue_refund", path: "accepted", equals: "no" }] } });
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "rule" });
+    await putAgent("flip");
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
+    expect(await count("SELECT run_count AS n FROM agents WHERE id = 'flip'")).toBe(4);
+  });
+
   it("records learning_error when the rule cannot be evaluated, counts a failure, and still stores the run", async () => {
     const r = await api("POST", "/api/v1/agents/ruled/workflows", {
       workflow_id: "unjudgeable",

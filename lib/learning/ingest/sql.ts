@@ -1,10 +1,15 @@
 // Ingestion SQL. The main statement: $1 = agent id, $2 = JSON array of rows (see insertRow in
-// ../ingest.ts), already sorted by workflow_id. Data-modifying CTEs all see the same snapshot, and the
+// ../ingest.ts), already sorted by workflow_id, $3 = the outcome rule the rows were judged by
+// (JSON, or null). Nothing is inserted unless $3 is the agent's stored rule; the answer then has
+// no rows at all (otherwise at least the guard's row, with a null id when nothing was new). Data-modifying CTEs all see the same snapshot, and the
 // statistics are computed from `ins`, i.e. only from the rows this statement really inserted:
 // a duplicate or a row lost to a concurrent insert of the same workflow_id never counts twice.
 // Every INSERT feeds its rows in key order, so concurrent requests lock rows in one order.
 export const INSERT_RUNS_SQL = `
-WITH src AS (
+WITH guard AS (
+  SELECT 1 AS ok FROM agents WHERE id = $1 AND outcome_rule IS NOT DISTINCT FROM $3::jsonb
+),
+src AS (
   SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(
     id text, workflow_id text, user_id text, user_scope text, thread_id text, root_trace_id text,
     query text, normalized_query text, steps jsonb, execution_error jsonb, answer text,
@@ -21,7 +26,7 @@ ins AS (
     query, normalized_query, steps, execution_error, answer, outcome::"Outcome", outcome_source::"OutcomeSource", learning_error,
     canonical_signature, canonical_hash, canonical_version, step_count, NULL,
     skills_activated, '[]'::jsonb, embedding::real[], embedder_id, body_hash, created_at
-  FROM src ORDER BY workflow_id
+  FROM src WHERE EXISTS (SELECT 1 FROM guard) ORDER BY workflow_id
   ON CONFLICT (agent_id, workflow_id) DO NOTHING
   RETURNING id
 ),
@@ -92,7 +97,7 @@ SELECT f.id, EXISTS (
   SELECT 1 FROM skills s
   WHERE s.agent_id = $1 AND s.user_scope = f.user_scope AND s.source_canonical_hash = f.canonical_hash AND s.status = 'ACTIVE'
 ) AS covered
-FROM fresh f`;
+FROM guard LEFT JOIN fresh f ON true`;
 
 /** What is stored now for the request's workflow_ids ($2 = JSON array of them). */
 export const READ_STORED_SQL = `

@@ -38,8 +38,8 @@ type SqlRow = {
 };
 
 const ORDER: Record<Exclude<ClassSort, "status">, Prisma.Sql> = {
-  tools: Prisma.sql`array_to_string(tools, ' ')`,
-  agent: Prisma.sql`agent_id`,
+  tools: Prisma.sql`array_to_string(tools, ' ') COLLATE "C"`,
+  agent: Prisma.sql`agent_id COLLATE "C"`,
   runs: Prisma.sql`executions`,
   success: Prisma.sql`(successes::float8 / NULLIF(executions, 0))`,
   queries: Prisma.sql`distinct_queries`,
@@ -78,42 +78,41 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
         ${agents.map((a) => a.config.max_days_since_last_seen)}::int[]
       ) AS t(agent_id, min_exec, min_rate, min_q, max_days)
     ),
+    -- The live skill (highest version among candidate, shadow, active) as version * 4 + status
+    -- code, so that the aggregate can hash rather than sort; and the latest retirement.
     sk AS (
       SELECT s.agent_id, s.user_scope, s.source_canonical_hash AS canonical_hash,
-        (array_agg(s.status::text ORDER BY s.version DESC) FILTER (WHERE s.status IN ('CANDIDATE', 'SHADOW', 'ACTIVE')))[1] AS live_status,
+        max(s.version * 4 + CASE s.status WHEN 'CANDIDATE' THEN 1 WHEN 'SHADOW' THEN 2 WHEN 'ACTIVE' THEN 3 END)
+          FILTER (WHERE s.status IN ('CANDIDATE', 'SHADOW', 'ACTIVE')) AS live_code,
         max(s.demoted_at) FILTER (WHERE s.status IN ('DEMOTED', 'DEPRECATED')) AS since
       FROM skills s WHERE s.agent_id IN (SELECT agent_id FROM cfg)
       GROUP BY 1, 2, 3
     ),
     cls AS (
       SELECT c.agent_id, c.user_scope, c.canonical_hash, c.tools, c.executions, c.successes, c.distinct_queries,
-        c.first_seen, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days, sk.live_status, sk.since
+        c.first_seen, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days,
+        CASE sk.live_code % 4 WHEN 1 THEN 'CANDIDATE' WHEN 2 THEN 'SHADOW' WHEN 3 THEN 'ACTIVE' END AS live_status, sk.since
       FROM trajectory_classes c
       JOIN cfg ON cfg.agent_id = c.agent_id
       LEFT JOIN sk ON sk.agent_id = c.agent_id AND sk.user_scope = c.user_scope AND sk.canonical_hash = c.canonical_hash
       WHERE ${textFilter(q)}
     ),
-    -- Window statistics only for classes retired by a demotion or deprecation (the join runs
-    -- the lateral aggregate for those rows alone), through the class index on workflows.
-    win AS (
-      SELECT cls.agent_id, cls.user_scope, cls.canonical_hash, w.*
+    -- The gates' statistics: the whole class, or for a class retired by a demotion or
+    -- deprecation only its runs since then (a lateral aggregate through the class index on
+    -- workflows, for those classes alone).
+    gated AS (
+      SELECT cls.*, executions AS g_exec, successes AS g_succ, distinct_queries AS g_q, last_seen AS g_last
+      FROM cls WHERE since IS NULL
+      UNION ALL
+      SELECT cls.*, w.*
       FROM cls
       CROSS JOIN LATERAL (
-        SELECT count(*)::int AS w_exec, (count(*) FILTER (WHERE wf.outcome = 'SUCCESS'))::int AS w_succ,
-          count(DISTINCT NULLIF(wf.normalized_query, ''))::int AS w_q, max(wf.created_at) AS w_last
+        SELECT count(*)::int, (count(*) FILTER (WHERE wf.outcome = 'SUCCESS'))::int,
+          count(DISTINCT NULLIF(wf.normalized_query, ''))::int, max(wf.created_at)
         FROM workflows wf
         WHERE wf.agent_id = cls.agent_id AND wf.user_scope = cls.user_scope AND wf.canonical_hash = cls.canonical_hash AND wf.created_at > cls.since
       ) w
       WHERE cls.since IS NOT NULL
-    ),
-    gated AS (
-      SELECT cls.*,
-        CASE WHEN cls.since IS NULL THEN cls.executions ELSE win.w_exec END AS g_exec,
-        CASE WHEN cls.since IS NULL THEN cls.successes ELSE win.w_succ END AS g_succ,
-        CASE WHEN cls.since IS NULL THEN cls.distinct_queries ELSE win.w_q END AS g_q,
-        CASE WHEN cls.since IS NULL THEN cls.last_seen ELSE win.w_last END AS g_last
-      FROM cls
-      LEFT JOIN win ON win.agent_id = cls.agent_id AND win.user_scope = cls.user_scope AND win.canonical_hash = cls.canonical_hash
     ),
     classified AS (
       SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen,
@@ -184,7 +183,7 @@ export async function listReviewClasses(db: Db, query: ClassListInput, now: Date
   const [result] = await db.$queryRaw<{ counts: CountRow[]; rows: (Omit<SqlRow, "first_seen" | "last_seen"> & { first_seen: string; last_seen: string; rn: number })[] }[]>`
     ${classified(agents, query.q, now)},
     page AS (
-      SELECT *, row_number() OVER (ORDER BY ${order}, agent_id ASC, canonical_hash ASC, user_scope ASC) AS rn FROM classified
+      SELECT *, row_number() OVER (ORDER BY ${order}, agent_id COLLATE "C", canonical_hash COLLATE "C", user_scope COLLATE "C") AS rn FROM classified
       ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}
       ORDER BY rn
       LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}
