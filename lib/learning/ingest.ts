@@ -171,29 +171,15 @@ function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now:
   };
 }
 
-/** Identity of a request body for idempotency: key order and absent-vs-null do not matter. */
+/**
+ * Identity of a request body for idempotency: the JSON of the validated body. Validation lays
+ * out the top-level and step fields in one order and drops absent-or-null fields, so a retry
+ * that spells them differently is still identical; within arguments and results the JSON is
+ * compared as sent. (A deep key sort cost more than the rest of a run's preparation.)
+ */
 export function bodyHash(input: WorkflowInput): string {
   const present = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
-  return createHash("sha256").update(stableJson(present)).digest("hex");
-}
-
-/** JSON with object keys sorted at every level (a deterministic form, not for display). */
-function stableJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + stableJson(value[i]);
-    return out + "]";
-  }
-  const o = value as Record<string, unknown>;
-  let out = "{";
-  let first = true;
-  for (const k of Object.keys(o).sort()) {
-    if (o[k] === undefined) continue;
-    out += (first ? "" : ",") + JSON.stringify(k) + ":" + stableJson(o[k]);
-    first = false;
-  }
-  return out + "}";
+  return createHash("sha256").update(JSON.stringify(present)).digest("hex");
 }
 
 function insertRow(p: Prepared, vector: number[], embedderId: string) {

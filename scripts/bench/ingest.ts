@@ -68,10 +68,10 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
     await sleep(2000);
     const idleKb = memoryOf(pid)?.rssKb ?? 0;
     console.log(`server pid ${pid}, idle RSS ${mib(idleKb)}`);
-    const sampler = sampleRss(pid);
     const failures = new Failures();
 
     const batchBodies = chunk(generateRuns("b", RUNS, 1), BATCH).map((workflows) => JSON.stringify({ workflows }));
+    const batchSampler = sampleRss(pid);
     const batch = await withClient(server.baseUrl, (client) =>
       timed(() =>
         pool(batchBodies, BATCH_CONCURRENCY, async (body) => {
@@ -82,6 +82,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
         }),
       ),
     );
+    const batchPeakKb = batchSampler.stop();
     const batchRate = RUNS / batch.seconds;
     console.log(`batch:    ${RUNS} runs in ${BATCH_CONCURRENCY === 1 ? "sequential" : `${BATCH_CONCURRENCY} concurrent`} batches of ${BATCH}: ${batch.seconds.toFixed(1)}s, ${batchRate.toFixed(0)} runs/s`);
 
@@ -90,6 +91,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
 
     const singleBodies = generateRuns("s", SINGLE_RUNS, 2).map((run) => JSON.stringify(run));
     const latencies: number[] = [];
+    const singleSampler = sampleRss(pid);
     const single = await withClient(server.baseUrl, (client) =>
       timed(() =>
         pool(singleBodies, CONCURRENCY, async (body) => {
@@ -100,19 +102,22 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
         }),
       ),
     );
+    const singlePeakKb = singleSampler.stop();
     const singleRate = SINGLE_RUNS / single.seconds;
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
     console.log(`single:   ${SINGLE_RUNS} runs at concurrency ${CONCURRENCY}: ${singleRate.toFixed(0)} runs/s, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
 
-    const peakKb = sampler.stop();
+    const peakKb = Math.max(batchPeakKb, singlePeakKb);
     const stored = (await server.sql.query("SELECT count(*)::int AS n FROM workflows WHERE agent_id = $1", [AGENT])).rows[0].n as number;
     if (stored !== RUNS + SINGLE_RUNS) failures.add(`expected ${RUNS + SINGLE_RUNS} stored runs, found ${stored}`);
     failures.print();
     await sleep(5000);
     const after = memoryOf(pid) ?? { rssKb: 0, hwmKb: 0 };
-    console.log(`server RSS: idle ${mib(idleKb)}, peak during load ${mib(peakKb)} (VmHWM ${mib(after.hwmKb)}), 5 s after ${mib(after.rssKb)}`);
+    console.log(
+      `server RSS: idle ${mib(idleKb)}, peak during batches ${mib(batchPeakKb)}, during single runs ${mib(singlePeakKb)} (VmHWM ${mib(after.hwmKb)}), 5 s after ${mib(after.rssKb)}`,
+    );
     const rss = { idleKb, peakKb, hwmKb: after.hwmKb, afterKb: after.rssKb };
     return { kind, batchRate, ceilingRate, singleRate, p50, p99, rss, failures: failures.count };
   } finally {

@@ -38,7 +38,7 @@ type SqlRow = {
 };
 
 const ORDER: Record<Exclude<ClassSort, "status">, Prisma.Sql> = {
-  tools: Prisma.sql`array_to_string(tools, ' ') COLLATE "C"`,
+  tools: Prisma.sql`tools_key COLLATE "C"`,
   agent: Prisma.sql`agent_id COLLATE "C"`,
   runs: Prisma.sql`executions`,
   success: Prisma.sql`(successes::float8 / NULLIF(executions, 0))`,
@@ -65,18 +65,24 @@ function textFilter(q: string | undefined): Prisma.Sql {
     })`;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * Every class of the given agents that matches the text filter, with its status: the same
- * rules as the engine's gates (lib/learning/gates.ts) and classStatus(), in SQL.
+ * rules as the engine's gates (lib/learning/gates.ts) and classStatus(), in SQL. Rows stay
+ * narrow (keys, statistics, status; the tool path only as a sort key when asked): the page
+ * joins the rest back for its few rows.
  */
-function classified(agents: AgentConfig[], q: string | undefined, now: Date): Prisma.Sql {
+function classified(agents: AgentConfig[], q: string | undefined, now: Date, toolsKey = false): Prisma.Sql {
+  // Recency: whole days since last seen ≤ max_days ⟺ last seen after now − (max_days + 1) days.
+  const freshAfter = agents.map((a) => new Date(now.getTime() - (a.config.max_days_since_last_seen + 1) * DAY_MS).toISOString());
   return Prisma.sql`
     WITH cfg AS (
       SELECT * FROM unnest(
         ${agents.map((a) => a.id)}::text[], ${agents.map((a) => a.config.min_executions)}::int[],
         ${agents.map((a) => a.config.min_success_rate)}::float8[], ${agents.map((a) => a.config.min_distinct_queries)}::int[],
-        ${agents.map((a) => a.config.max_days_since_last_seen)}::int[]
-      ) AS t(agent_id, min_exec, min_rate, min_q, max_days)
+        ${freshAfter}::timestamptz[]
+      ) AS t(agent_id, min_exec, min_rate, min_q, fresh_after)
     ),
     -- The live skill (highest version among candidate, shadow, active) as version * 4 + status
     -- code, so that the aggregate can hash rather than sort; and the latest retirement.
@@ -89,8 +95,8 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
       GROUP BY 1, 2, 3
     ),
     cls AS (
-      SELECT c.agent_id, c.user_scope, c.canonical_hash, c.tools, c.executions, c.successes, c.distinct_queries,
-        c.first_seen, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days,
+      SELECT c.agent_id, c.user_scope, c.canonical_hash, c.executions, c.successes, c.distinct_queries, c.last_seen,
+        ${toolsKey ? Prisma.sql`array_to_string(c.tools, ' ')` : Prisma.sql`NULL::text`} AS tools_key, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.fresh_after,
         CASE sk.live_code % 4 WHEN 1 THEN 'CANDIDATE' WHEN 2 THEN 'SHADOW' WHEN 3 THEN 'ACTIVE' END AS live_status, sk.since
       FROM trajectory_classes c
       JOIN cfg ON cfg.agent_id = c.agent_id
@@ -99,10 +105,10 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
     ),
     -- The gates' statistics: the whole class, or for a class retired by a demotion or
     -- deprecation only its runs since then (a lateral aggregate through the class index on
-    -- workflows, for those classes alone).
+    -- workflows, for those classes alone, and not when a live skill decides the status anyway).
     gated AS (
       SELECT cls.*, executions AS g_exec, successes AS g_succ, distinct_queries AS g_q, last_seen AS g_last
-      FROM cls WHERE since IS NULL
+      FROM cls WHERE since IS NULL OR live_status IS NOT NULL
       UNION ALL
       SELECT cls.*, w.*
       FROM cls
@@ -112,15 +118,14 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date): Pr
         FROM workflows wf
         WHERE wf.agent_id = cls.agent_id AND wf.user_scope = cls.user_scope AND wf.canonical_hash = cls.canonical_hash AND wf.created_at > cls.since
       ) w
-      WHERE cls.since IS NOT NULL
+      WHERE cls.since IS NOT NULL AND cls.live_status IS NULL
     ),
     classified AS (
-      SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen,
+      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, last_seen, tools_key,
         CASE
           WHEN live_status = 'ACTIVE' THEN 'promoted'
           WHEN live_status IS NOT NULL THEN 'in_review'
-          WHEN g_exec >= min_exec AND g_exec > 0 AND g_succ::float8 / g_exec >= min_rate AND g_q >= min_q AND g_last IS NOT NULL
-            AND floor(GREATEST(0, extract(epoch FROM (${now}::timestamptz - g_last))) / 86400) <= max_days THEN 'ready'
+          WHEN g_exec >= min_exec AND g_exec > 0 AND g_succ::float8 / g_exec >= min_rate AND g_q >= min_q AND g_last > fresh_after THEN 'ready'
           WHEN g_exec > 0 AND g_succ::float8 / g_exec < ${FAILING_RATE} THEN 'failing'
           ELSE 'evidence'
         END AS status
@@ -181,12 +186,18 @@ export async function listReviewClasses(db: Db, query: ClassListInput, now: Date
       ? Prisma.sql`array_position(ARRAY['ready','failing','evidence','in_review','promoted'], status) ${d}, executions DESC, last_seen DESC`
       : Prisma.sql`${ORDER[query.sort]} ${d} NULLS LAST`;
   const [result] = await db.$queryRaw<{ counts: CountRow[]; rows: (Omit<SqlRow, "first_seen" | "last_seen"> & { first_seen: string; last_seen: string; rn: number })[] }[]>`
-    ${classified(agents, query.q, now)},
-    page AS (
-      SELECT *, row_number() OVER (ORDER BY ${order}, agent_id COLLATE "C", canonical_hash COLLATE "C", user_scope COLLATE "C") AS rn FROM classified
+    ${classified(agents, query.q, now, query.sort === "tools")},
+    ranked AS (
+      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, last_seen, status,
+        row_number() OVER (ORDER BY ${order}, agent_id COLLATE "C", canonical_hash COLLATE "C", user_scope COLLATE "C") AS rn
+      FROM classified
       ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}
       ORDER BY rn
       LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}
+    ),
+    page AS (
+      SELECT r.*, c.tools, c.first_seen FROM ranked r
+      JOIN trajectory_classes c ON c.agent_id = r.agent_id AND c.user_scope = r.user_scope AND c.canonical_hash = r.canonical_hash
     )
     SELECT
       (SELECT COALESCE(json_agg(c), '[]') FROM (SELECT agent_id, status, count(*)::int AS n FROM classified GROUP BY agent_id, status) c) AS counts,
@@ -199,28 +210,29 @@ export async function listReviewClasses(db: Db, query: ClassListInput, now: Date
   return { rows: await withVerdicts(db, agents, rows, now), total, counts, countsByAgent: byAgent, agents };
 }
 
-/** The engine's verdict for each row of the page, evaluated per agent with its own config. */
+/** The engine's verdict for each row of the page, evaluated per agent (in parallel) with its own config. */
 async function withVerdicts(db: Db, agents: AgentConfig[], rows: SqlRow[], now: Date): Promise<ReviewClassRow[]> {
   const byId = new Map(agents.map((a) => [a.id, a]));
   const out: ReviewClassRow[] = new Array(rows.length);
   const groups = new Map<string, number[]>();
   rows.forEach((r, i) => groups.set(r.agent_id, [...(groups.get(r.agent_id) ?? []), i]));
-  for (const [agentId, idx] of groups) {
-    const agent = byId.get(agentId)!;
-    const stats: ClassStatsRow[] = idx.map((i) => toStatsRow(rows[i]));
-    const evaluated = await evaluateClasses(db, agent.config, stats, now);
-    evaluated.forEach((e, j) => {
-      out[idx[j]] = {
-        ...e.row,
-        agentName: agent.name,
-        status: classStatus({ liveStatus: e.live?.status ?? null, eligible: e.verdict.eligible, executions: e.stats.executions, successes: e.stats.successes }),
-        eligible: e.verdict.eligible,
-        gates: e.verdict.gates,
-        liveSkill: e.live ? { id: e.live.id, status: e.live.status.toLowerCase() } : null,
-        windowStart: e.since,
-      };
-    });
-  }
+  await Promise.all(
+    [...groups].map(async ([agentId, idx]) => {
+      const agent = byId.get(agentId)!;
+      const evaluated = await evaluateClasses(db, agent.config, idx.map((i) => toStatsRow(rows[i])), now);
+      evaluated.forEach((e, j) => {
+        out[idx[j]] = {
+          ...e.row,
+          agentName: agent.name,
+          status: classStatus({ liveStatus: e.live?.status ?? null, eligible: e.verdict.eligible, executions: e.stats.executions, successes: e.stats.successes }),
+          eligible: e.verdict.eligible,
+          gates: e.verdict.gates,
+          liveSkill: e.live ? { id: e.live.id, status: e.live.status.toLowerCase() } : null,
+          windowStart: e.since,
+        };
+      });
+    }),
+  );
   return out;
 }
 
