@@ -8,6 +8,7 @@
 // DATABASE_URL=$(cat .data/embedded.url)); otherwise a temporary embedded database, closed and
 // reopened from its directory for the restart. Each run uses its own environment label, so the
 // demo can be repeated against the same database.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,7 +20,7 @@ import { recordEvaluation } from "../lib/ledger/record-evaluation.ts";
 import type { EvaluationPhase, ProcedureRecord } from "../lib/ledger/types.ts";
 import { applyMigrations } from "./db/migrate.ts";
 
-const runLabel = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+const runLabel = `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}-${randomBytes(2).toString("hex")}`;
 const scope = { tenant: "demo", agent: "parser-agent", environment: `ts-parser-v1/run-${runLabel}` };
 const ID = "trim-before-parse-v1";
 const CONTRACT = "whitespace-integers-v1";
