@@ -30,4 +30,7 @@ export async function middleware(req: NextRequest) {
   return NextResponse.redirect(login);
 }
 
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };
+// The agent API and the health check authenticate in the route wrapper itself (an unauthenticated
+// call gets the same 401 problem+json there); skipping the middleware saves its per-request cost
+// on the hot ingestion path.
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/|api/health$).*)"] };

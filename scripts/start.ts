@@ -9,7 +9,7 @@ import path from "node:path";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient } from "../lib/db/prisma.ts";
 import { ensureBootstrapApiKey, ensureFirstAdmin } from "../lib/auth/bootstrap.ts";
-import { startWorkerRuntime } from "../lib/jobs/runtime.ts";
+import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts";
 // Registers the learning engine's job handlers (cadence promotion cycles) with the worker.
 import "../lib/learning/jobs.ts";
 // Registers persona evolution's opt-in daily review job.
@@ -81,7 +81,7 @@ const server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 console.log(`Proctor is up: http://localhost:${port}`);
 
-const worker = process.env.PROCTOR_WORKER === "0" ? null : startWorkerRuntime(database);
+const worker = process.env.PROCTOR_WORKER === "0" ? null : startWorkerRuntime(database, workerOptionsFromEnv());
 
 let stopping = false;
 async function shutdown(code: number, why: string) {

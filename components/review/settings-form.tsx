@@ -29,6 +29,7 @@ function fromDraft(d: Draft): Record<string, unknown> {
     Object.entries(d).map(([k, v]) => {
       const f = fields.get(k);
       if (typeof v === "boolean" || !f) return [k, v];
+      if (f.kind === "text") return [k, v];
       if (f.kind === "nullable-rate" && v.trim() === "") return [k, null];
       return [k, v.trim() === "" ? Number.NaN : Number(v)];
     }),
@@ -92,11 +93,9 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
           <label htmlFor={fid} className="block text-sm font-medium">
             {f.label}
             <input
-              type="number"
-              inputMode="decimal"
-              step={f.kind === "int" ? 1 : "any"}
-              min={0}
-              max={f.kind.endsWith("rate") ? 1 : undefined}
+              {...(f.kind === "text"
+                ? { type: "text", spellCheck: false }
+                : { type: "number", inputMode: "decimal" as const, step: f.kind === "int" ? 1 : "any", min: 0, max: f.kind.endsWith("rate") ? 1 : undefined })}
               {...common}
               value={draft[f.key] as string}
               placeholder={f.kind === "nullable-rate" ? "inherit" : undefined}

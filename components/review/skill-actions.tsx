@@ -8,9 +8,12 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { fetchJson } from "@/lib/api/browser-fetch";
 import type { Readiness } from "@/lib/learning/readiness";
+import type { SkillQualificationSummary } from "@/lib/ledger/skills";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
+import { ReadyNote } from "./shadow-panel";
+import { QualificationLine } from "./qualification-line";
 
 type Role = "user" | "developer";
 type Decision = { kind: "activate"; role: Role } | { kind: "demote" };
@@ -28,9 +31,11 @@ type Props = {
   requireShadow: boolean;
   readiness: Readiness | null;
   shadowEvaluationEnabled: boolean;
+  /** The skill's paired-evaluation qualification in the evidence ledger, when one was started. */
+  qualification?: SkillQualificationSummary | null;
 };
 
-export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled }: Props) {
+export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled, qualification }: Props) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState<Decision | null>(null);
@@ -66,6 +71,13 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
               {readiness.reasons.map((r) => <li key={r}>{r}</li>)}
             </ul>
             <p className="mt-1">Readiness is advisory; your review decides.</p>
+          </div>
+        ) : null}
+        {readiness?.ready ? <ReadyNote readiness={readiness} /> : null}
+        {qualification ? (
+          <div className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
+            <p className="mb-1 font-medium">Paired-evaluation qualification</p>
+            <QualificationLine q={qualification} />
           </div>
         ) : null}
       </div>

@@ -8,8 +8,10 @@ import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
 import { classHref } from "./report-card";
+import { QualificationPanel } from "./qualification-panel";
 import { RollingChart } from "./rolling-chart";
 import { SkillActions } from "./skill-actions";
+import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
 import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
@@ -71,6 +73,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
           requireShadow={d.config.require_shadow}
           readiness={s.status === "shadow" || s.status === "candidate" ? s.readiness : null}
           shadowEvaluationEnabled={d.config.shadow_evaluation_enabled}
+          qualification={d.qualification ?? null}
         />
       ) : null}
 
@@ -118,25 +121,17 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
       </div>
 
       {s.status === "shadow" || s.status === "candidate" ? (
-        <div>
-          <h3 className={sectionTitle}>Shadow evaluation</h3>
-          {shadow.observations === 0 ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">No observations yet.</p>
-          ) : (
-            <p className="text-sm">
-              {shadow.observations} passive observation{shadow.observations === 1 ? "" : "s"} · trajectory match {pct(s.readiness.trajectory_match_rate)} · matched success{" "}
-              {pct(s.readiness.matched_success_rate)} · last evaluated <LocalTime iso={shadow.last_evaluated_at} />
-            </p>
-          )}
-          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
-            {s.readiness.ready ? <Badge tone="green">Ready to review</Badge> : <Badge tone="gray">Not ready</Badge>}
-            {!s.readiness.ready ? <span className="text-xs text-slate-600 dark:text-slate-400">{s.readiness.reasons.join("; ")}</span> : null}
-          </p>
-          <p className="mt-1 text-xs text-slate-500">
-            Advisory: activation remains an explicit reviewer decision.
-            {d.config.shadow_evaluation_enabled ? "" : " Passive evaluation is off for this agent (Learning settings)."}
-          </p>
-        </div>
+        <ShadowPanel
+          observations={shadow.observations}
+          lastEvaluatedAt={shadow.last_evaluated_at}
+          readiness={s.readiness}
+          enabled={d.config.shadow_evaluation_enabled}
+          recent={d.shadowRecent}
+        />
+      ) : null}
+
+      {d.qualification !== undefined ? (
+        <QualificationPanel key={`${s.skill_id}:qualification`} skillId={s.skill_id} label={label} status={s.status} qualification={d.qualification} canAct={canAct} />
       ) : null}
 
       <div>

@@ -1,7 +1,8 @@
 // Read models of agents for console pages: narrow columns for lists, the full record for
-// the detail page. Run counts and last-run times are maintained at ingestion.
+// the detail page. Run counts and last-run times are maintained at ingestion (agent_run_counters).
 import type { Db } from "../db/prisma";
 import { resolveLearningConfig, type LearningConfig } from "../learning/config";
+import { runTotals, runTotalsOf } from "../learning/run-counters";
 
 export type Tool = { name: string; description: string };
 
@@ -25,16 +26,28 @@ function tools(value: unknown): Tool[] {
 }
 
 export async function listAgentSummaries(database: Db, page: number, pageSize: number): Promise<{ agents: AgentSummary[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    database.agent.findMany({
-      select: { id: true, name: true, tools: true, runCount: true, lastRunAt: true, updatedAt: true },
-      orderBy: [{ lastRunAt: { sort: "desc", nulls: "last" } }, { id: "asc" }],
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-    }),
+  // Most recently active first: the page's ids come from the counters, then the rows.
+  const [ids, total] = await Promise.all([
+    database.$queryRaw<{ id: string }[]>`
+      SELECT a.id FROM agents a
+      LEFT JOIN (SELECT agent_id, max(last_run_at) AS last_run_at FROM agent_run_counters GROUP BY agent_id) c ON c.agent_id = a.id
+      ORDER BY c.last_run_at DESC NULLS LAST, a.id
+      OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`,
     database.agent.count(),
   ]);
-  return { agents: rows.map((r) => ({ ...r, tools: tools(r.tools).map((t) => t.name) })), total };
+  const order = ids.map((r) => r.id);
+  const [rows, totals] = await Promise.all([
+    database.agent.findMany({ where: { id: { in: order } }, select: { id: true, name: true, tools: true, updatedAt: true } }),
+    runTotals(database, order),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const agents = order.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const t = totals.get(id);
+    return [{ ...r, tools: tools(r.tools).map((x) => x.name), runCount: t?.runs ?? 0, lastRunAt: t?.lastRunAt ?? null }];
+  });
+  return { agents, total };
 }
 
 /** Ids and names for the agent switcher (bounded: the switcher is a menu, not a list view). */
@@ -45,14 +58,15 @@ export function agentOptions(database: Db, limit = 500): Promise<{ id: string; n
 export async function getAgentDetail(database: Db, id: string): Promise<AgentDetail | null> {
   const a = await database.agent.findUnique({ where: { id } });
   if (!a) return null;
+  const totals = await runTotalsOf(database, id);
   return {
     id: a.id,
     name: a.name,
     tools: tools(a.tools),
     learning: resolveLearningConfig(a.learning),
     outcomeRule: a.outcomeRule,
-    runCount: a.runCount,
-    lastRunAt: a.lastRunAt,
+    runCount: totals.runs,
+    lastRunAt: totals.lastRunAt,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };

@@ -13,7 +13,7 @@ export async function enqueueJob(tx: Tx | Db, job: { kind: string; agentId?: str
 }
 
 /** Claims up to `limit` due jobs of the given kinds (and expired leases of crashed workers). */
-export async function claimJobs(database: Db, kinds: string[], limit: number): Promise<ClaimedJob[]> {
+export async function claimJobs(database: Db, kinds: string[], limit: number, leaseSeconds = LEASE_SECONDS): Promise<ClaimedJob[]> {
   const rows = await database.$queryRaw<
     { id: bigint; kind: string; agent_id: string | null; payload: unknown; attempts: number }[]
   >`
@@ -22,13 +22,16 @@ export async function claimJobs(database: Db, kinds: string[], limit: number): P
       SELECT id FROM jobs
       WHERE kind = ANY(${kinds}::text[])
         AND ((status = 'PENDING' AND run_after <= now())
-          OR (status = 'RUNNING' AND locked_at < now() - make_interval(secs => ${LEASE_SECONDS})))
+          OR (status = 'RUNNING' AND locked_at < now() - make_interval(secs => ${leaseSeconds}::int)))
       ORDER BY run_after, id
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
     RETURNING id, kind, agent_id, payload, attempts`;
-  return rows.map((r) => ({ id: r.id, kind: r.kind, agentId: r.agent_id, payload: r.payload, attempts: r.attempts }));
+  // RETURNING follows no order: sort so a batch runs first-in, first-out.
+  return rows
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) => ({ id: r.id, kind: r.kind, agentId: r.agent_id, payload: r.payload, attempts: r.attempts }));
 }
 
 export async function completeJob(tx: Tx | Db, id: bigint) {
@@ -49,4 +52,21 @@ export async function failJob(database: Db, job: ClaimedJob, error: string, maxA
       finishedAt: dead ? new Date() : null,
     },
   });
+}
+
+/** Hands claimed jobs that were never started back to the queue (a worker shutting down). */
+export async function releaseJobs(database: Db, ids: bigint[]) {
+  if (ids.length === 0) return;
+  await database.$executeRaw`
+    UPDATE jobs SET status = 'PENDING', locked_at = NULL, attempts = GREATEST(attempts - 1, 0)
+    WHERE id = ANY(${ids}::bigint[]) AND status = 'RUNNING'`;
+}
+
+/** A DEAD job back to PENDING with fresh attempts (an admin's retry); false unless it was dead. */
+export async function retryDeadJob(tx: Tx | Db, id: bigint, where: { kind: string; agentId: string }): Promise<boolean> {
+  const r = await tx.job.updateMany({
+    where: { id, kind: where.kind, agentId: where.agentId, status: "DEAD" },
+    data: { status: "PENDING", attempts: 0, runAfter: new Date(), lockedAt: null, finishedAt: null },
+  });
+  return r.count > 0;
 }

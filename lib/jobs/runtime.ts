@@ -1,7 +1,7 @@
 // The background worker loop: polls the job table and dispatches to handlers registered by
 // the domains (promotion cadence, shadow evaluation, persona daily review).
 import type { Db } from "../db/prisma";
-import { claimJobs, completeJob, failJob } from "./queue";
+import { claimJobs, completeJob, failJob, LEASE_SECONDS, releaseJobs } from "./queue";
 
 export type JobHandler = (database: Db, payload: unknown, agentId: string | null) => Promise<void>;
 
@@ -13,10 +13,19 @@ export function registerJobHandler(kind: string, handler: JobHandler) {
 
 export type WorkerRuntime = { stop(): Promise<void>; drain(timeoutMs: number): Promise<boolean> };
 
-export function startWorkerRuntime(database: Db, opts: { pollMs?: number; batch?: number; maxAttempts?: number } = {}): WorkerRuntime {
+export type WorkerOptions = { pollMs?: number; batch?: number; maxAttempts?: number; leaseSeconds?: number };
+
+/** Worker settings from the environment (PROCTOR_JOB_MAX_ATTEMPTS, PROCTOR_JOB_LEASE_SECONDS). */
+export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
+  const int = (v: string | undefined) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : undefined);
+  return { maxAttempts: int(env.PROCTOR_JOB_MAX_ATTEMPTS), leaseSeconds: int(env.PROCTOR_JOB_LEASE_SECONDS) };
+}
+
+export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): WorkerRuntime {
   const pollMs = opts.pollMs ?? 500;
   const batch = opts.batch ?? 10;
   const maxAttempts = opts.maxAttempts ?? 5;
+  const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
   let stopped = false;
   let inFlight: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
@@ -24,8 +33,14 @@ export function startWorkerRuntime(database: Db, opts: { pollMs?: number; batch?
   async function tick(): Promise<number> {
     const kinds = [...handlers.keys()];
     if (kinds.length === 0) return 0;
-    const jobs = await claimJobs(database, kinds, batch);
-    for (const job of jobs) {
+    const jobs = await claimJobs(database, kinds, batch, leaseSeconds);
+    for (const [i, job] of jobs.entries()) {
+      // Shutting down: the job in hand was finished; the rest go back to the queue at once
+      // (not after a lease) for another worker or the next start.
+      if (stopped) {
+        await releaseJobs(database, jobs.slice(i).map((j) => j.id));
+        return i;
+      }
       try {
         await handlers.get(job.kind)!(database, job.payload, job.agentId);
         await completeJob(database, job.id);
@@ -54,7 +69,7 @@ export function startWorkerRuntime(database: Db, opts: { pollMs?: number; batch?
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await inFlight; // finish in-flight jobs
+      await inFlight; // finish the job in hand; unstarted claimed jobs are released
     },
     async drain(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;

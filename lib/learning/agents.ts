@@ -3,6 +3,7 @@ import type { Db } from "../db/prisma";
 import { Prisma, type Agent } from "../db/generated/client";
 import { recordAudit, type AuditContext } from "../audit/record";
 import { resolveLearningConfig } from "./config";
+import { runTotalsOf, type RunTotals } from "./run-counters";
 import { agentPutBody, type AgentResponse } from "../api/v1/schemas";
 import { problems } from "../api/problem";
 import { zodProblem } from "../api/zod-errors";
@@ -37,24 +38,24 @@ export async function upsertAgent(db: Db, agentId: string, body: unknown, audit:
     });
     return row;
   });
-  return agentView(agent);
+  return agentView(agent, await runTotalsOf(db, agentId));
 }
 
 export async function getAgent(db: Db, agentId: string): Promise<AgentResponse> {
   const agent = await db.agent.findUnique({ where: { id: agentId } });
   if (!agent) throw problems.notFound(`Agent '${agentId}'`);
-  return agentView(agent);
+  return agentView(agent, await runTotalsOf(db, agentId));
 }
 
-export function agentView(agent: Agent): AgentResponse {
+export function agentView(agent: Agent, totals: RunTotals): AgentResponse {
   return {
     agent_id: agent.id,
     name: agent.name,
     tools: (agent.tools as AgentResponse["tools"]) ?? [],
     learning: resolveLearningConfig(agent.learning),
     outcome_rule: (agent.outcomeRule as AgentResponse["outcome_rule"]) ?? null,
-    run_count: agent.runCount,
-    last_run_at: agent.lastRunAt?.toISOString() ?? null,
+    run_count: totals.runs,
+    last_run_at: totals.lastRunAt?.toISOString() ?? null,
     created_at: agent.createdAt.toISOString(),
     updated_at: agent.updatedAt.toISOString(),
   };

@@ -1,10 +1,14 @@
 // The agent's learning configuration: every key and default of the seed's configuration
-// reference. One zod schema serves the API, the settings page and the engine.
+// reference, plus the evidence ledger's qualification keys. One zod schema serves the API,
+// the settings page and the engine.
 import { z } from "zod";
+import { ledgerIdSchema, policySchema } from "../ledger/schemas";
 
 const rate = z.number().min(0).max(1);
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
+/** The ledger's own policy fields; its defaults (128 trials, delta 0.01, …) are ours too. */
+const ledgerPolicy = policySchema.shape;
 
 export const learningConfigSchema = z
   .object({
@@ -39,6 +43,18 @@ export const learningConfigSchema = z
     demotion_success_delta: rate.default(0.25),
     min_activations_before_drift_check: nonNegativeInt.default(5),
     promotion_every_n_runs: nonNegativeInt.default(25),
+    // Paired-evaluation qualification of shadow skills (lib/ledger/skills.ts): the baseline
+    // revision and the ledger policy, validated exactly as the ledger validates a proposal.
+    ledger_baseline_revision: ledgerIdSchema.default("no-skill"),
+    ledger_qualification_trials: ledgerPolicy.qualification_trials,
+    ledger_confidence_delta: ledgerPolicy.confidence_delta,
+    ledger_min_improvement: ledgerPolicy.min_improvement,
+    ledger_min_candidate_utility: ledgerPolicy.min_candidate_utility,
+    ledger_max_cost_units: ledgerPolicy.max_cost_units,
+    ledger_max_latency_ms: ledgerPolicy.max_latency_ms,
+    ledger_max_failure_streak: ledgerPolicy.max_failure_streak,
+    ledger_evaluator_id: ledgerPolicy.evaluator_id.default("proctor-paired-evaluator"),
+    ledger_evaluation_contract: ledgerPolicy.evaluation_contract.default("proctor-skill-paired-v1"),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -1,9 +1,11 @@
-// Workflow ingestion: one transaction per request (a single run is a batch of one).
-// Everything per run is computed before the transaction (validation, trajectory identity,
-// outcome, embedding); the transaction then runs ONE statement that inserts the new runs and,
-// from exactly the rows it inserted, maintains the trajectory-class statistics, the
-// distinct-query child table, the daily counts and the agent's run counter; then the monitor
-// hook. Rows are fed in key order so concurrent batches lock rows in one order.
+// Workflow ingestion: one atomic write per request (a single run is a batch of one).
+// Everything per run is computed first (validation, trajectory identity, outcome, embedding);
+// then ONE statement inserts the new runs and, from exactly the rows it inserted, maintains the
+// trajectory-class statistics, the distinct-query child table, the daily counts, write-time
+// stamping, the agent's counters and the promotion cadence. A plain run commits in that one
+// round trip; runs that report activated skills, or an agent with shadow evaluation on, take a
+// transaction so the monitor hook (outcome monitoring, the shadow outbox) commits with them.
+// Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
 import { problems } from "../api/problem";
@@ -12,6 +14,7 @@ import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./can
 import { decideOutcome, type OutcomeDecision } from "./outcome";
 import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
+import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
 import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
 
@@ -42,27 +45,39 @@ type StoredRow = {
 };
 
 /**
- * The outcome rule last read for each agent. Only a guess: the insert statement compares it with
- * the stored rule in its own snapshot and inserts nothing when they differ, so a changed rule is
- * re-read and the runs judged again. Saves a round trip per request in the steady state.
+ * What ingestion needs of an agent, as last read. Only a guess: the insert statement compares the
+ * outcome rule and learning configuration with the stored ones in its own snapshot and inserts
+ * nothing when they differ, so a change is re-read and the runs judged again. Saves a round trip
+ * per request in the steady state.
  */
-const knownRules = new Map<string, unknown>();
-const MAX_KNOWN_RULES = 10_000;
+type AgentSettings = { outcomeRule: unknown; learning: unknown; config: LearningConfig };
+const knownAgents = new Map<string, AgentSettings>();
+const MAX_KNOWN_AGENTS = 10_000;
 
-async function readRule(q: Db | Tx, agentId: string): Promise<unknown> {
-  const [agent] = await q.$queryRawUnsafe<{ outcome_rule: unknown }[]>(`SELECT outcome_rule FROM agents WHERE id = $1`, agentId);
+async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
+  const [agent] = await q.$queryRawUnsafe<{ outcome_rule: unknown; learning: unknown }[]>(
+    `SELECT outcome_rule, learning FROM agents WHERE id = $1`,
+    agentId,
+  );
   if (!agent) {
-    knownRules.delete(agentId);
+    knownAgents.delete(agentId);
     throw problems.notFound(`Agent '${agentId}'`);
   }
-  if (knownRules.size >= MAX_KNOWN_RULES) knownRules.delete(knownRules.keys().next().value as string);
-  knownRules.set(agentId, agent.outcome_rule ?? null);
-  return agent.outcome_rule ?? null;
+  const settings = { outcomeRule: agent.outcome_rule ?? null, learning: agent.learning, config: resolveLearningConfig(agent.learning) };
+  if (knownAgents.size >= MAX_KNOWN_AGENTS) knownAgents.delete(knownAgents.keys().next().value as string);
+  knownAgents.set(agentId, settings);
+  return settings;
 }
+
+/** Whether storing these runs needs the monitor hook in the same transaction. */
+const needsMonitor = (agent: AgentSettings, runs: Prepared[]) =>
+  agent.config.shadow_evaluation_enabled || runs.some((p) => (p.input.skills_activated?.length ?? 0) > 0);
+
+type Inserted = { id: string | null; promoted_skill_id: string | null };
 
 /** Stores runs for one agent; each item succeeds or fails on its own. Unknown agent → 404. */
 export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
-  let rule = knownRules.has(agentId) ? knownRules.get(agentId) : await readRule(db, agentId);
+  let agent = knownAgents.get(agentId) ?? (await readAgent(db, agentId));
   const now = opts.now ?? new Date();
 
   const results: BatchItemResult[] = new Array(items.length);
@@ -81,11 +96,11 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       };
       return;
     }
-    prepared.push(prepare(index, parsed.data, rule, now));
+    prepared.push(prepare(index, parsed.data, agent.outcomeRule, now));
   });
   if (prepared.length === 0) {
     // Nothing to store, but an unknown agent is still an unknown agent.
-    if (!knownRules.has(agentId)) await readRule(db, agentId);
+    if (!knownAgents.has(agentId)) await readAgent(db, agentId);
     return results;
   }
 
@@ -94,40 +109,48 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
   for (const p of prepared) if (!firstOf.has(p.workflowId)) firstOf.set(p.workflowId, p);
   const toInsert = [...firstOf.values()].sort((a, b) => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : 0));
 
-  // Embeddings are fetched before the transaction: no network wait while holding locks.
+  // Embeddings are fetched before writing: no network wait while holding locks.
   const { embedderId, vectors } = await embedTexts(opts.embedder ?? defaultEmbedder(), toInsert.map((p) => p.input.query));
 
-  const stored = await db.$transaction(
-    async (tx) => {
-      let inserted: { id: string | null; covered: boolean }[] = [];
-      for (let attempt = 1; ; attempt++) {
-        const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
-        const ruleParam = rule === null ? null : JSON.stringify(rule);
-        inserted = await tx.$queryRawUnsafe(INSERT_RUNS_SQL, agentId, JSON.stringify(rows), ruleParam);
-        if (inserted.length > 0) break; // the guard row: the rule used is the stored one
-        if (attempt === 3) throw new Error("the agent's outcome rule kept changing during ingestion");
-        rule = await readRule(tx, agentId);
-        for (const p of prepared) p.decision = decideOutcome(p.input, rule);
-      }
-      const insertedIds = new Set(inserted.flatMap((r) => (r.id ? [r.id] : [])));
-      const newRuns = toInsert.filter((p) => insertedIds.has(p.id));
-      if (newRuns.length > 0) await afterRunsStored(tx, agentId, newRuns.map((p) => storedRun(agentId, p)));
-      // Re-read what is stored only when the answer may differ from what was just written: a
-      // workflow_id repeated or already stored (possibly by a concurrent request), or a new run
-      // whose class an ACTIVE skill covers (the monitor stamps it).
-      const mustRead = prepared.length > newRuns.length || inserted.some((r) => r.covered);
-      const current = mustRead
-        ? await tx.$queryRawUnsafe<StoredRow[]>(READ_STORED_SQL, agentId, JSON.stringify([...firstOf.keys()]))
-        : newRuns.map(writtenRow);
-      return { insertedIds, byWorkflowId: new Map(current.map((r) => [r.workflow_id, r])) };
-    },
-    { maxWait: 15_000, timeout: 60_000 },
-  );
+  const write = async (q: Db | Tx, monitored: boolean): Promise<StoredRow[] | null> => {
+    const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
+    const inserted = await q.$queryRawUnsafe<Inserted[]>(
+      INSERT_RUNS_SQL,
+      agentId,
+      JSON.stringify(rows),
+      agent.outcomeRule === null ? null : JSON.stringify(agent.outcomeRule),
+      JSON.stringify(agent.learning),
+      agent.config.promotion_every_n_runs,
+    );
+    if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
+    const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
+    const newRuns = toInsert.filter((p) => promoted.has(p.id));
+    if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map((p) => storedRun(agentId, p)), agent.config);
+    // Re-read what is stored only when it may differ from what was just written: a workflow_id
+    // repeated or already stored (possibly by a concurrent request), or a run the monitor may
+    // have unstamped by demoting its skill.
+    return prepared.length > newRuns.length || monitored
+      ? q.$queryRawUnsafe<StoredRow[]>(READ_STORED_SQL, agentId, JSON.stringify([...firstOf.keys()]))
+      : newRuns.map((p) => writtenRow(p, promoted.get(p.id) ?? null));
+  };
+
+  let current: StoredRow[] | null = null;
+  for (let attempt = 1; current === null; attempt++) {
+    if (attempt > 1) {
+      if (attempt > 3) throw new Error("the agent's settings kept changing during ingestion");
+      agent = await readAgent(db, agentId);
+      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule);
+    }
+    current = needsMonitor(agent, toInsert)
+      ? await db.$transaction((tx) => write(tx, true), { maxWait: 15_000, timeout: 60_000 })
+      : await write(db, false);
+  }
+  const byWorkflowId = new Map(current.map((r) => [r.workflow_id, r]));
 
   for (const p of prepared) {
-    const row = stored.byWorkflowId.get(p.workflowId);
+    const row = byWorkflowId.get(p.workflowId);
     if (!row) throw new Error("ingested workflow is missing after commit");
-    const created = row.id === p.id && stored.insertedIds.has(p.id);
+    const created = row.id === p.id;
     if (!created && row.body_hash !== p.bodyHash) {
       results[p.index] = {
         index: p.index,
@@ -142,7 +165,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
   return results;
 }
 
-function writtenRow(p: Prepared): StoredRow {
+function writtenRow(p: Prepared, promotedSkillId: string | null): StoredRow {
   return {
     id: p.id,
     workflow_id: p.workflowId,
@@ -151,7 +174,7 @@ function writtenRow(p: Prepared): StoredRow {
     step_count: p.identity.stepCount,
     outcome: p.decision.outcome,
     outcome_source: p.decision.source,
-    promoted_skill_id: null,
+    promoted_skill_id: promotedSkillId,
   };
 }
 

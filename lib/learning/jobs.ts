@@ -6,6 +6,8 @@ import { registerJobHandler } from "../jobs/runtime";
 import { CycleBusyError } from "./cycle-lock";
 import { runLockedPromotionCycle } from "./engine";
 import { PROMOTION_CYCLE_JOB } from "./monitor";
+// Passive shadow evaluation of new runs (the outbox rows written at ingestion).
+import "./shadow/jobs";
 
 registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
   if (!agentId) return;

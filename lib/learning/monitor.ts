@@ -1,13 +1,14 @@
-// Called by ingestion, inside the ingestion transaction, for every newly stored run.
-// Write-time stamping of runs whose class has an ACTIVE skill in the same user scope; outcome
-// monitoring of the ACTIVE skills in skills_activated (counters, deviations, rolling window,
-// drift demotion with unstamping, the deviation review flag at once); and the promotion
-// cadence (one promotion_cycle job per promotion_every_n_runs stored runs, run by the worker).
-// Cheap by design: a handful of indexed statements per batch, no scans, no LLM.
+// Called by ingestion, inside the ingestion transaction, for newly stored runs that need more
+// than the insert statement's own bookkeeping (stamping, counters and the promotion cadence
+// live in lib/learning/ingest/sql.ts): outcome monitoring of the ACTIVE skills in
+// skills_activated (counters, deviations, rolling window, drift demotion with unstamping, the
+// deviation review flag at once) and, when the agent opted in, the shadow evaluation outbox
+// (one bounded job insert per batch). Cheap by design: a few indexed statements, no scans, no LLM.
 import type { Tx } from "../db/prisma";
-import { resolveLearningConfig } from "./config";
+import type { LearningConfig } from "./config";
 import { applyOutcomes, deviationFlag, type RunOutcome } from "./drift";
 import { bumpSkillsVersion, recordSkillEvent, unstampSkill } from "./skill-lifecycle";
+import { enqueueShadowJobs } from "./shadow/enqueue";
 
 export type StoredRun = {
   id: string;
@@ -25,17 +26,15 @@ export type StoredRun = {
 
 export const PROMOTION_CYCLE_JOB = "promotion_cycle";
 
-const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
-
 /**
  * Never breaks ingestion: the learning bookkeeping runs under a savepoint, and a failure rolls
  * back only that bookkeeping (logged by error kind), never the stored runs.
  */
-export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[]): Promise<void> {
+export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig): Promise<void> {
   if (runs.length === 0) return;
   await tx.$executeRawUnsafe("SAVEPOINT learning_monitor");
   try {
-    await monitorRuns(tx, agentId, runs);
+    await monitorRuns(tx, agentId, runs, config);
     await tx.$executeRawUnsafe("RELEASE SAVEPOINT learning_monitor");
   } catch (e) {
     await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT learning_monitor");
@@ -44,51 +43,10 @@ export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[]
   }
 }
 
-async function monitorRuns(tx: Tx, agentId: string, runs: StoredRun[]) {
+async function monitorRuns(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig) {
   const ordered = [...runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
-  const [agent] = await tx.$queryRaw<{ learning: unknown; runs_since_cycle: number }[]>`
-    UPDATE agents SET runs_since_cycle = runs_since_cycle + ${runs.length} WHERE id = ${agentId}
-    RETURNING learning, runs_since_cycle`;
-  if (!agent) return;
-  const config = resolveLearningConfig(agent.learning);
-
-  await stampNewRuns(tx, agentId, ordered);
   await monitorActivations(tx, agentId, ordered, config);
-
-  if (config.promotion_every_n_runs > 0 && agent.runs_since_cycle >= config.promotion_every_n_runs) {
-    await tx.$executeRaw`UPDATE agents SET runs_since_cycle = 0 WHERE id = ${agentId}`;
-    // The agent row is locked by this transaction, so the check below cannot race another batch.
-    await tx.$executeRaw`
-      INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-      SELECT ${PROMOTION_CYCLE_JOB}, ${agentId}, '{}'::jsonb, 'PENDING', now()
-      WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ${PROMOTION_CYCLE_JOB} AND agent_id = ${agentId} AND status = 'PENDING')`;
-  }
-}
-
-/** New runs of a class covered by an ACTIVE skill in the same scope are suppressed at insert. */
-async function stampNewRuns(tx: Tx, agentId: string, runs: StoredRun[]) {
-  const hashed = runs.filter((r) => r.canonicalHash);
-  if (hashed.length === 0) return;
-  const hashes = [...new Set(hashed.map((r) => r.canonicalHash!))];
-  const active = await tx.$queryRaw<{ id: string; user_scope: string; source_canonical_hash: string }[]>`
-    SELECT id, user_scope, source_canonical_hash FROM skills
-    WHERE agent_id = ${agentId} AND status = 'ACTIVE' AND source_canonical_hash = ANY(${hashes}::text[])`;
-  if (active.length === 0) return;
-  const skillFor = new Map(active.map((s) => [keyOf(s.user_scope, s.source_canonical_hash), s.id]));
-  const ids: string[] = [];
-  const skills: string[] = [];
-  for (const r of hashed) {
-    const skill = skillFor.get(keyOf(r.userScope, r.canonicalHash!));
-    if (skill) {
-      ids.push(r.id);
-      skills.push(skill);
-    }
-  }
-  if (ids.length === 0) return;
-  await tx.$executeRaw`
-    UPDATE workflows w SET promoted_skill_id = v.skill
-    FROM unnest(${ids}::text[], ${skills}::text[]) AS v(id, skill)
-    WHERE w.id = v.id`;
+  await enqueueShadowJobs(tx, agentId, ordered, config);
 }
 
 type MonitoredSkill = {
@@ -108,7 +66,7 @@ type MonitoredSkill = {
  * ignored). The rows are locked (in id order, so concurrent batches cannot deadlock) and the
  * counters rewritten from the locked values: concurrent runs never lose an increment.
  */
-async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], config: ReturnType<typeof resolveLearningConfig>) {
+async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig) {
   const ids = [...new Set(runs.flatMap((r) => r.skillsActivated))];
   if (ids.length === 0) return;
   const skills = await tx.$queryRaw<MonitoredSkill[]>`

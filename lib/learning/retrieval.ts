@@ -1,5 +1,6 @@
-// Skill retrieval for context assembly. Status, agent and user scope are filtered BEFORE the
-// top-k: only the ACTIVE skills of (agent, user scope) are ever scored. Their vectors are
+// Skill retrieval for context assembly (ACTIVE skills) and for passive shadow evaluation
+// (SHADOW candidates). Status, agent and user scope are filtered BEFORE the top-k: only the
+// skills of (agent, user scope) in the wanted status are ever scored. Their vectors are
 // cached per process, keyed by (agent, scope) and checked against the agent's
 // skills_version, which every lifecycle change bumps in the same transaction, so a cache is
 // never stale across processes.
@@ -11,7 +12,9 @@ import type { RenderedSkill } from "./context";
 
 type SkillMeta = Omit<RenderedSkill, "similarity">;
 
-/** The scope's ACTIVE skills and their applicability vectors, one packed matrix per embedder space. */
+type Status = "ACTIVE" | "SHADOW";
+
+/** The scope's skills of one status and their applicability vectors, one packed matrix per embedder space. */
 type Entry = { version: number; skills: SkillMeta[]; spaces: Map<string, VectorMatrix> };
 
 const MAX_ENTRIES = 2000;
@@ -30,14 +33,14 @@ type Row = {
   query_embeddings: unknown;
 };
 
-async function activeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number): Promise<Entry> {
-  const key = `${agentId}\u0000${userScope}`;
+async function scopeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number, status: Status): Promise<Entry> {
+  const key = `${status}\u0000${agentId}\u0000${userScope}`;
   const hit = cache.get(key);
   if (hit && hit.version === skillsVersion) return hit;
   const rows = await db.$queryRaw<Row[]>`
     SELECT id, name, version, injection_role::text AS injection_role, content, source_canonical_hash, source_workflow_ids,
            embedder_id, embedding, query_embeddings
-    FROM skills WHERE agent_id = ${agentId} AND user_scope = ${userScope} AND status = 'ACTIVE'`;
+    FROM skills WHERE agent_id = ${agentId} AND user_scope = ${userScope} AND status = ${status}::"SkillStatus"`;
   const skills: SkillMeta[] = rows.map((r) => ({
     skillId: r.id,
     name: r.name,
@@ -69,7 +72,19 @@ export async function retrieveSkills(
   config: Pick<LearningConfig, "retrieval_min_similarity" | "max_skills_in_context">,
   current: Embedder = defaultEmbedder(),
 ): Promise<RenderedSkill[]> {
-  const { skills, spaces } = await activeSkills(db, agent.id, userScope, agent.skillsVersion);
+  return scoreSkills(db, agent, userScope, query, { status: "ACTIVE", minSimilarity: config.retrieval_min_similarity, limit: config.max_skills_in_context }, current);
+}
+
+/** Skills of one status in this agent and user scope at or above `minSimilarity`, best first, at most `limit`. */
+export async function scoreSkills(
+  db: Db,
+  agent: { id: string; skillsVersion: number },
+  userScope: string,
+  query: string,
+  opts: { status: Status; minSimilarity: number; limit: number },
+  current: Embedder = defaultEmbedder(),
+): Promise<RenderedSkill[]> {
+  const { skills, spaces } = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
   if (skills.length === 0) return [];
   const scored: RenderedSkill[] = [];
   // Vectors are only comparable within one embedder's space: the query is embedded once per space.
@@ -79,8 +94,8 @@ export async function retrieveSkills(
     if (!vector) continue;
     const best = bestScores(matrix, vector, skills.length);
     best.forEach((similarity, i) => {
-      if (similarity >= config.retrieval_min_similarity) scored.push({ ...skills[i], similarity });
+      if (similarity >= opts.minSimilarity) scored.push({ ...skills[i], similarity });
     });
   }
-  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, config.max_skills_in_context);
+  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
 }

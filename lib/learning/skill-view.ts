@@ -2,6 +2,7 @@
 import type { Prisma } from "../db/generated/client";
 import type { LearningConfig } from "./config";
 import { shadowReadiness, shadowStatsOf } from "./readiness";
+import { recentEvaluationsOf } from "./shadow/record";
 
 export const skillViewSelect = {
   id: true,
@@ -67,7 +68,8 @@ export function skillView(s: SkillViewRow, config: LearningConfig) {
       deviations: s.deviations,
       last_activated_at: iso(s.lastActivatedAt),
       recent_outcomes: s.recentOutcomes,
-      shadow,
+      // Extends api.md's shadow object with the reference's recent_evaluations window.
+      shadow: { ...shadow, recent_evaluations: recentEvaluationsOf(s.shadowStats) },
     },
     readiness: shadowReadiness(shadow, config),
     review_flags: s.reviewFlags ?? [],

@@ -1,6 +1,6 @@
 // propose (spec §3.1): a new Candidate, or — for the same id in the same scope — the current
 // record when the proposal is identical and a ConstraintViolation when anything differs.
-import type { Db } from "../db/prisma";
+import type { Db, Tx } from "../db/prisma";
 import { LedgerError } from "./errors";
 import { selectionKey } from "./keys";
 import { getProcedure } from "./read";
@@ -11,7 +11,7 @@ import { utf8Bytes } from "./text";
 import type { ProcedureRecord } from "./types";
 
 export async function propose(
-  db: Db,
+  db: Db | Tx,
   scopeInput: ScopeInput,
   proposalInput: ProposalInput,
 ): Promise<{ record: ProcedureRecord; created: boolean }> {

@@ -1,7 +1,7 @@
 // Read calls (spec §1.11, §4): get, evaluation and select. They validate their arguments like
 // the writes do and take no locks.
 import { Prisma } from "../db/generated/client";
-import type { Db } from "../db/prisma";
+import type { Db, Tx } from "../db/prisma";
 import { selectionKey } from "./keys";
 import { PROCEDURE_COLUMNS, receiptOf, recordOf, type ProcedureRow } from "./records";
 import { INSTRUCTION_BYTES, ledgerIdSchema, parseLedger, scopeSchema, selectionSchema, type ScopeInput, type SelectionInput } from "./schemas";
@@ -9,14 +9,14 @@ import { ensureLedgerSchema } from "./schema-version";
 import type { EvaluationReceipt, LedgerScope, ProcedureRecord } from "./types";
 
 /** Procedure records matching `where` (over alias p), with their decisions; one round trip. */
-export async function procedureRecords(db: Db, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Promise<ProcedureRecord[]> {
+export async function procedureRecords(db: Db | Tx, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Promise<ProcedureRecord[]> {
   const rows = await db.$queryRaw<ProcedureRow[]>`SELECT ${PROCEDURE_COLUMNS} FROM ledger_procedures p WHERE ${where} ${tail}`;
   return rows.map(recordOf);
 }
 
 const inScope = (s: LedgerScope) => Prisma.sql`p.tenant = ${s.tenant} AND p.agent = ${s.agent} AND p.environment = ${s.environment}`;
 
-export async function getProcedure(db: Db, scopeInput: ScopeInput, id: string): Promise<ProcedureRecord | null> {
+export async function getProcedure(db: Db | Tx, scopeInput: ScopeInput, id: string): Promise<ProcedureRecord | null> {
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const procedureId = parseLedger(ledgerIdSchema, id, "procedure id", "/procedure_id");
   await ensureLedgerSchema(db);

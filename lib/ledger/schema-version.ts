@@ -1,14 +1,14 @@
 // The ledger's own schema version (spec §5): checked once per database client before the
 // first ledger call. An unknown version, or ledger rows without a version row, means this
 // code does not know what it is looking at, so it refuses rather than reading or writing.
-import type { Db } from "../db/prisma";
+import type { Db, Tx } from "../db/prisma";
 import { LedgerError } from "./errors";
 
 export const LEDGER_SCHEMA_VERSION = 1;
 
-const ready = new WeakMap<Db, Promise<void>>();
+const ready = new WeakMap<Db | Tx, Promise<void>>();
 
-export function ensureLedgerSchema(db: Db): Promise<void> {
+export function ensureLedgerSchema(db: Db | Tx): Promise<void> {
   let check = ready.get(db);
   if (!check) {
     check = verify(db);
@@ -19,7 +19,7 @@ export function ensureLedgerSchema(db: Db): Promise<void> {
   return check;
 }
 
-async function verify(db: Db): Promise<void> {
+async function verify(db: Db | Tx): Promise<void> {
   let row = await db.ledgerSchemaVersion.findUnique({ where: { id: 1 } });
   if (!row) {
     const [{ used }] = await db.$queryRaw<{ used: boolean }[]>`

@@ -4,53 +4,27 @@
 //
 // Scope: tenant = this deployment (a persisted random id), agent = the agent id, environment
 // = a fingerprint of the agent's toolbox and model, so a changed toolbox or model starts over.
-// Task = the skill's source trajectory class; baseline = `no-skill` unless configured.
-//
-// The agent's learning configuration has no ledger keys yet. Until it does, these optional
-// keys are read from it when present (same meaning as the policy fields) and default to:
-//   ledger_baseline_revision "no-skill", ledger_qualification_trials 128,
-//   ledger_confidence_delta 0.01, ledger_min_improvement 0.05, ledger_min_candidate_utility 0.7,
-//   ledger_max_cost_units 10000, ledger_max_latency_ms 60000, ledger_max_failure_streak 3,
-//   ledger_evaluator_id "proctor-paired-evaluator", ledger_evaluation_contract "proctor-skill-paired-v1".
+// Task = the skill's source trajectory class; baseline and policy = the agent's learning
+// configuration (the ledger_* keys of lib/learning/config.ts).
 import { createHash, randomUUID } from "node:crypto";
+import { z } from "zod";
 import { Prisma, type Agent, type Skill } from "../db/generated/client";
-import type { Db } from "../db/prisma";
+import type { Db, Tx } from "../db/prisma";
+import { problems } from "../api/problem";
+import { recordAudit, type AuditContext } from "../audit/record";
+import { resolveLearningConfig, type LearningConfig } from "../learning/config";
 import { LedgerError } from "./errors";
+import { withLedgerProblems } from "./http";
 import { propose } from "./propose";
-import { procedureRecords } from "./read";
-import { ID_BYTES, ledgerText, MAX_SOURCE_REFS, parseLedger } from "./schemas";
+import { getProcedure, procedureRecords } from "./read";
+import { ledgerIdSchema, MAX_SOURCE_REFS, parseLedger } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
-import type { LedgerScope, ProcedureRecord } from "./types";
+import type { LedgerPolicy, LedgerScope, ProcedureRecord, ProcedureState } from "./types";
 
 export const DEPLOYMENT_SETTING = "ledger:deployment_id";
 
-export const SKILL_QUALIFICATION_DEFAULTS = {
-  ledger_baseline_revision: "no-skill",
-  ledger_qualification_trials: 128,
-  ledger_confidence_delta: 0.01,
-  ledger_min_improvement: 0.05,
-  ledger_min_candidate_utility: 0.7,
-  ledger_max_cost_units: 10_000,
-  ledger_max_latency_ms: 60_000,
-  ledger_max_failure_streak: 3,
-  ledger_evaluator_id: "proctor-paired-evaluator",
-  ledger_evaluation_contract: "proctor-skill-paired-v1",
-};
-
-type LedgerConfig = typeof SKILL_QUALIFICATION_DEFAULTS;
-
-/** Ledger keys of an agent's stored learning config over the defaults; other keys are not ours. */
-export function ledgerConfigOf(learning: unknown): LedgerConfig {
-  const stored = learning && typeof learning === "object" ? (learning as Record<string, unknown>) : {};
-  const config = { ...SKILL_QUALIFICATION_DEFAULTS } as Record<string, unknown>;
-  for (const key of Object.keys(SKILL_QUALIFICATION_DEFAULTS)) if (stored[key] !== undefined) config[key] = stored[key];
-  // propose() validates the values; only the baseline is checked here because it is not policy.
-  parseLedger(ledgerText(ID_BYTES), config.ledger_baseline_revision, "baseline revision", "/learning/ledger_baseline_revision");
-  return config as LedgerConfig;
-}
-
 /** The id every process of this deployment shares, created on first use. */
-export async function deploymentId(db: Db): Promise<string> {
+export async function deploymentId(db: Db | Tx): Promise<string> {
   await db.setting.createMany({ data: [{ key: DEPLOYMENT_SETTING, value: `deployment-${randomUUID()}` }], skipDuplicates: true });
   return (await db.setting.findUniqueOrThrow({ where: { key: DEPLOYMENT_SETTING } })).value;
 }
@@ -89,22 +63,42 @@ export type SkillQualificationInput = {
   model: string;
 };
 
-export async function skillQualificationScope(db: Db, agent: SkillQualificationInput["agent"], model: string): Promise<LedgerScope> {
-  const m = parseLedger(ledgerText(ID_BYTES), model, "model", "/model");
+export async function skillQualificationScope(db: Db | Tx, agent: SkillQualificationInput["agent"], model: string): Promise<LedgerScope> {
+  const m = parseLedger(ledgerIdSchema, model, "model", "/model");
   return { tenant: await deploymentId(db), agent: agent.id, environment: environmentFingerprint(agent.tools, m) };
 }
 
-/** Proposes the skill for qualification; repeating it returns the same procedure. */
+function qualificationPolicy(c: LearningConfig): LedgerPolicy {
+  return {
+    qualification_trials: c.ledger_qualification_trials,
+    confidence_delta: c.ledger_confidence_delta,
+    min_improvement: c.ledger_min_improvement,
+    min_candidate_utility: c.ledger_min_candidate_utility,
+    max_cost_units: c.ledger_max_cost_units,
+    max_latency_ms: c.ledger_max_latency_ms,
+    max_failure_streak: c.ledger_max_failure_streak,
+    evaluator_id: c.ledger_evaluator_id,
+    evaluation_contract: c.ledger_evaluation_contract,
+  };
+}
+
+/**
+ * Proposes the skill for qualification. When this skill version already has a procedure in
+ * this scope, that procedure is returned unchanged (the proposal is immutable, so a baseline or
+ * policy edited since applies to the next skill version, toolbox or model).
+ */
 export async function proposeSkillQualification(
-  db: Db,
+  db: Db | Tx,
   { skill, agent, model }: SkillQualificationInput,
 ): Promise<{ record: ProcedureRecord; created: boolean }> {
   if (skill.agentId !== agent.id) throw new LedgerError("ValidationError", "The skill belongs to another agent.");
   if (skill.status !== "SHADOW") {
-    throw new LedgerError("MemoryOperation", "Paired-evaluation qualification starts from a shadow skill.");
+    throw new LedgerError("MemoryOperation", `Paired-evaluation qualification starts from a shadow skill; this skill is ${skill.status.toLowerCase()}.`);
   }
-  const config = ledgerConfigOf(agent.learning);
   const scope = await skillQualificationScope(db, agent, model);
+  const existing = await getProcedure(db, scope, skillProcedureId(skill));
+  if (existing) return { record: existing, created: false };
+  const config = resolveLearningConfig(agent.learning);
   const refs = skill.sourceWorkflowIds.slice(0, MAX_SOURCE_REFS).map(workflowRef);
   return propose(db, scope, {
     id: skillProcedureId(skill),
@@ -112,18 +106,86 @@ export async function proposeSkillQualification(
     baseline_revision: config.ledger_baseline_revision,
     instructions: skill.content,
     source_refs: refs.length ? refs : [`proctor:skill:${skill.id}`],
-    policy: {
-      qualification_trials: config.ledger_qualification_trials,
-      confidence_delta: config.ledger_confidence_delta,
-      min_improvement: config.ledger_min_improvement,
-      min_candidate_utility: config.ledger_min_candidate_utility,
-      max_cost_units: config.ledger_max_cost_units,
-      max_latency_ms: config.ledger_max_latency_ms,
-      max_failure_streak: config.ledger_max_failure_streak,
-      evaluator_id: config.ledger_evaluator_id,
-      evaluation_contract: config.ledger_evaluation_contract,
-    },
+    policy: qualificationPolicy(config),
   });
+}
+
+export const qualificationBody = z
+  .object({
+    /** The model the agent runs on: part of the environment fingerprint. */
+    model: ledgerIdSchema,
+    reason: z.string().trim().min(1).max(2000),
+  })
+  .strict();
+
+/**
+ * The console's "Start paired-evaluation qualification": the proposal and its audit row in one
+ * transaction, the skill row share-locked so that it cannot be activated or retired meanwhile.
+ * Repeating it returns the existing procedure and writes nothing.
+ */
+export async function startSkillQualification(
+  db: Db,
+  skillId: string,
+  body: z.output<typeof qualificationBody>,
+  audit: AuditContext,
+): Promise<{ record: ProcedureRecord; created: boolean }> {
+  return withLedgerProblems(() =>
+    db.$transaction(async (tx) => {
+      const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM skills WHERE id = ${skillId} FOR SHARE`;
+      if (!locked) throw problems.notFound("The skill");
+      const skill = await tx.skill.findUniqueOrThrow({ where: { id: skillId } });
+      const agent = await tx.agent.findUniqueOrThrow({ where: { id: skill.agentId }, select: { id: true, tools: true, learning: true } });
+      const result = await proposeSkillQualification(tx, { skill, agent, model: body.model });
+      if (result.created) {
+        const { scope, proposal } = result.record;
+        // Ids and policy only: the SKILL.md body is not audit material.
+        await recordAudit(tx, audit, {
+          action: "skill.qualification_started",
+          targetType: "skill",
+          targetId: skill.id,
+          details: {
+            procedure_id: proposal.id,
+            scope,
+            model: body.model,
+            task: proposal.task,
+            baseline_revision: proposal.baseline_revision,
+            policy: proposal.policy,
+            reason: body.reason,
+          },
+        });
+      }
+      return result;
+    }),
+  );
+}
+
+/** What the skill page and the activation dialog show of a skill's qualification. */
+export type SkillQualificationSummary = {
+  scope: LedgerScope;
+  procedureId: string;
+  state: ProcedureState;
+  n: number;
+  trials: number;
+  meanImprovement: number;
+  lowerBound: number | null;
+  minImprovement: number;
+  baselineRevision: string;
+  monitoringCount: number;
+};
+
+export function qualificationSummary(r: ProcedureRecord): SkillQualificationSummary {
+  return {
+    scope: r.scope,
+    procedureId: r.proposal.id,
+    state: r.state,
+    n: r.qualification_count,
+    trials: r.proposal.policy.qualification_trials,
+    meanImprovement: r.mean_improvement,
+    lowerBound: r.lower_improvement_bound,
+    minImprovement: r.proposal.policy.min_improvement,
+    baselineRevision: r.proposal.baseline_revision,
+    monitoringCount: r.monitoring_count,
+  };
 }
 
 /**
@@ -131,10 +193,13 @@ export async function proposeSkillQualification(
  * under: what the skill page and the activation dialog show (state, n / trials, bound).
  */
 export async function skillQualification(db: Db, skill: Pick<Skill, "id" | "agentId" | "version">): Promise<ProcedureRecord | null> {
+  // Read-only: before the first qualification there is no deployment id and no procedure.
+  const tenant = (await db.setting.findUnique({ where: { key: DEPLOYMENT_SETTING } }))?.value;
+  if (!tenant) return null;
   await ensureLedgerSchema(db);
   const [record] = await procedureRecords(
     db,
-    Prisma.sql`p.tenant = ${await deploymentId(db)} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,
+    Prisma.sql`p.tenant = ${tenant} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,
     Prisma.sql`ORDER BY p.created_at DESC LIMIT 1`,
   );
   return record ?? null;

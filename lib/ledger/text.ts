@@ -6,7 +6,9 @@ import { textProblem } from "../api/json-body";
 // U+FEFF (not White_Space) and keeps U+0085 (White_Space). So the set is spelled out here.
 const NOT_WHITE_SPACE = /[^\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/u;
 
-export const utf8Bytes = (s: string): number => Buffer.byteLength(s, "utf8");
+// The settings form validates ledger keys in the browser, which has no Buffer.
+const encoder = typeof Buffer === "undefined" ? new TextEncoder() : null;
+export const utf8Bytes = (s: string): number => (encoder ? encoder.encode(s).length : Buffer.byteLength(s, "utf8"));
 
 export const isBlank = (s: string): boolean => !NOT_WHITE_SPACE.test(s);
 

@@ -2,8 +2,14 @@
 // reference's `ref` is a keyed hash of the persona id (HMAC with the installation's pseudonym
 // key), so low-entropy ids cannot be guessed back from traces; it carries no goals.
 import { createHmac } from "node:crypto";
+import { z } from "zod";
 import type { Db } from "../db/prisma";
+import { pathId } from "../api/v1/schemas";
 import { pseudonymKey } from "../auth/instance-secret";
+
+/** GET /api/v1/accounts/{user_id}/persona?agent_id=… */
+export const personaParams = z.object({ user_id: pathId });
+export const personaQuery = z.object({ agent_id: pathId.optional() });
 
 export type PersonaReference = { resource_type: "memory"; ref: string; version: string; role: "persona_style" };
 

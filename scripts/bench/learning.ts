@@ -199,7 +199,10 @@ async function load() {
       INSERT INTO trajectory_class_queries (agent_id, user_scope, canonical_hash, normalized_query, first_seen)
       SELECT agent_id, user_scope, canonical_hash, normalized_query, min(created_at)
       FROM workflows WHERE id LIKE 'bw%' GROUP BY 1, 2, 3, 4`);
-    await c.query(`UPDATE agents SET run_count = s.n FROM (SELECT agent_id, count(*) AS n FROM workflows GROUP BY 1) s WHERE agents.id = s.agent_id`);
+    await c.query(`
+      INSERT INTO agent_run_counters (agent_id, slot, runs, last_run_at)
+      SELECT agent_id, 0, count(*), max(created_at) FROM workflows GROUP BY 1
+      ON CONFLICT (agent_id, slot) DO UPDATE SET runs = EXCLUDED.runs, last_run_at = EXCLUDED.last_run_at`);
     await c.query("ANALYZE");
   } finally {
     c.release();

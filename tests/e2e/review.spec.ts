@@ -120,9 +120,25 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(panel.getByRole("heading", { name: `${skillName} v1` })).toBeVisible();
   await expect(panel.getByText("shadow", { exact: true })).toBeVisible();
   await expect(panel.getByText("No observations yet.")).toBeVisible();
+
+  // Paired-evaluation qualification: the SKILL.md goes to the evidence ledger; the skill stays in shadow.
+  await panel.getByRole("button", { name: "Start paired-evaluation qualification" }).click();
+  const qualify = page.getByRole("dialog");
+  await qualify.getByLabel("Model the agent runs on").fill("gpt-4o-2024-08-06");
+  await qualify.getByLabel("Reason (recorded in the audit log)").fill("Causal evidence before activation");
+  await qualify.getByRole("button", { name: "Start qualification" }).click();
+  await expect(qualify).toBeHidden();
+  await expect(page.getByText(/^Paired-evaluation qualification of .* started\.$/)).toBeVisible();
+  await expect(panel.getByText("ledger: candidate")).toBeVisible();
+  await expect(panel.getByText("0 / 128")).toBeVisible();
+  await expect(panel.getByRole("link", { name: "Open the ledger procedure" })).toHaveAttribute("href", /^\/ledger\/procedure\?/);
+  await expect(panel.getByRole("button", { name: "Start paired-evaluation qualification" })).toHaveCount(0);
+
   await expect(panel.getByRole("button", { name: "Activate as user" })).toBeVisible();
   await panel.getByRole("button", { name: "Activate as developer" }).click();
   const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText("Paired-evaluation qualification", { exact: true })).toBeVisible();
+  await expect(dialog.getByText("ledger: candidate")).toBeVisible();
   await expect(dialog.getByText(/Developer authority: the skill is injected as a developer/)).toBeVisible();
   await expect(dialog.getByText(/^Shadow readiness is not met/)).toBeVisible();
   await dialog.getByLabel("Reason (recorded in the audit log)").fill("Procedure reviewed line by line");

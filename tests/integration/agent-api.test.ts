@@ -165,7 +165,7 @@ describe("workflow ingestion", () => {
     expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "rule" });
     await putAgent("flip");
     expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
-    expect(await count("SELECT run_count AS n FROM agents WHERE id = 'flip'")).toBe(4);
+    expect(await count("SELECT COALESCE(sum(runs), 0)::int AS n FROM agent_run_counters WHERE agent_id = 'flip'")).toBe(4);
   });
 
   it("records learning_error when the rule cannot be evaluated, counts a failure, and still stores the run", async () => {
@@ -222,7 +222,7 @@ describe("workflow ingestion", () => {
       Array.from({ length: 4 }, (_, i) => api("POST", "/api/v1/agents/race/workflows", { ...body, workflow_id: "contested", query: `variant ${i}` })),
     );
     expect(differing.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
-    expect(await count("SELECT run_count AS n FROM agents WHERE id = 'race'")).toBe(2);
+    expect(await count("SELECT COALESCE(sum(runs), 0)::int AS n FROM agent_run_counters WHERE agent_id = 'race'")).toBe(2);
     expect(await count("SELECT executions AS n FROM trajectory_classes WHERE agent_id = 'race'")).toBe(2);
   });
 });

@@ -178,13 +178,12 @@ describe(`skills meet the ledger (${testDatabase()})`, () => {
     expect(environmentFingerprint(tools.slice(0, 1), "m")).not.toBe(environmentFingerprint(tools, "m"));
   });
 
-  it("takes the policy from the agent's configuration when it has ledger keys", async () => {
+  it("takes the baseline and policy from the agent's learning configuration", async () => {
     const configured = { ...agent, learning: { ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 64, ledger_evaluator_id: "ci-evaluator" } };
     const { record } = await proposeSkillQualification(db, { skill: { ...skill, version: 3 }, agent: configured, model: "m" });
     expect(record.proposal.baseline_revision).toBe("skill-v1");
     expect(record.proposal.policy).toMatchObject({ qualification_trials: 64, evaluator_id: "ci-evaluator", evaluation_contract: "proctor-skill-paired-v1" });
-    const invalid = { ...agent, learning: { ledger_qualification_trials: 1 } };
-    expect(await failure(proposeSkillQualification(db, { skill: { ...skill, version: 4 }, agent: invalid, model: "m" }))).toBe("ValidationError");
+    // Invalid ledger keys never reach this point: the learning config refuses them on write (unit test).
   });
 
   it("starts only from a shadow skill of the same agent", async () => {

@@ -47,6 +47,32 @@ describe("learning configuration (learningConfigSchema)", () => {
     expect(learningConfigSchema.safeParse({ shadow_evaluation_min_similarity: null }).success).toBe(true);
   });
 
+  it("has the ledger qualification keys with the ledger's defaults and validation", () => {
+    expect(DEFAULT_LEARNING_CONFIG).toMatchObject({
+      ledger_baseline_revision: "no-skill",
+      ledger_qualification_trials: 128,
+      ledger_confidence_delta: 0.01,
+      ledger_min_improvement: 0.05,
+      ledger_min_candidate_utility: 0.7,
+      ledger_max_cost_units: 10_000,
+      ledger_max_latency_ms: 60_000,
+      ledger_max_failure_streak: 3,
+      ledger_evaluator_id: "proctor-paired-evaluator",
+      ledger_evaluation_contract: "proctor-skill-paired-v1",
+    });
+    for (const bad of [
+      { ledger_qualification_trials: 1 },
+      { ledger_confidence_delta: 0.5 },
+      { ledger_min_improvement: 1.5 },
+      { ledger_max_cost_units: Number.MAX_SAFE_INTEGER + 1 },
+      { ledger_max_failure_streak: 0 },
+      { ledger_baseline_revision: "  " },
+      { ledger_evaluator_id: "x".repeat(513) },
+      { ledger_evaluation_contract: "a\u0000b" },
+    ]) expect(learningConfigSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    expect(learningConfigSchema.parse({ ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 2 })).toMatchObject({ ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 2 });
+  });
+
   it("is what the agent PUT body validates", () => {
     expect(agentPutBody.safeParse({ name: "a", learning: { nope: 1 } }).success).toBe(false);
     expect(agentPutBody.parse({ name: "a" }).learning).toEqual(DEFAULT_LEARNING_CONFIG);

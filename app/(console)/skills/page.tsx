@@ -36,7 +36,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
   const list = await listReviewSkills(db(), q);
   const all = q.q || q.authority ? await skillTotals(db(), list.agents, {}) : list.totals;
   const selectedId = q.skill ?? list.rows[0]?.id;
-  const detail = selectedId ? await getSkillDetail(db(), selectedId, { withAudit: isAdmin }) : null;
+  const detail = selectedId ? await getSkillDetail(db(), selectedId, { withAudit: isAdmin, withLedger: isAdmin }) : null;
 
   const rows: SkillRowView[] = list.rows.map((r) => ({
     key: r.id,

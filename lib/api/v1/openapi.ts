@@ -1,9 +1,13 @@
 // The OpenAPI 3.1 document of the agent API, generated from the same zod schemas the routes
-// validate with. A route added under /api/v1 adds its operation to `operations`.
+// validate with. A route added under /api/v1 adds its operation to `operations`
+// (tests/unit/openapi-routes.test.ts fails otherwise).
 import { z } from "zod";
 import { SINGLE_BODY_BYTES, BATCH_BODY_BYTES } from "./limits";
 import * as s from "./schemas";
 import * as ledger from "../../ledger/http";
+import * as learning from "../../learning/api-schemas";
+import * as learned from "../../learning/api-responses";
+import { personaParams, personaQuery } from "../../persona/reference";
 
 type Access = "none" | "ingest" | "admin";
 
@@ -15,11 +19,16 @@ export type Operation = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** An absent body means `{}`. */
+  bodyOptional?: true;
+  /** Agents only: console sessions are not accepted. */
+  apiKeyOnly?: true;
   maxBodyBytes?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
 };
 
 const agentPath = "/api/v1/agents/{agent_id}";
+const skillPath = "/api/v1/skills/{skill_id}";
 
 export const operations: Operation[] = [
   { method: "get", path: "/api/health", summary: "Liveness and database health", access: "none",
@@ -49,16 +58,46 @@ export const operations: Operation[] = [
   { method: "get", path: `${agentPath}/classes`, summary: "Trajectory classes, most executed first; page with limit and the returned next_cursor", access: "ingest",
     params: s.agentParams, query: s.classListQuery,
     responses: { 200: { description: "one page of classes", schema: s.classListResponse } } },
+  // Learning engine (lib/learning): promotion cycles, skills and their review, context assembly.
+  { method: "post", path: `${agentPath}/promotion-cycles`, summary: "Run a promotion cycle now (audited; gates never bypassed)", access: "admin",
+    params: learning.agentIdParams,
+    responses: { 200: { description: "the cycle's report", schema: learned.promotionReportResponse }, 409: { description: "a cycle is already running for this agent (code conflict)" } } },
+  { method: "get", path: `${agentPath}/promotion-cycles`, summary: "Promotion cycle reports, newest first", access: "ingest",
+    params: learning.agentIdParams, query: learning.reportListQuery,
+    responses: { 200: { description: "the reports", schema: learned.promotionReportListResponse } } },
+  { method: "post", path: `${agentPath}/classes/{canonical_hash}/distill`, summary: "Distill one class through the cycle's gates and validation (audited)", access: "admin",
+    params: learning.classParams, query: learning.distillQuery,
+    responses: { 200: { description: "the report for this class", schema: learned.promotionReportResponse }, 409: { description: "a cycle is already running for this agent (code conflict)" } } },
+  { method: "get", path: `${agentPath}/skills`, summary: "The agent's skills, newest first, optionally of one status", access: "ingest",
+    params: learning.agentIdParams, query: learning.skillListQuery,
+    responses: { 200: { description: "the skills", schema: learned.skillListResponse } } },
+  { method: "get", path: skillPath, summary: "One skill with its stats and advisory readiness", access: "ingest",
+    params: learning.skillParams, responses: { 200: { description: "the skill", schema: learned.skillResponse } } },
+  { method: "post", path: `${skillPath}/activate`, summary: "Activate a shadow or candidate skill (audited; explicit review decision)", access: "admin",
+    params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
+    responses: { 200: { description: "the active skill", schema: learned.skillResponse }, 409: { description: "the skill is not shadow or candidate (code invalid_state)" } } },
+  { method: "post", path: `${skillPath}/demote`, summary: "Demote an active skill (audited)", access: "admin",
+    params: learning.skillParams, body: learning.demoteBody,
+    responses: { 200: { description: "the demoted skill", schema: learned.skillResponse }, 409: { description: "the skill is not active (code invalid_state)" } } },
+  { method: "get", path: `${skillPath}/readiness`, summary: "Advisory shadow readiness", access: "ingest",
+    params: learning.skillParams, responses: { 200: { description: "readiness and the reasons it is not met", schema: learned.readinessResponse } } },
+  { method: "post", path: `${agentPath}/context`, summary: "Assemble the prompt with the agent's ACTIVE skills for a query", access: "ingest", apiKeyOnly: true,
+    params: learning.agentIdParams, body: learning.contextBody,
+    responses: { 200: { description: "the injected skills and the provider's messages", schema: learned.contextResponse } } },
+  // Personas (lib/persona).
+  { method: "get", path: "/api/v1/accounts/{user_id}/persona", summary: "The account's approved persona (never a pending proposal)", access: "ingest", apiKeyOnly: true,
+    params: personaParams, query: personaQuery,
+    responses: { 200: { description: "the approved persona and its memory reference", schema: learned.approvedPersonaResponse } } },
   { method: "post", path: `${agentPath}/conversations`, summary: "Store conversation messages (idempotent on message_id)", access: "ingest",
     params: s.agentParams, body: s.conversationBody,
     responses: { 201: { description: "counts of new and already-stored messages", schema: s.conversationResponse } } },
   // Evidence ledger (lib/ledger): ids are any non-blank text up to 512 UTF-8 bytes, percent-encoded.
-  { method: "post", path: "/api/v1/ledger/procedures", summary: "Propose an immutable procedure (identical re-proposal returns the current record)", access: "ingest",
+  { method: "post", path: "/api/v1/ledger/procedures", summary: "Propose an immutable procedure (identical re-proposal returns the current record)", access: "ingest", apiKeyOnly: true,
     body: ledger.proposeBody,
     responses: { 201: { description: "the new Candidate record" }, 200: { description: "identical proposal: the current record" }, 409: { description: "the id holds a different proposal (code conflict)" } } },
   { method: "get", path: "/api/v1/ledger/procedures/{id}", summary: "A procedure record in a scope", access: "ingest",
     params: ledger.procedureParams, query: ledger.scopeQuery, responses: { 200: { description: "the record" } } },
-  { method: "post", path: "/api/v1/ledger/procedures/{id}/evaluations", summary: "Record one paired evaluation (idempotent on case_id)", access: "ingest",
+  { method: "post", path: "/api/v1/ledger/procedures/{id}/evaluations", summary: "Record one paired evaluation (idempotent on case_id)", access: "ingest", apiKeyOnly: true,
     params: ledger.procedureParams, body: ledger.evaluationBody,
     responses: {
       201: { description: "{receipt, duplicate: false}" },
@@ -103,10 +142,10 @@ function operationObject(op: Operation) {
   return {
     summary: op.summary,
     operationId: `${op.method}_${op.path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`,
-    security: op.access === "none" ? [] : [{ apiKey: [] }, { session: [] }],
+    security: op.access === "none" ? [] : op.apiKeyOnly ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
     "x-scope": op.access,
     parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
     responses,
   };
 }

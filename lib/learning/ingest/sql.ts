@@ -1,13 +1,22 @@
 // Ingestion SQL. The main statement: $1 = agent id, $2 = JSON array of rows (see insertRow in
 // ../ingest.ts), already sorted by workflow_id, $3 = the outcome rule the rows were judged by
-// (JSON, or null). Nothing is inserted unless $3 is the agent's stored rule; the answer then has
-// no rows at all (otherwise at least the guard's row, with a null id when nothing was new). Data-modifying CTEs all see the same snapshot, and the
-// statistics are computed from `ins`, i.e. only from the rows this statement really inserted:
-// a duplicate or a row lost to a concurrent insert of the same workflow_id never counts twice.
+// (JSON, or null), $4 = the learning configuration that decided how to store them (JSON),
+// $5 = its promotion_every_n_runs. Nothing is inserted unless $3 and $4 are the agent's stored
+// values; the answer then has no rows at all (otherwise at least the guard's row, with a null id
+// when nothing was new). Data-modifying CTEs all see the same snapshot, and the statistics are
+// computed from `ins`, i.e. only from the rows this statement really inserted: a duplicate or a
+// row lost to a concurrent insert of the same workflow_id never counts twice.
+// One statement does all the write-time bookkeeping (class statistics, distinct queries, daily
+// counts, stamping runs whose class an ACTIVE skill covers, the run counters and the promotion
+// cadence), so a plain run commits in one round trip.
 // Every INSERT feeds its rows in key order, so concurrent requests lock rows in one order.
+/** Rows per agent in agent_run_counters: more than the connections that ingest at once. */
+export const RUN_COUNTER_SLOTS = 16;
+
 export const INSERT_RUNS_SQL = `
 WITH guard AS (
-  SELECT 1 AS ok FROM agents WHERE id = $1 AND outcome_rule IS NOT DISTINCT FROM $3::jsonb
+  SELECT 1 AS ok FROM agents
+  WHERE id = $1 AND outcome_rule IS NOT DISTINCT FROM $3::jsonb AND learning = $4::jsonb
 ),
 src AS (
   SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(
@@ -24,21 +33,48 @@ ins AS (
     skills_activated, shadow_evaluations, embedding, embedder_id, body_hash, created_at)
   SELECT id, $1, workflow_id, user_id, user_scope, thread_id, root_trace_id,
     query, normalized_query, steps, execution_error, answer, outcome::"Outcome", outcome_source::"OutcomeSource", learning_error,
-    canonical_signature, canonical_hash, canonical_version, step_count, NULL,
+    canonical_signature, canonical_hash, canonical_version, step_count,
+    -- Write-time stamping: a run whose class an ACTIVE skill covers in its scope is suppressed.
+    (SELECT s.id FROM skills s
+      WHERE s.agent_id = $1 AND s.user_scope = src.user_scope AND s.source_canonical_hash = src.canonical_hash
+        AND s.status = 'ACTIVE'
+      ORDER BY s.id LIMIT 1),
     skills_activated, '[]'::jsonb, embedding::real[], embedder_id, body_hash, created_at
   FROM src WHERE EXISTS (SELECT 1 FROM guard) ORDER BY workflow_id
   ON CONFLICT (agent_id, workflow_id) DO NOTHING
-  RETURNING id
+  RETURNING id, promoted_skill_id
 ),
-fresh AS (SELECT src.* FROM src JOIN ins USING (id)),
+fresh AS (SELECT src.*, ins.promoted_skill_id FROM src JOIN ins USING (id)),
 classed AS (SELECT * FROM fresh WHERE canonical_hash IS NOT NULL),
--- The agent row is the one row every run of the agent updates, so it is locked last: PostgreSQL
--- runs unreferenced data-modifying CTEs after the main query, the latest-defined first.
-bump_agent AS (
-  UPDATE agents SET
-    run_count = run_count + (SELECT count(*) FROM fresh),
-    last_run_at = GREATEST(last_run_at, (SELECT max(created_at) FROM fresh))
-  WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh)
+-- The run counters: one row per (agent, session slot), so concurrent requests, which run on
+-- different sessions, do not queue on one hot row; the totals are the sums over the slots.
+counted AS (
+  INSERT INTO agent_run_counters AS r (agent_id, slot, runs, last_run_at)
+  SELECT $1, pg_backend_pid() % ${RUN_COUNTER_SLOTS}, count(*), max(created_at) FROM fresh HAVING count(*) > 0
+  ON CONFLICT (agent_id, slot) DO UPDATE SET
+    runs = r.runs + EXCLUDED.runs,
+    last_run_at = GREATEST(r.last_run_at, EXCLUDED.last_run_at)
+  RETURNING 1
+),
+-- The promotion cadence: once the total reaches the mark plus promotion_every_n_runs, the mark
+-- moves and a promotion_cycle job is enqueued. The agent row is locked only then, and only one
+-- of several concurrent requests that see the crossing moves the mark (its WHERE is re-checked
+-- on the locked row). A total read a little low under concurrency only delays the crossing to
+-- the next request. PostgreSQL runs unreferenced data-modifying CTEs after the main query, the
+-- latest-defined first, so these, defined before the other writers, lock after them.
+total AS (
+  SELECT COALESCE((SELECT sum(runs) FROM agent_run_counters WHERE agent_id = $1), 0) + (SELECT count(*) FROM fresh) AS runs
+),
+cycle_mark AS (
+  UPDATE agents SET cycle_mark = (SELECT runs FROM total)
+  WHERE id = $1 AND $5::int > 0 AND EXISTS (SELECT 1 FROM fresh) AND (SELECT runs FROM total) >= cycle_mark + $5::int
+  RETURNING 1
+),
+cycle_job AS (
+  INSERT INTO jobs (kind, agent_id, payload, status, run_after)
+  SELECT 'promotion_cycle', $1, '{}'::jsonb, 'PENDING', now()
+  FROM cycle_mark
+  WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = 'promotion_cycle' AND agent_id = $1 AND status = 'PENDING')
   RETURNING 1
 ),
 new_queries AS (
@@ -92,12 +128,7 @@ upsert_days AS (
     successes = d.successes + EXCLUDED.successes
   RETURNING 1
 )
--- Whether an ACTIVE skill covers the new run's class (the monitor will stamp it).
-SELECT f.id, EXISTS (
-  SELECT 1 FROM skills s
-  WHERE s.agent_id = $1 AND s.user_scope = f.user_scope AND s.source_canonical_hash = f.canonical_hash AND s.status = 'ACTIVE'
-) AS covered
-FROM guard LEFT JOIN fresh f ON true`;
+SELECT f.id, f.promoted_skill_id FROM guard LEFT JOIN fresh f ON true`;
 
 /** What is stored now for the request's workflow_ids ($2 = JSON array of them). */
 export const READ_STORED_SQL = `

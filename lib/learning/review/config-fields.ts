@@ -3,7 +3,7 @@
 // Browser-safe: the form validates with the same schema before the server does again.
 import type { LearningConfig } from "../config";
 
-export type FieldKind = "int" | "number" | "rate" | "nullable-rate" | "boolean";
+export type FieldKind = "int" | "number" | "rate" | "nullable-rate" | "boolean" | "text";
 
 export type ConfigField = { key: keyof LearningConfig; label: string; kind: FieldKind; help: string };
 
@@ -69,6 +69,23 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       { key: "drift_window_activations", label: "Rolling window (activations)", kind: "int", help: "Recent activations the rolling success rate is computed over." },
       { key: "demotion_success_delta", label: "Demotion delta", kind: "rate", help: "Demote when rolling success < baseline − delta." },
       { key: "min_activations_before_drift_check", label: "Grace period (activations)", kind: "int", help: "No drift check before this many activations." },
+    ],
+  },
+  {
+    id: "ledger",
+    title: "Paired-evaluation qualification",
+    description: "The evidence-ledger policy a shadow skill is qualified under (skill vs. no skill on the same held-out cases). Qualification is started by an admin; activation stays a separate decision.",
+    fields: [
+      { key: "ledger_baseline_revision", label: "Baseline revision", kind: "text", help: "What the skill is compared with." },
+      { key: "ledger_qualification_trials", label: "Qualification trials", kind: "int", help: "Paired cases before the decision (2 to 1,000,000)." },
+      { key: "ledger_confidence_delta", label: "Confidence delta", kind: "number", help: "Hoeffding bound failure probability, in (0, 0.5)." },
+      { key: "ledger_min_improvement", label: "Minimum improvement", kind: "rate", help: "Activation needs the lower bound of the mean improvement at or above this." },
+      { key: "ledger_min_candidate_utility", label: "Minimum candidate utility", kind: "rate", help: "Mean utility the skill itself must reach (at or above)." },
+      { key: "ledger_max_cost_units", label: "Maximum cost per case", kind: "int", help: "Cost units; a case above this is a budget violation." },
+      { key: "ledger_max_latency_ms", label: "Maximum latency per case (ms)", kind: "int", help: "A case above this is a budget violation." },
+      { key: "ledger_max_failure_streak", label: "Failure streak before suspension", kind: "int", help: "Consecutive failed monitoring cases that suspend an active procedure." },
+      { key: "ledger_evaluator_id", label: "Evaluator id", kind: "text", help: "The only evaluator whose results count." },
+      { key: "ledger_evaluation_contract", label: "Evaluation contract", kind: "text", help: "The evaluation protocol the results must name." },
     ],
   },
 ];

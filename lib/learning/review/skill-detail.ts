@@ -6,6 +6,8 @@ import type { Db } from "../../db/prisma";
 import { ProblemError } from "../../api/problem";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
+import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/recent";
+import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
 
 const HISTORY_LIMIT = 100;
 const VERSION_LIMIT = 50;
@@ -35,12 +37,16 @@ export type SkillDetail = {
   events: SkillLifecycleEvent[];
   audit: SkillAuditEntry[];
   sourceRuns: SourceRun[];
+  /** Shadow and candidate skills: the newest passive evaluations (the agent's recent window). */
+  shadowRecent: RecentShadowEvaluation[];
+  /** Paired-evaluation qualification: loaded for admins only (viewers do not see the ledger). */
+  qualification?: SkillQualificationSummary | null;
 };
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
 /** `withAudit`: admins only (the audit log names the people who decided). */
-export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean }): Promise<SkillDetail | null> {
+export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean; withLedger?: boolean }): Promise<SkillDetail | null> {
   let skill: Awaited<ReturnType<typeof getSkill>>;
   try {
     skill = await getSkill(db, skillId);
@@ -88,5 +94,13 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
       return { id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, injectionRole: text(d.injection_role), reason: text(d.reason) };
     }),
     sourceRuns,
+    shadowRecent:
+      skill.status === "shadow" || skill.status === "candidate" ? await recentShadowEvaluations(db, skillId, config.shadow_evaluation_recent_window) : [],
+    ...(opts.withLedger ? { qualification: await skillQualificationOf(db, skill) } : {}),
   };
+}
+
+async function skillQualificationOf(db: Db, s: { skill_id: string; agent_id: string; version: number }): Promise<SkillQualificationSummary | null> {
+  const record = await skillQualification(db, { id: s.skill_id, agentId: s.agent_id, version: s.version });
+  return record ? qualificationSummary(record) : null;
 }

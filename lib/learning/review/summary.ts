@@ -1,5 +1,5 @@
 // The workflows page's summary strip and its agents roll-up, from maintained counters: the
-// agents' run counts and the write-time class statistics (never a count over the runs).
+// agents' run counters and the write-time class statistics (never a count over the runs).
 import type { Db } from "../../db/prisma";
 import type { AgentConfig } from "./agent-configs";
 import type { StatusCounts } from "./class-list";
@@ -18,13 +18,17 @@ type Totals = { runs: number; newest: Date | null; classes: number; executions: 
 
 async function totals(db: Db, agentIds: string[]): Promise<Map<string, Totals>> {
   const rows = await db.$queryRaw<{ agent_id: string; runs: number; newest: Date | null; classes: number; executions: number; successes: number }[]>`
-    SELECT a.id AS agent_id, a.run_count AS runs, a.last_run_at AS newest,
+    SELECT a.id AS agent_id, COALESCE(r.runs, 0)::int AS runs, r.newest,
       COALESCE(c.classes, 0)::int AS classes, COALESCE(c.executions, 0)::float8 AS executions, COALESCE(c.successes, 0)::float8 AS successes
     FROM agents a
     LEFT JOIN (
       SELECT agent_id, count(*) AS classes, sum(executions) AS executions, sum(successes) AS successes
       FROM trajectory_classes WHERE agent_id = ANY(${agentIds}::text[]) GROUP BY agent_id
     ) c ON c.agent_id = a.id
+    LEFT JOIN (
+      SELECT agent_id, sum(runs) AS runs, max(last_run_at) AS newest
+      FROM agent_run_counters WHERE agent_id = ANY(${agentIds}::text[]) GROUP BY agent_id
+    ) r ON r.agent_id = a.id
     WHERE a.id = ANY(${agentIds}::text[])`;
   return new Map(rows.map((r) => [r.agent_id, { runs: r.runs, newest: r.newest, classes: r.classes, executions: r.executions, successes: r.successes }]));
 }

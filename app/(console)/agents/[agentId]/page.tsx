@@ -8,6 +8,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
 import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
+import { ShadowQueue } from "@/components/agents/shadow-queue";
+import { shadowQueueStatus } from "@/lib/learning/shadow/queue-status";
 import { requireUser } from "@/lib/auth/page-access";
 import { getAgentDetail } from "@/lib/console/agents";
 import { listRuns, runsQuerySchema } from "@/lib/console/runs";
@@ -34,11 +36,11 @@ type Props = { params: Promise<{ agentId: string }>; searchParams: Promise<Searc
 export default async function AgentPage({ params, searchParams }: Props) {
   const [{ agentId }, sp] = await Promise.all([params, searchParams]);
   const path = `/agents/${encodeURIComponent(agentId)}`;
-  await requireUser(hrefWith(path, sp, {}));
+  const user = await requireUser(hrefWith(path, sp, {}));
   const agent = await getAgentDetail(db(), agentId);
   if (!agent) notFound();
   const q = runsQuerySchema.parse({ ...sp, agent: agent.id });
-  const { runs, total } = await listRuns(db(), q);
+  const [{ runs, total }, shadow] = await Promise.all([listRuns(db(), q), shadowQueueStatus(db(), agent.id)]);
 
   return (
     <>
@@ -97,6 +99,15 @@ export default async function AgentPage({ params, searchParams }: Props) {
           </details>
         </section>
       </div>
+      {shadow ? (
+        <ShadowQueue
+          agentId={agent.id}
+          status={shadow}
+          enabled={agent.learning.shadow_evaluation_enabled === true}
+          queueSize={Number(agent.learning.shadow_evaluation_queue_size)}
+          canRetry={user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1"}
+        />
+      ) : null}
       <section aria-labelledby="runs" className="mt-8">
         <h2 id="runs" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">
           Runs

@@ -1,0 +1,11 @@
+// Console "Retry" of a dead shadow evaluation job (admins; audited).
+import { z } from "zod";
+import { route } from "@/lib/api/handler";
+import { db } from "@/lib/db/client";
+import { deadJobParams, retryShadowJob } from "@/lib/learning/shadow/queue-status";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route({ auth: "session", role: "ADMIN", params: deadJobParams, body: z.object({}).strict() }, async ({ params, audit }) =>
+  retryShadowJob(db(), params.agent_id, params.job_id, audit),
+);

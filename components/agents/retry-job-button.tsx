@@ -1,0 +1,29 @@
+"use client";
+// Retry of one dead shadow evaluation job (admins). Not optimistic: pending, then the
+// server's answer; the page re-reads the queue afterwards.
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { fetchJson } from "@/lib/api/browser-fetch";
+import { Button } from "../ui/button";
+import { useToast } from "../ui/toast";
+
+export function RetryJobButton({ agentId, jobId }: { agentId: string; jobId: string }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [refreshing, startRefresh] = useTransition();
+  const retry = useMutation({
+    mutationFn: () =>
+      fetchJson(`/api/console/learning/agents/${encodeURIComponent(agentId)}/shadow-jobs/${encodeURIComponent(jobId)}/retry`, { method: "POST", body: {} }),
+    onSuccess: () => {
+      toast.success(`Job ${jobId} is queued again.`);
+      startRefresh(() => router.refresh());
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  return (
+    <Button variant="secondary" size="sm" pending={retry.isPending || refreshing} onClick={() => retry.mutate()}>
+      Retry
+    </Button>
+  );
+}

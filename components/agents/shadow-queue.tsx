@@ -1,0 +1,57 @@
+// The agent's shadow evaluation queue: depth, jobs dropped at the bound, dead jobs (admins can
+// retry them) and the evaluation rate. Dead jobs show ids and error kinds only, never run text.
+import Link from "next/link";
+import type { ShadowQueueStatus } from "@/lib/learning/shadow/queue-status";
+import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
+import { LocalTime } from "../ui/local-time";
+import { RetryJobButton } from "./retry-job-button";
+
+const link = "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
+
+type Props = { agentId: string; status: ShadowQueueStatus; enabled: boolean; queueSize: number; canRetry: boolean };
+
+export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }: Props) {
+  const facts: [string, string][] = [
+    ["Queue depth", `${s.pending.toLocaleString("en")} / ${queueSize.toLocaleString("en")}${s.running ? ` (+${s.running} running)` : ""}`],
+    ["Dropped (queue full)", s.dropped.toLocaleString("en")],
+    ["Dead jobs", s.deadCount.toLocaleString("en")],
+    [`Evaluations per minute (last ${RATE_MINUTES} min)`, s.evaluationsPerMinute.toFixed(1)],
+  ];
+  return (
+    <section aria-labelledby="shadow-queue" className="mt-8">
+      <h2 id="shadow-queue" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">
+        Shadow evaluation
+      </h2>
+      {enabled ? null : <p className="mb-2 text-sm text-slate-500">Passive evaluation is off for this agent: new runs are not queued.</p>}
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-lg border border-slate-200 px-3 py-2 text-sm sm:grid-cols-4 dark:border-slate-800">
+        {facts.map(([k, v]) => (
+          <div key={k} className="min-w-0">
+            <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
+            <dd className="font-mono tabular-nums">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      {s.dead.length ? (
+        <ul aria-label="Dead jobs" className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
+          {s.dead.map((j) => (
+            <li key={j.id} className="flex flex-wrap items-center gap-2 px-3 py-2">
+              <code>{`job ${j.id}`}</code>
+              {j.runId ? (
+                <Link href={`/workflows/runs/${encodeURIComponent(j.runId)}`} className={link}>
+                  run
+                </Link>
+              ) : null}
+              <span className="text-xs text-slate-500">
+                {j.attempts} attempts · <LocalTime iso={j.finishedAt} />
+              </span>
+              <span className="min-w-0 flex-1 truncate text-xs text-red-700 dark:text-red-300" title={j.lastError ?? ""}>
+                {j.lastError}
+              </span>
+              {canRetry ? <RetryJobButton agentId={agentId} jobId={j.id} /> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

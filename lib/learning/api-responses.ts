@@ -1,0 +1,115 @@
+// Response shapes of the learning engine's and the persona API, for the OpenAPI document
+// (lib/api/v1/openapi.ts). The functions that build these responses are typed on their own;
+// the checks at the bottom stop compiling when one of them no longer returns what is documented.
+import { z } from "zod";
+import type { approvedPersona } from "../persona/reference";
+import type { PromotionReportView } from "./promotion";
+import type { agentContext, getSkill, listPromotionReports, listSkills, skillReadiness } from "./skills-api";
+
+/** ISO-8601 timestamp in UTC, or null. */
+const time = z.string().nullable();
+const count = z.number().int();
+
+export const readinessResponse = z.object({
+  ready: z.boolean(),
+  observations: count,
+  trajectory_match_rate: z.number(),
+  matched_success_rate: z.number(),
+  reasons: z.array(z.string()),
+});
+
+export const skillResponse = z.object({
+  skill_id: z.string(),
+  agent_id: z.string(),
+  user_id: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  preconditions: z.array(z.string()),
+  tools: z.array(z.string()),
+  queries: z.array(z.string()),
+  content: z.string().describe("the SKILL.md"),
+  status: z.string().describe("candidate | shadow | active | deprecated | demoted"),
+  version: count,
+  injection_role: z.string().describe("user | developer"),
+  template_distilled: z.boolean(),
+  source_canonical_hash: z.string(),
+  source_workflow_ids: z.array(z.string()),
+  baseline: z.unknown().describe("{executions, success_rate, window_start, window_end}, frozen at promotion"),
+  stats: z.object({
+    activations: count,
+    successes: count,
+    failures: count,
+    deviations: count,
+    last_activated_at: time,
+    recent_outcomes: z.array(z.boolean()),
+    shadow: z.object({
+      observations: count,
+      trajectory_matches: count,
+      trajectory_mismatches: count,
+      matched_successes: count,
+      matched_failures: count,
+      last_evaluated_at: time,
+    }),
+  }),
+  readiness: readinessResponse,
+  review_flags: z.array(z.string()),
+  created_at: time,
+  updated_at: time,
+  promoted_at: time,
+  demoted_at: time,
+  demotion_reason: z.string().nullable(),
+  activation_reason: z.string().nullable(),
+});
+
+export const skillListResponse = z.object({ skills: z.array(skillResponse) });
+
+const classRef = { canonical_hash: z.string(), user_id: z.string().nullable() };
+
+export const promotionReportResponse = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  trigger: z.enum(["manual", "cadence", "distill"]),
+  distiller: z.enum(["llm", "template"]),
+  promoted: z.array(z.string()).describe("skill ids"),
+  deprecated: z.array(z.string()).describe("skill ids"),
+  rejected: z.array(z.object({ ...classRef, reasons: z.array(z.string()) })),
+  skipped: z.array(z.object({ ...classRef, reason: z.string() })),
+  deferred: z.array(z.string()),
+  review_flags: z.array(z.string()),
+  candidates_considered: count,
+  considered_since: time,
+  started_at: z.string(),
+  finished_at: z.string(),
+});
+
+export const promotionReportListResponse = z.object({ reports: z.array(promotionReportResponse) });
+
+export const contextResponse = z.object({
+  skills: z.array(z.object({ skill_id: z.string(), name: z.string(), version: count, injection_role: z.string(), similarity: z.number() })),
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  system: z.string().optional().describe("anthropic only: the top-level system prompt"),
+  kept_memory_ids: z.array(z.string()),
+  dropped_memory_ids: z.array(z.string()),
+});
+
+export const approvedPersonaResponse = z.object({
+  persona_id: z.string(),
+  version: count,
+  name: z.string(),
+  role: z.string(),
+  goals: z.string(),
+  revision: count,
+  reference: z.object({ resource_type: z.literal("memory"), ref: z.string(), version: z.string(), role: z.literal("persona_style") }),
+});
+
+type Returns<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+type Documents<Actual extends Documented, Documented> = Actual;
+export type DocumentedResponses = [
+  Documents<Returns<typeof getSkill>, z.output<typeof skillResponse>>,
+  Documents<Returns<typeof listSkills>, z.output<typeof skillListResponse>>,
+  Documents<Returns<typeof skillReadiness>, z.output<typeof readinessResponse>>,
+  Documents<Returns<typeof agentContext>, z.output<typeof contextResponse>>,
+  Documents<PromotionReportView, z.output<typeof promotionReportResponse>>,
+  Documents<Returns<typeof listPromotionReports>, z.output<typeof promotionReportListResponse>>,
+  Documents<NonNullable<Returns<typeof approvedPersona>>, z.output<typeof approvedPersonaResponse>>,
+];

@@ -1,0 +1,198 @@
+// `npm run bench:shadow`: passive shadow evaluation on PostgreSQL (a fresh database). 1,000
+// SHADOW skills in one agent and scope; ingestion throughput over HTTP with shadow evaluation
+// off and on, interleaved in the same run (the outbox insert is all ingestion pays; target
+// ratio ≥ 0.85); then evaluations per second with 1 and with 2 worker processes
+// (scripts/worker.ts) draining the queued jobs. Prints the server's and workers' peak RSS.
+// Needs a production build (PROCTOR_DIST_DIR selects it).
+//
+// Knobs (environment): BENCH_RUNS (3000 per mode and round), BENCH_ROUNDS (2),
+// BENCH_CONCURRENCY (8), BENCH_SKILLS (1000).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../tests/helpers/server.ts";
+import { applicabilityVectors } from "../../lib/learning/applicability.ts";
+import { offlineEmbedder } from "../../lib/learning/embedder.ts";
+import { largestDescendant, mib, sampleRss } from "./proc.ts";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const SKILLS = Number(process.env.BENCH_SKILLS ?? 1000);
+const TARGET_RATIO = 0.85;
+const VERBS = ["refund", "cancel", "track", "upgrade", "reschedule", "invoice", "unlock", "transfer", "verify", "archive"];
+const NOUNS = ["order", "subscription", "shipment", "account", "booking", "payment", "device", "ticket", "warranty", "license",
+  "parcel", "invoice", "plan", "reservation", "card", "voucher", "return", "claim", "membership", "delivery"];
+const TOOLS = [{ name: "lookup", description: "Find the record" }, { name: "act", description: "Do the thing" }];
+const ON = "bench-shadow-on";
+const OFF = "bench-shadow-off";
+const root = path.resolve(import.meta.dirname, "../..");
+
+const server = await startTestServer({ kind: "postgres", env: { PROCTOR_WORKER: "0", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+const db = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
+try {
+  await main(server);
+} finally {
+  await db.end();
+  await server.stop();
+}
+
+async function main(server: TestServer) {
+  const learning = { require_shadow: true, promotion_every_n_runs: 0, shadow_evaluation_queue_size: 1_000_000 };
+  await send(server, "PUT", `/api/v1/agents/${ON}`, { name: "Shadow on", tools: TOOLS, learning: { ...learning, shadow_evaluation_enabled: true } });
+  await send(server, "PUT", `/api/v1/agents/${OFF}`, { name: "Shadow off", tools: TOOLS, learning: { ...learning, shadow_evaluation_enabled: false } });
+  // The runs' trajectory class (one skill expects it; the others are other classes).
+  const probe = await send(server, "POST", `/api/v1/agents/${OFF}/workflows`, run(0));
+  const hash = (probe as { canonical_hash: string }).canonical_hash;
+  console.log(`inserting ${SKILLS} SHADOW skills…`);
+  await insertSkills(hash);
+
+  const pid = largestDescendant(server.pid);
+  const rss = sampleRss(pid);
+  // Warm-up of both paths (JIT, connection pool, plan cache).
+  await ingest(server, OFF, 300, 1);
+  await ingest(server, ON, 300, 1);
+  const rates: Record<string, number[]> = { [OFF]: [], [ON]: [] };
+  let seq = 1000;
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const agent of r % 2 === 0 ? [OFF, ON] : [ON, OFF]) {
+      const ms = await ingest(server, agent, RUNS, (seq += RUNS));
+      rates[agent].push((RUNS / ms) * 1000);
+    }
+  }
+  const peakServerKb = rss.stop();
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const off = mean(rates[OFF]);
+  const on = mean(rates[ON]);
+  const { rows: q } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE kind = 'shadow_evaluation' AND status = 'PENDING'");
+  const { rows: dropped } = await db.query<{ n: number }>(`SELECT shadow_dropped AS n FROM agents WHERE id = '${ON}'`);
+  console.log(`\ningestion (single-run POSTs, ${CONCURRENCY} concurrent, ${ROUNDS} interleaved rounds of ${RUNS} runs per mode)`);
+  console.log(`  shadow off: ${off.toFixed(0)} runs/s   (${rates[OFF].map((x) => x.toFixed(0)).join(", ")})`);
+  console.log(`  shadow on:  ${on.toFixed(0)} runs/s   (${rates[ON].map((x) => x.toFixed(0)).join(", ")})`);
+  console.log(`  ratio on/off: ${(on / off).toFixed(3)}  target ≥ ${TARGET_RATIO}  ${on / off >= TARGET_RATIO ? "PASS" : "FAIL"}`);
+  console.log(`  jobs queued: ${q[0].n}, dropped: ${dropped[0].n}`);
+
+  const total = q[0].n;
+  const half = Math.floor(total / 2);
+  const one = await evaluate(server, 1, half);
+  const two = await evaluate(server, 2, total - half);
+  const { rows: recs } = await db.query<{ n: number; runs: number }>(
+    "SELECT count(*)::int AS n, count(DISTINCT workflow_run_id)::int AS runs FROM shadow_evaluations",
+  );
+  const { rows: dups } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM (SELECT 1 FROM shadow_evaluations GROUP BY workflow_run_id, skill_id HAVING count(*) > 1) d",
+  );
+  console.log(`\nshadow evaluation (${SKILLS} SHADOW skills in one scope, up to 3 candidates per run)`);
+  console.log(`  1 worker:  ${one.jobsPerSec.toFixed(0)} jobs/s, ${one.recordsPerSec.toFixed(0)} evaluation records/s (${one.jobs} jobs)`);
+  console.log(`  2 workers: ${two.jobsPerSec.toFixed(0)} jobs/s, ${two.recordsPerSec.toFixed(0)} evaluation records/s (${two.jobs} jobs)`);
+  console.log(`  records: ${recs[0].n} over ${recs[0].runs} runs; duplicate (run, skill) records: ${dups[0].n}`);
+  console.log(`\nserver peak RSS during ingestion: ${mib(peakServerKb)}; worker peak RSS: ${mib(Math.max(one.peakKb, two.peakKb))}`);
+  console.log(`load average: ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+}
+
+function run(i: number) {
+  const verb = VERBS[i % VERBS.length];
+  const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length];
+  return {
+    workflow_id: `bench-${i}`,
+    query: `${verb} ${noun} R${i}`,
+    steps: [
+      { tool: "lookup", arguments: { id: `R${i}` }, result: { found: true } },
+      { tool: "act", arguments: { id: `R${i}`, verb }, result: { ok: true } },
+    ],
+    outcome: i % 5 === 0 ? "failure" : "success",
+  };
+}
+
+async function send(server: TestServer, method: string, p: string, body?: unknown): Promise<unknown> {
+  const r = await fetch(server.baseUrl + p, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}
+
+/** Posts `n` runs one per request, CONCURRENCY at a time; returns the elapsed milliseconds. */
+async function ingest(server: TestServer, agent: string, n: number, from: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = from + next++;
+        await send(server, "POST", `/api/v1/agents/${agent}/workflows`, { ...run(i), workflow_id: `${agent}-${i}` });
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+async function insertSkills(hash: string) {
+  const docs = await Promise.all(
+    Array.from({ length: SKILLS }, async (_, c) => {
+      const verb = VERBS[c % VERBS.length];
+      const noun = NOUNS[Math.floor(c / VERBS.length) % NOUNS.length];
+      const fields = {
+        name: `${verb}-${noun}-${c}`,
+        description: `Use when a customer asks to ${verb} a ${noun}.`,
+        preconditions: [`The request names the ${noun}`],
+        queries: [`${verb} ${noun} N1`, `please ${verb} my ${noun} N7`],
+      };
+      const v = await applicabilityVectors(offlineEmbedder, fields);
+      return {
+        id: `bss${c}`,
+        ...fields,
+        // One live skill per class: skill 0 expects the runs' class, the others their own.
+        hash: c === 0 ? hash : (c + 1).toString(16).padStart(64, "0"),
+        embedding: `{${v.embedding.join(",")}}`,
+        embedder_id: v.embedderId,
+        query_embeddings: JSON.stringify(v.queryEmbeddings),
+      };
+    }),
+  );
+  await db.query(
+    `INSERT INTO skills (id, agent_id, user_scope, user_id, name, description, preconditions, tools, queries, content, status, version,
+                         injection_role, source_canonical_hash, source_workflow_ids, baseline, recent_outcomes, embedding, embedder_id,
+                         query_embeddings, review_flags, created_at, updated_at)
+     SELECT d->>'id', $2, '', NULL, d->>'name', d->>'description',
+            ARRAY(SELECT jsonb_array_elements_text(d->'preconditions')), ARRAY['lookup', 'act'],
+            ARRAY(SELECT jsonb_array_elements_text(d->'queries')), '# skill', 'SHADOW', 1, 'USER', d->>'hash', '{}',
+            '{"executions": 100, "success_rate": 0.9}', '{}', (d->>'embedding')::real[], d->>'embedder_id',
+            (d->>'query_embeddings')::jsonb, '{}', now() - interval '1 day', now()
+     FROM jsonb_array_elements($1::jsonb) AS d`,
+    [JSON.stringify(docs), ON],
+  );
+  await db.query("UPDATE agents SET skills_version = skills_version + 1 WHERE id = $1", [ON]);
+}
+
+/** Starts `workers` worker processes and measures them over the next `jobs` jobs (from the first finished one). */
+async function evaluate(server: TestServer, workers: number, jobs: number) {
+  const count = async () => {
+    const { rows } = await db.query<{ jobs: number; recs: number }>(
+      "SELECT (SELECT count(*)::int FROM jobs WHERE kind = 'shadow_evaluation' AND status = 'DONE') AS jobs, (SELECT count(*)::int FROM shadow_evaluations) AS recs",
+    );
+    return rows[0];
+  };
+  const base = await count();
+  const procs = Array.from({ length: workers }, () =>
+    spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: server.databaseUrl },
+      stdio: ["ignore", "ignore", "inherit"],
+    }),
+  );
+  const samplers = procs.map((p) => sampleRss(p.pid!));
+  // Timing starts at the first finished job: process start-up (tsx, imports) is not evaluation.
+  let start = base;
+  await waitFor(async () => (start = await count()).jobs > base.jobs, 120_000);
+  const t0 = performance.now();
+  let end = start;
+  await waitFor(async () => (end = await count()).jobs >= base.jobs + jobs, 1_800_000);
+  const seconds = (performance.now() - t0) / 1000;
+  await Promise.all(procs.map((p) => new Promise((r) => (p.kill("SIGTERM"), p.once("exit", r)))));
+  const peakKb = Math.max(...samplers.map((s) => s.stop()), 0);
+  return { jobs: end.jobs - start.jobs, jobsPerSec: (end.jobs - start.jobs) / seconds, recordsPerSec: (end.recs - start.recs) / seconds, peakKb };
+}

@@ -1,0 +1,29 @@
+// `npm run worker`: a background worker without the web server, for deployments that run the
+// console with PROCTOR_WORKER=0 and any number of workers beside it on one PostgreSQL (jobs are
+// claimed with FOR UPDATE SKIP LOCKED). Needs DATABASE_URL (the embedded database's URL is in
+// <data dir>/embedded.url while `npm start` runs). SIGTERM/SIGINT finish the job in hand.
+import { createPrismaClient } from "../lib/db/prisma.ts";
+import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts";
+import "../lib/learning/jobs.ts";
+import "../lib/persona/jobs.ts";
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.error("worker: DATABASE_URL is required");
+  process.exit(1);
+}
+const database = createPrismaClient(url, 2);
+const worker = startWorkerRuntime(database, workerOptionsFromEnv());
+console.log(`worker ${process.pid} started`);
+
+let stopping = false;
+async function shutdown(why: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`worker ${process.pid} stopping (${why})`);
+  await worker.stop();
+  await database.$disconnect();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

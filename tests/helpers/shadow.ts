@@ -1,0 +1,74 @@
+// Helpers for the shadow evaluation tests: worker processes (scripts/worker.ts, one OS process
+// each, so SIGKILL really kills the worker), waiting for the queue, and reading what was written.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { expect } from "vitest";
+import type { TestServer } from "./server";
+import { waitFor } from "./server";
+import { call } from "./http";
+import { admin, cycle, getSkill, postRuns, putAgent } from "./learning";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export type Worker = { child: ChildProcess; output: () => string; stop(): Promise<void>; kill(): Promise<void> };
+
+export function startWorker(server: TestServer, env: Record<string, string> = {}): Worker {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: server.databaseUrl, ...env } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  return {
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+export const SHADOW_JOB = "shadow_evaluation";
+
+export async function jobCounts(server: TestServer, agentId: string): Promise<Record<string, number>> {
+  const r = await server.sql.query("SELECT status::text AS status, count(*)::int AS n FROM jobs WHERE kind = $1 AND agent_id = $2 GROUP BY 1", [SHADOW_JOB, agentId]);
+  return Object.fromEntries(r.rows.map((x) => [x.status, x.n]));
+}
+
+/** Waits until the agent has no pending or running shadow job. */
+export async function drained(server: TestServer, agentId: string, timeoutMs = 60_000) {
+  await waitFor(async () => {
+    const c = await jobCounts(server, agentId);
+    return !c.PENDING && !c.RUNNING;
+  }, timeoutMs, () => JSON.stringify(server.output().slice(-2000)));
+}
+
+export async function records(server: TestServer, skillId: string): Promise<{ workflow_run_id: string; record: Record<string, unknown> }[]> {
+  const r = await server.sql.query("SELECT workflow_run_id, record FROM shadow_evaluations WHERE skill_id = $1 ORDER BY evaluated_at, id", [skillId]);
+  return r.rows;
+}
+
+export async function workflow(server: TestServer, id: string) {
+  const r = await call(server.baseUrl, admin, "GET", `/api/v1/workflows/${id}`);
+  expect(r.status, r.text).toBe(200);
+  return r.json;
+}
+
+/** An agent with passive evaluation on and one SHADOW skill of the refund class (no user scope). */
+export async function shadowAgent(server: TestServer, agentId: string, learning: Record<string, unknown> = {}) {
+  await putAgent(server, agentId, { require_shadow: true, shadow_evaluation_enabled: true, ...learning });
+  const sources = await postRuns(server, agentId, 5);
+  const report = await cycle(server, agentId);
+  expect(report.promoted).toHaveLength(1);
+  const skill = await getSkill(server, report.promoted[0]);
+  expect(skill.status).toBe("shadow");
+  return { skill, sources };
+}

@@ -1,0 +1,67 @@
+// Every route under app/api/v1 is in the OpenAPI document, and every documented v1 operation
+// has a route: a route added without docs (or docs left behind by a removed route) fails here.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openApiDocument, operations } from "@/lib/api/v1/openapi";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const v1 = path.join(root, "app/api/v1");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** "app/api/v1/skills/[skill_id]/route.ts" → "/api/v1/skills/{skill_id}", with its exported methods. */
+function routes(): { path: string; method: string }[] {
+  const files = readdirSync(v1, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts");
+  return files.flatMap((f) => {
+    const urlPath = "/api/v1/" + path.dirname(f).split(path.sep).map((seg) => seg.replace(/^\[(.+)\]$/, "{$1}")).join("/");
+    const source = readFileSync(path.join(v1, f), "utf8");
+    const exported = METHODS.filter((m) => new RegExp(`export\\s+(const|async\\s+function|function)\\s+${m}\\b`).test(source));
+    expect(exported.length, `${f} exports no handler`).toBeGreaterThan(0);
+    return exported.map((m) => ({ path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase() }));
+  });
+}
+
+type Schema = { properties: Record<string, unknown> };
+type Op = {
+  parameters: { name: string; in: string }[];
+  requestBody?: { required: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+};
+
+describe("OpenAPI document covers app/api/v1", () => {
+  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Op>> };
+  const found = routes();
+
+  it("finds the route files", () => {
+    expect(found).toContainEqual({ path: "/api/v1/skills/{skill_id}/activate", method: "post" });
+    expect(found).toContainEqual({ path: "/api/v1/accounts/{user_id}/persona", method: "get" });
+    expect(found.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it("documents every route's path and method, with its path parameters", () => {
+    const missing = found.filter((r) => !doc.paths[r.path]?.[r.method]).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    expect(missing).toEqual([]);
+    for (const r of found) {
+      const names = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const documented = doc.paths[r.path][r.method].parameters.filter((p) => p.in === "path").map((p) => p.name);
+      expect(documented.sort(), `${r.method} ${r.path}`).toEqual(names.sort());
+    }
+  });
+
+  it("documents no v1 operation without a route", () => {
+    const routed = new Set(found.map((r) => `${r.method} ${r.path}`));
+    const stale = operations.filter((o) => o.path.startsWith("/api/v1/") && !routed.has(`${o.method} ${o.path}`)).map((o) => `${o.method} ${o.path}`);
+    expect(stale).toEqual([]);
+  });
+
+  it("gives the learning and persona operations their request and response schemas", () => {
+    const op = (p: string, m: string) => doc.paths[p][m];
+    const activate = op("/api/v1/skills/{skill_id}/activate", "post");
+    expect(activate.requestBody?.required).toBe(false);
+    expect(Object.keys(activate.requestBody!.content["application/json"].schema.properties)).toEqual(["injection_role", "reason"]);
+    expect(activate.responses["200"].content!["application/json"].schema.properties).toHaveProperty("readiness");
+    expect(Object.keys(op("/api/v1/agents/{agent_id}/context", "post").requestBody!.content["application/json"].schema.properties)).toContain("memories");
+    expect(op("/api/v1/agents/{agent_id}/promotion-cycles", "get").responses["200"].content!["application/json"].schema.properties).toHaveProperty("reports");
+    expect(op("/api/v1/accounts/{user_id}/persona", "get").responses["200"].content!["application/json"].schema.properties).toHaveProperty("reference");
+  });
+});
