@@ -2,9 +2,9 @@
 // Everything per run is computed first (validation, trajectory identity, outcome, embedding);
 // then ONE statement inserts the new runs and, from exactly the rows it inserted, maintains the
 // trajectory-class statistics, the distinct-query child table, the daily counts, write-time
-// stamping, the agent's counters and the promotion cadence. A plain run commits in that one
-// round trip; runs that report activated skills, or an agent with shadow evaluation on, take a
-// transaction so the monitor hook (outcome monitoring, the shadow outbox) commits with them.
+// stamping, the agent's counters, the promotion cadence and the shadow evaluation outbox. A run
+// commits in that one round trip; runs that report activated skills take a transaction so that
+// outcome monitoring (the monitor hook) commits with them.
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
@@ -17,6 +17,7 @@ import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
 import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
+import { shadowEligible } from "./shadow/enqueue";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
 
@@ -69,9 +70,8 @@ async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
   return settings;
 }
 
-/** Whether storing these runs needs the monitor hook in the same transaction. */
-const needsMonitor = (agent: AgentSettings, runs: Prepared[]) =>
-  agent.config.shadow_evaluation_enabled || runs.some((p) => (p.input.skills_activated?.length ?? 0) > 0);
+/** Whether storing these runs needs the monitor hook (outcome monitoring) in the same transaction. */
+const needsMonitor = (runs: Prepared[]) => runs.some((p) => (p.input.skills_activated?.length ?? 0) > 0);
 
 type Inserted = { id: string | null; promoted_skill_id: string | null };
 
@@ -121,6 +121,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       agent.outcomeRule === null ? null : JSON.stringify(agent.outcomeRule),
       JSON.stringify(agent.learning),
       agent.config.promotion_every_n_runs,
+      agent.config.shadow_evaluation_enabled ? agent.config.shadow_evaluation_queue_size : null,
     );
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
@@ -141,7 +142,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       agent = await readAgent(db, agentId);
       for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule);
     }
-    current = needsMonitor(agent, toInsert)
+    current = needsMonitor(toInsert)
       ? await db.$transaction((tx) => write(tx, true), { maxWait: 15_000, timeout: 60_000 })
       : await write(db, false);
   }
@@ -233,6 +234,7 @@ function insertRow(p: Prepared, vector: number[], embedderId: string) {
     embedder_id: embedderId,
     body_hash: p.bodyHash,
     created_at: p.createdAt.toISOString(),
+    shadow_eligible: shadowEligible({ canonicalHash: p.identity.hash, query: i.query, stepCount: p.identity.stepCount, createdAt: p.createdAt }),
   };
 }
 

@@ -2,13 +2,12 @@
 // than the insert statement's own bookkeeping (stamping, counters and the promotion cadence
 // live in lib/learning/ingest/sql.ts): outcome monitoring of the ACTIVE skills in
 // skills_activated (counters, deviations, rolling window, drift demotion with unstamping, the
-// deviation review flag at once) and, when the agent opted in, the shadow evaluation outbox
-// (one bounded job insert per batch). Cheap by design: a few indexed statements, no scans, no LLM.
+// deviation review flag at once). The shadow evaluation outbox is part of the insert statement.
+// Cheap by design: a few indexed statements, no scans, no LLM.
 import type { Tx } from "../db/prisma";
 import type { LearningConfig } from "./config";
 import { applyOutcomes, deviationFlag, type RunOutcome } from "./drift";
 import { bumpSkillsVersion, recordSkillEvent, unstampSkill } from "./skill-lifecycle";
-import { enqueueShadowJobs } from "./shadow/enqueue";
 
 export type StoredRun = {
   id: string;
@@ -46,7 +45,6 @@ export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[]
 async function monitorRuns(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig) {
   const ordered = [...runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   await monitorActivations(tx, agentId, ordered, config);
-  await enqueueShadowJobs(tx, agentId, ordered, config);
 }
 
 type MonitoredSkill = {

@@ -1,14 +1,15 @@
 // Ingestion SQL. The main statement: $1 = agent id, $2 = JSON array of rows (see insertRow in
 // ../ingest.ts), already sorted by workflow_id, $3 = the outcome rule the rows were judged by
 // (JSON, or null), $4 = the learning configuration that decided how to store them (JSON),
-// $5 = its promotion_every_n_runs. Nothing is inserted unless $3 and $4 are the agent's stored
+// $5 = its promotion_every_n_runs, $6 = its shadow_evaluation_queue_size when shadow evaluation
+// is on (else null). Nothing is inserted unless $3 and $4 are the agent's stored
 // values; the answer then has no rows at all (otherwise at least the guard's row, with a null id
 // when nothing was new). Data-modifying CTEs all see the same snapshot, and the statistics are
 // computed from `ins`, i.e. only from the rows this statement really inserted: a duplicate or a
 // row lost to a concurrent insert of the same workflow_id never counts twice.
 // One statement does all the write-time bookkeeping (class statistics, distinct queries, daily
-// counts, stamping runs whose class an ACTIVE skill covers, the run counters and the promotion
-// cadence), so a plain run commits in one round trip.
+// counts, stamping runs whose class an ACTIVE skill covers, the run counters, the promotion
+// cadence and the shadow evaluation outbox), so a plain run commits in one round trip.
 // Every INSERT feeds its rows in key order, so concurrent requests lock rows in one order.
 /** Rows per agent in agent_run_counters: more than the connections that ingest at once. */
 export const RUN_COUNTER_SLOTS = 16;
@@ -24,7 +25,7 @@ src AS (
     query text, normalized_query text, steps jsonb, execution_error jsonb, answer text,
     outcome text, outcome_source text, learning_error text, canonical_signature jsonb,
     canonical_hash text, canonical_version int, step_count int, tools text[], skills_activated text[],
-    embedding text, embedder_id text, body_hash text, created_at timestamptz)
+    embedding text, embedder_id text, body_hash text, created_at timestamptz, shadow_eligible boolean)
 ),
 ins AS (
   INSERT INTO workflows (id, agent_id, workflow_id, user_id, user_scope, thread_id, root_trace_id,
@@ -75,6 +76,31 @@ cycle_job AS (
   SELECT 'promotion_cycle', $1, '{}'::jsonb, 'PENDING', now()
   FROM cycle_mark
   WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = 'promotion_cycle' AND agent_id = $1 AND status = 'PENDING')
+  RETURNING 1
+),
+-- The shadow evaluation outbox: one job per eligible new run, bounded by the agent's queue
+-- size; runs beyond the bound are counted in agents.shadow_dropped instead (the agent row is
+-- locked only then). Counting stops at the bound, so the check reads at most $6 index entries.
+-- Under concurrency two requests may both see the last free places: the bound is a backlog
+-- guard, exact for sequential ingestion and exceeded by at most the requests in flight.
+shadow_wanted AS (
+  SELECT id, row_number() OVER (ORDER BY workflow_id) AS ord FROM fresh WHERE shadow_eligible AND $6::int IS NOT NULL
+),
+shadow_room AS (
+  SELECT GREATEST(0, $6::int - (SELECT count(*) FROM (
+    SELECT 1 FROM jobs WHERE kind = 'shadow_evaluation' AND agent_id = $1 AND status = 'PENDING' LIMIT $6::int
+  ) pending))::int AS n
+),
+shadow_jobs AS (
+  INSERT INTO jobs (kind, agent_id, payload, status, run_after)
+  SELECT 'shadow_evaluation', $1, jsonb_build_object('run_id', w.id), 'PENDING', now()
+  FROM shadow_wanted w, shadow_room r WHERE w.ord <= r.n
+  ORDER BY w.ord
+  RETURNING 1
+),
+shadow_dropped AS (
+  UPDATE agents SET shadow_dropped = shadow_dropped + ((SELECT count(*) FROM shadow_wanted) - (SELECT count(*) FROM shadow_jobs))::int
+  WHERE id = $1 AND (SELECT count(*) FROM shadow_jobs) < (SELECT count(*) FROM shadow_wanted)
   RETURNING 1
 ),
 new_queries AS (
