@@ -74,8 +74,9 @@ async function main(server: TestServer) {
 
   const total = q[0].n;
   const half = Math.floor(total / 2);
+  // 1 worker takes the first half of the queue; 2 workers then drain what is left.
   const one = await evaluate(server, 1, half);
-  const two = await evaluate(server, 2, total - half);
+  const two = await evaluate(server, 2, total);
   const { rows: recs } = await db.query<{ n: number; runs: number }>(
     "SELECT count(*)::int AS n, count(DISTINCT workflow_run_id)::int AS runs FROM shadow_evaluations",
   );
@@ -168,8 +169,8 @@ async function insertSkills(hash: string) {
   await db.query("UPDATE agents SET skills_version = skills_version + 1 WHERE id = $1", [ON]);
 }
 
-/** Starts `workers` worker processes and measures them over the next `jobs` jobs (from the first finished one). */
-async function evaluate(server: TestServer, workers: number, jobs: number) {
+/** Starts `workers` worker processes and measures them until `doneTarget` jobs are done in all (from their first finished one). */
+async function evaluate(server: TestServer, workers: number, doneTarget: number) {
   const count = async () => {
     const { rows } = await db.query<{ jobs: number; recs: number }>(
       "SELECT (SELECT count(*)::int FROM jobs WHERE kind = 'shadow_evaluation' AND status = 'DONE') AS jobs, (SELECT count(*)::int FROM shadow_evaluations) AS recs",
@@ -190,7 +191,7 @@ async function evaluate(server: TestServer, workers: number, jobs: number) {
   await waitFor(async () => (start = await count()).jobs > base.jobs, 120_000);
   const t0 = performance.now();
   let end = start;
-  await waitFor(async () => (end = await count()).jobs >= base.jobs + jobs, 1_800_000);
+  await waitFor(async () => (end = await count()).jobs >= doneTarget, 1_800_000);
   const seconds = (performance.now() - t0) / 1000;
   await Promise.all(procs.map((p) => new Promise((r) => (p.kill("SIGTERM"), p.once("exit", r)))));
   const peakKb = Math.max(...samplers.map((s) => s.stop()), 0);

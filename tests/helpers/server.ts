@@ -100,7 +100,8 @@ export async function startTestServer(opts: { env?: Record<string, string>; kind
   let child: ChildProcess;
   const baseUrl = `http://127.0.0.1:${port}`;
   const launch = async () => {
-    const started = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/start.ts")], {
+    // The heap cap is the one `npm start` uses (package.json): tests and benchmarks see its GC.
+    const started = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--max-old-space-size=384", path.join(root, "scripts/start.ts")], {
       cwd: root,
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],

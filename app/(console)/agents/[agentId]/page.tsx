@@ -1,4 +1,5 @@
 // One agent: its toolbox, a summary of its learning configuration and its newest runs.
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -6,6 +7,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
 import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { ShadowQueue } from "@/components/agents/shadow-queue";
@@ -54,6 +56,19 @@ export default async function AgentPage({ params, searchParams }: Props) {
               · {agent.runCount.toLocaleString("en")} runs · last run <LocalTime iso={agent.lastRunAt} fallback="never" />
             </span>
           </span>
+        }
+        actions={
+          <>
+            <Link href={`/workflows?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
+              Trajectory classes
+            </Link>
+            <Link href={`/skills?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
+              Skills
+            </Link>
+            <Link href={`${path}/settings`} className={buttonClasses(user.role === "ADMIN" ? "primary" : "secondary")}>
+              {user.role === "ADMIN" ? "Edit learning settings" : "Learning settings"}
+            </Link>
+          </>
         }
       />
       <div className="grid gap-6 lg:grid-cols-2">

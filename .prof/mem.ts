@@ -1,0 +1,17 @@
+import { ADMIN_KEY, startTestServer } from "../tests/helpers/server.ts";
+import { largestDescendant, memoryOf, mib } from "../scripts/bench/proc.ts";
+const server = await startTestServer({ kind: "postgres" });
+const H = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
+await fetch(`${server.baseUrl}/api/v1/agents/a1`, { method: "PUT", headers: H, body: JSON.stringify({ name: "a", tools: [] }) });
+const pid = largestDescendant(server.pid);
+const body = (i: number) => JSON.stringify({ workflow_id: `w${i}`, user_id: `u${i % 50}`, query: `refund order ${i} for me`, steps: [{ tool: "lookup_order", arguments: { id: i }, result: { ok: true, total: 12.5, text: "x".repeat(400) } }, { tool: "issue_refund", arguments: { id: i }, result: { accepted: true } }], answer: "done" });
+console.log("idle", mib(memoryOf(pid)!.rssKb));
+let next = 0;
+const N = 8000;
+await Promise.all(Array.from({ length: 16 }, async () => { while (next < N) { const i = next++; const r = await fetch(`${server.baseUrl}/api/v1/agents/a1/workflows`, { method: "POST", headers: H, body: body(i) }); await r.text(); } }));
+console.log("after load", mib(memoryOf(pid)!.rssKb));
+await new Promise((r) => setTimeout(r, 5000));
+console.log("5s later", mib(memoryOf(pid)!.rssKb));
+process.kill(pid, "SIGUSR2"); await new Promise((r) => setTimeout(r, 2000));
+console.log("after gc", mib(memoryOf(pid)!.rssKb));
+await server.stop();
