@@ -21,7 +21,9 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<un
   } catch (e) {
     throw problems.validation(`The request body is not valid JSON: ${(e as Error).message}`);
   }
-  const bad = findUnstorableText(value);
+  // Valid JSON in valid UTF-8 can only spell a NUL or a lone surrogate as a \u escape, so a body
+  // without such escapes needs only the nesting check (the common case, and the cheap one).
+  const bad = findUnstorableText(value, "", 0, MAY_HOLD_UNSTORABLE.test(text));
   if (bad) throw problems.validation("The request body contains values that cannot be stored.", [bad]);
   return value;
 }
@@ -58,25 +60,33 @@ export function textProblem(s: string): string | null {
   return null;
 }
 
-/** First string (value or key) that Postgres text/jsonb would refuse, or nesting beyond the limit. */
-export function findUnstorableText(value: unknown, path = "", depth = 0): FieldError | null {
+const MAY_HOLD_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;
+
+/**
+ * First string (value or key) that Postgres text/jsonb would refuse, or nesting beyond the limit.
+ * `checkText` false checks only the nesting (for text known to hold no such characters).
+ */
+export function findUnstorableText(value: unknown, path = "", depth = 0, checkText = true): FieldError | null {
   if (depth > MAX_JSON_DEPTH) return { path: path || "/", message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
   if (typeof value === "string") {
-    const p = textProblem(value);
+    const p = checkText ? textProblem(value) : null;
     return p ? { path: path || "/", message: p } : null;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const r = findUnstorableText(value[i], `${path}/${i}`, depth + 1);
+      if (!checkText && (value[i] === null || typeof value[i] !== "object")) continue;
+      const r = findUnstorableText(value[i], `${path}/${i}`, depth + 1, checkText);
       if (r) return r;
     }
     return null;
   }
   if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const kp = textProblem(k);
+    for (const k in value) {
+      const kp = checkText ? textProblem(k) : null;
       if (kp) return { path: `${path}/${k}`, message: `key ${kp}` };
-      const r = findUnstorableText(v, `${path}/${k}`, depth + 1);
+      const v = (value as Record<string, unknown>)[k];
+      if (!checkText && (v === null || typeof v !== "object")) continue;
+      const r = findUnstorableText(v, `${path}/${k}`, depth + 1, checkText);
       if (r) return r;
     }
   }

@@ -1,0 +1,17 @@
+import { readFileSync } from "node:fs";
+import { findUnstorableText } from "../lib/api/json-body.ts";
+import { workflowInput } from "../lib/api/v1/schemas.ts";
+import { newCase, prng, TOOL_CALLS, TOOL_NAMES, type Step } from "../scripts/demo/payloads.ts";
+const r = prng(1);
+const paths = Array.from({ length: 40 }, () => Array.from({ length: 5 }, () => r.pick(TOOL_NAMES)));
+const runs = Array.from({ length: 500 }, (_, i) => { const c = newCase(r); const tools = r.pick(paths); let t = Date.now(); const steps: Step[] = tools.map((tool) => { const call = TOOL_CALLS[tool](c, r); return { tool, arguments: call.arguments, result: call.result, timestamp: new Date((t += 1000)).toISOString() }; }); return { workflow_id: `w-${i}`, user_id: "acct-1", query: `Please ${tools[0]} for ${c.orderId}`, steps, answer: "Done." }; });
+const text = JSON.stringify({ workflows: runs });
+console.log("body bytes", text.length);
+const time = (name: string, f: () => unknown) => { for (let i = 0; i < 5; i++) f(); const t = performance.now(); for (let i = 0; i < 20; i++) f(); console.log(name, ((performance.now() - t) / 20).toFixed(2), "ms"); };
+const bytes = new TextEncoder().encode(text);
+time("decode", () => new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+time("JSON.parse", () => JSON.parse(text));
+const v = JSON.parse(text);
+time("findUnstorableText", () => findUnstorableText(v));
+time("zod x500", () => v.workflows.map((w: unknown) => workflowInput.safeParse(w)));
+time("regex precheck", () => /\\u(0000|d[89a-f])/i.test(text));
