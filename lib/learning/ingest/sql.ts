@@ -90,6 +90,7 @@ shadow_room AS (
   SELECT GREATEST(0, $6::int - (SELECT count(*) FROM (
     SELECT 1 FROM jobs WHERE kind = 'shadow_evaluation' AND agent_id = $1 AND status = 'PENDING' LIMIT $6::int
   ) pending))::int AS n
+  WHERE $6::int IS NOT NULL AND EXISTS (SELECT 1 FROM shadow_wanted)
 ),
 shadow_jobs AS (
   INSERT INTO jobs (kind, agent_id, payload, status, run_after)
