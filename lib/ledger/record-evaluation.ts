@@ -8,8 +8,10 @@
 // was accepted since the read.
 // Contended (the row is locked or changed meanwhile): a transaction queues on SELECT … FOR
 // UPDATE, re-reads under the lock and commits with the same statement.
-import { Prisma } from "../db/generated/client";
-import type { Db, Tx } from "../db/prisma";
+// Both go straight to the client's pg pool: under the row lock every millisecond of client-side
+// query cost is paid by every waiting evaluation, and Prisma's is about four times pg's.
+import type pg from "pg";
+import { pgPool, type Db } from "../db/prisma";
 import { acceptsPhase, applyEvaluation } from "./arithmetic";
 import { LedgerError } from "./errors";
 import { evidenceKey } from "./keys";
@@ -18,8 +20,8 @@ import { evaluationSchema, ledgerIdSchema, parseLedger, scopeSchema, type Evalua
 import { ensureLedgerSchema } from "./schema-version";
 import type { EvaluationResult, LedgerPolicy, LedgerScope, PairedEvaluation, ProcedureAggregates } from "./types";
 
-// Waiting for the pool or the procedure's lock under load is normal; give it room.
-const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+// Waiting for the procedure's lock under load is normal; give it room, but not forever.
+const STATEMENT_TIMEOUT_MS = 30_000;
 const ATTEMPTS = 3;
 const UNIQUE_VIOLATION = "23505";
 /** The optimistic commit found the procedure locked or changed: take the queued path. */
@@ -35,9 +37,10 @@ export async function recordEvaluation(
   const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
   const evaluation = parseLedger(evaluationSchema, evaluationInput, "evaluation");
   await ensureLedgerSchema(db);
+  const pool = pgPool(db);
   const key = JSON.stringify([scope.tenant, scope.agent, scope.environment, id]);
   if (!isHot(key)) {
-    const fast: EvaluationResult | typeof CONTENDED = await attempt(db, scope, id, evaluation, false).catch((e) => {
+    const fast: EvaluationResult | typeof CONTENDED = await attempt(pool, scope, id, evaluation, false).catch((e) => {
       if (isDbError(e, UNIQUE_VIOLATION)) return CONTENDED;
       throw e;
     });
@@ -46,17 +49,33 @@ export async function recordEvaluation(
   }
   for (let n = 1; ; n++) {
     try {
-      return await db.$transaction(async (tx) => {
-        const result = await attempt(tx, scope, id, evaluation, true);
+      return await inTransaction(pool, async (client) => {
+        const result = await attempt(client, scope, id, evaluation, true);
         if (result === CONTENDED) throw new Error("ledger: the procedure changed under its own row lock");
         return result;
-      }, TX_OPTIONS);
+      });
     } catch (e) {
       // A concurrent delivery of the same case (or evidence) committed after the read's
       // snapshot: the retry re-reads it and classifies it as duplicate or conflict.
       if (n < ATTEMPTS && isDbError(e, UNIQUE_VIOLATION)) continue;
       throw e;
     }
+  }
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => (broken = true));
+    throw e;
+  } finally {
+    client.release(broken);
   }
 }
 
@@ -81,6 +100,7 @@ function markHot(key: string) {
   if (hotUntil.size > MAX_HOT) hotUntil.delete(hotUntil.keys().next().value as string);
 }
 
+// int8 columns arrive as strings from pg.
 type ReadRow = {
   state: string;
   qualification_count: number;
@@ -88,16 +108,16 @@ type ReadRow = {
   mean_candidate_utility: number;
   budget_violations: number;
   lower_improvement_bound: number | null;
-  monitoring_count: bigint;
+  monitoring_count: string;
   failure_streak: number;
-  decision_count: bigint;
+  decision_count: string;
   source_refs: string[];
   qualification_trials: number;
   confidence_delta: number;
   min_improvement: number;
   min_candidate_utility: number;
-  max_cost_units: bigint;
-  max_latency_ms: bigint;
+  max_cost_units: string;
+  max_latency_ms: string;
   max_failure_streak: number;
   evaluator_id: string;
   evaluation_contract: string;
@@ -108,18 +128,19 @@ type ReadRow = {
   r_evidence_ref: string;
   r_baseline_utility: number;
   r_candidate_utility: number;
-  r_cost: bigint;
-  r_latency: bigint;
+  r_cost: string;
+  r_latency: string;
   r_state_after: string;
   r_recorded_at: Date;
 };
 
-async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEvaluation, lock: boolean): Promise<EvaluationResult | typeof CONTENDED> {
+async function attempt(q: pg.Pool | pg.PoolClient, scope: LedgerScope, id: string, e: PairedEvaluation, lock: boolean): Promise<EvaluationResult | typeof CONTENDED> {
   const evidence = evidenceKey(e.evidence_ref);
   // The procedure, the stored receipt for this case and the evidence claim in one round trip.
   // With the lock, the procedure row is re-read at lock time (READ COMMITTED) while the joined
   // receipts come from the statement's snapshot: a racing identical insert can still collide.
-  const rows = await q.$queryRaw<ReadRow[]>`
+  const { rows } = await q.query<ReadRow>(
+    `
     SELECT p.state::text AS state, p.qualification_count, p.mean_improvement, p.mean_candidate_utility,
       p.budget_violations, p.lower_improvement_bound, p.monitoring_count, p.failure_streak, p.source_refs,
       p.qualification_trials, p.confidence_delta, p.min_improvement, p.min_candidate_utility,
@@ -129,7 +150,7 @@ async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEval
           AND d.procedure_id = p.procedure_id) AS decision_count,
       (SELECT c.case_id FROM ledger_evaluations c
         WHERE c.tenant = p.tenant AND c.agent = p.agent AND c.environment = p.environment
-          AND c.procedure_id = p.procedure_id AND c.evidence_key = ${evidence} AND c.evidence_ref = ${e.evidence_ref}) AS evidence_claimed_by,
+          AND c.procedure_id = p.procedure_id AND c.evidence_key = $1 AND c.evidence_ref = $2) AS evidence_claimed_by,
       r.phase::text AS r_phase, r.evaluator_id AS r_evaluator_id, r.evaluation_contract AS r_evaluation_contract,
       r.evidence_ref AS r_evidence_ref, r.baseline_utility AS r_baseline_utility,
       r.candidate_utility AS r_candidate_utility, r.candidate_cost_units AS r_cost,
@@ -137,10 +158,11 @@ async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEval
     FROM ledger_procedures p
     LEFT JOIN ledger_evaluations r
       ON r.tenant = p.tenant AND r.agent = p.agent AND r.environment = p.environment
-     AND r.procedure_id = p.procedure_id AND r.case_id = ${e.case_id}
-    WHERE p.tenant = ${scope.tenant} AND p.agent = ${scope.agent} AND p.environment = ${scope.environment}
-      AND p.procedure_id = ${id}
-    ${lock ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
+     AND r.procedure_id = p.procedure_id AND r.case_id = $3
+    WHERE p.tenant = $4 AND p.agent = $5 AND p.environment = $6 AND p.procedure_id = $7
+    ${lock ? "FOR UPDATE OF p" : ""}`,
+    [evidence, e.evidence_ref, e.case_id, scope.tenant, scope.agent, scope.environment, id],
+  );
   const row = rows[0];
   // A receipt only exists under an existing procedure, so "no procedure" also means "no receipt".
   if (!row) throw new LedgerError("KeyNotFound", "Procedure not found in this scope");
@@ -203,44 +225,79 @@ async function attempt(q: Db | Tx, scope: LedgerScope, id: string, e: PairedEval
   const seq = next.qualification_count + next.monitoring_count;
   // `locked` takes the row lock and holds the write to the aggregates this step was computed
   // from; set_config makes the commit synchronous whatever the server's default is.
-  const [{ applied }] = await q.$queryRaw<{ applied: number }[]>`
+  const { rows: [{ applied }] } = await q.query<{ applied: number }>(
+    `
     WITH locked AS (
       SELECT 1 FROM ledger_procedures
-      WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
-        AND procedure_id = ${id} AND qualification_count = ${current.qualification_count}::int
-        AND monitoring_count = ${current.monitoring_count}::bigint
+      WHERE tenant = $1 AND agent = $2 AND environment = $3
+        AND procedure_id = $4 AND qualification_count = $5::int
+        AND monitoring_count = $6::bigint
       FOR UPDATE SKIP LOCKED
     ), receipt AS (
       INSERT INTO ledger_evaluations (tenant, agent, environment, procedure_id, case_id, seq, phase,
         evaluator_id, evaluation_contract, evidence_ref, evidence_key, baseline_utility, candidate_utility,
         candidate_cost_units, candidate_latency_ms, state_after, recorded_at)
-      SELECT ${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${e.case_id}, ${seq}::int,
-        ${e.phase.toUpperCase()}::"LedgerPhase", ${e.evaluator_id}, ${e.evaluation_contract}, ${e.evidence_ref},
-        ${evidence}, ${e.baseline_utility}::float8, ${e.candidate_utility}::float8,
-        ${e.candidate_cost_units}::bigint, ${e.candidate_latency_ms}::bigint, ${dbState(next.state)}::"LedgerState", ${now}
+      SELECT $1, $2, $3, $4, $7, $8::int,
+        $9::"LedgerPhase", $10, $11, $12,
+        $13, $14::float8, $15::float8,
+        $16::bigint, $17::bigint, $18::"LedgerState", $19::timestamptz
       FROM locked
     ), decision AS (
       INSERT INTO ledger_decisions (tenant, agent, environment, procedure_id, seq, from_state, to_state, reason,
         triggering_case, recorded_at)
-      SELECT ${scope.tenant}, ${scope.agent}, ${scope.environment}, ${id}, ${Number(row.decision_count)}::int,
-        ${transition ? dbState(transition.from) : null}::"LedgerState", ${transition ? dbState(transition.to) : null}::"LedgerState",
-        ${transition?.reason ?? null}, ${e.case_id}, ${now}
-      FROM locked WHERE ${transition !== null}::boolean
+      SELECT $1, $2, $3, $4, $20::int,
+        $21::"LedgerState", $22::"LedgerState",
+        $23, $7, $19::timestamptz
+      FROM locked WHERE $24::boolean
     ), updated AS (
       UPDATE ledger_procedures SET
-        state = ${dbState(next.state)}::"LedgerState",
-        qualification_count = ${next.qualification_count}::int,
-        mean_improvement = ${next.mean_improvement}::float8,
-        mean_candidate_utility = ${next.mean_candidate_utility}::float8,
-        budget_violations = ${next.budget_violations}::int,
-        lower_improvement_bound = ${next.lower_improvement_bound}::float8,
-        monitoring_count = ${next.monitoring_count}::bigint,
-        failure_streak = ${next.failure_streak}::int
-      WHERE tenant = ${scope.tenant} AND agent = ${scope.agent} AND environment = ${scope.environment}
-        AND procedure_id = ${id} AND EXISTS (SELECT 1 FROM locked)
+        state = $18::"LedgerState",
+        qualification_count = $25::int,
+        mean_improvement = $26::float8,
+        mean_candidate_utility = $27::float8,
+        budget_violations = $28::int,
+        lower_improvement_bound = $29::float8,
+        monitoring_count = $30::bigint,
+        failure_streak = $31::int
+      WHERE tenant = $1 AND agent = $2 AND environment = $3
+        AND procedure_id = $4 AND EXISTS (SELECT 1 FROM locked)
       RETURNING 1
     )
-    SELECT set_config('synchronous_commit', 'on', true) AS sync, (SELECT count(*) FROM updated)::int AS applied`;
+    SELECT set_config('synchronous_commit', 'on', true) AS sync, (SELECT count(*) FROM updated)::int AS applied`,
+    [
+      scope.tenant,
+      scope.agent,
+      scope.environment,
+      id,
+      current.qualification_count,
+      current.monitoring_count,
+      e.case_id,
+      seq,
+      e.phase.toUpperCase(),
+      e.evaluator_id,
+      e.evaluation_contract,
+      e.evidence_ref,
+      evidence,
+      e.baseline_utility,
+      e.candidate_utility,
+      e.candidate_cost_units,
+      e.candidate_latency_ms,
+      dbState(next.state),
+      now,
+      Number(row.decision_count),
+      transition ? dbState(transition.from) : null,
+      transition ? dbState(transition.to) : null,
+      transition?.reason ?? null,
+      transition !== null,
+      next.qualification_count,
+      next.mean_improvement,
+      next.mean_candidate_utility,
+      next.budget_violations,
+      next.lower_improvement_bound,
+      next.monitoring_count,
+      next.failure_streak,
+    ],
+  );
   if (applied !== 1) return CONTENDED;
   return { receipt: { evaluation: e, state_after: next.state, recorded_at: now }, duplicate: false };
 }
@@ -250,8 +307,7 @@ function sameEvaluation(a: PairedEvaluation, b: PairedEvaluation): boolean {
   return (Object.keys(a) as (keyof PairedEvaluation)[]).every((k) => a[k] === b[k]);
 }
 
-/** A driver error with this SQLSTATE (Prisma wraps it as P2010 with the adapter's cause). */
+/** A pg error with this SQLSTATE. */
 function isDbError(e: unknown, sqlState: string): boolean {
-  const err = e as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } } | null;
-  return err?.meta?.driverAdapterError?.cause?.originalCode === sqlState || (sqlState === UNIQUE_VIOLATION && err?.code === "P2002");
+  return (e as { code?: string } | null)?.code === sqlState;
 }

@@ -149,7 +149,7 @@ try {
   const ceilingEight = await ceiling(sql, "eight");
   const ledgerEight = await forDuration((w, i) => evaluate(`proc-${w}`, keys[w], `eight-${w}-${i}`));
   const evaluatedKb = memoryOf(pid)?.rssKb ?? 0;
-  // The same work without HTTP (the core on a Prisma client in this process), and the server's
+  // The same work without HTTP (the core called in this process, on a client from createPrismaClient), and the server's
   // baseline for any request: how much of the above is the ledger and how much the HTTP stack.
   const coreOne = await forDuration((w, i) => recordEvaluation(prisma, scope, "one", evaluation(`core-one-${w}-${i}`)));
   const coreEight = await forDuration((w, i) => recordEvaluation(prisma, scope, `proc-${w}`, evaluation(`core-eight-${w}-${i}`)));
@@ -250,7 +250,7 @@ try {
     `  select, ${PROCEDURES.toLocaleString("en")} procedures in one scope: HTTP p50 ${percentile(httpTimes, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(httpTimes, 99).toFixed(2)} ms  ${verdict(p95 <= TARGET_SELECT_P95_MS)} (target p95 ≤ ${TARGET_SELECT_P95_MS} ms)`,
   );
   console.log(`    core query alone: p50 ${percentile(coreTimes, 50).toFixed(2)} ms, p95 ${percentile(coreTimes, 95).toFixed(2)} ms; plan: ${plan.rows.map((r) => r["QUERY PLAN"].trim()).filter((l: string) => /Scan/.test(l)).join("; ")}`);
-  console.log(`  without HTTP (core on Prisma, same 8 clients): one procedure ${coreOne.toFixed(0)}/s (${((coreOne / ceilingOne) * 100).toFixed(0)}%), 8 procedures ${coreEight.toFixed(0)}/s (${((coreEight / ceilingEight) * 100).toFixed(0)}%)`);
+  console.log(`  without HTTP (the core in this process, same 8 clients): one procedure ${coreOne.toFixed(0)}/s (${((coreOne / ceilingOne) * 100).toFixed(0)}%), 8 procedures ${coreEight.toFixed(0)}/s (${((coreEight / ceilingEight) * 100).toFixed(0)}%)`);
   console.log(`  server baseline: GET /api/health p50 ${percentile(health, 50).toFixed(2)} ms, p95 ${percentile(health, 95).toFixed(2)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   console.log(`  server RSS: idle ${mib(idleKb)}, after evaluations ${mib(evaluatedKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
   failed = !(ratioOne >= TARGET_RATIO && ratioEight >= TARGET_RATIO && p95 <= TARGET_SELECT_P95_MS) || Object.keys(errors).length > 0;
