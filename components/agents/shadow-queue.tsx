@@ -5,6 +5,7 @@ import type { ShadowQueueStatus } from "@/lib/learning/shadow/queue-status";
 import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
 import { LocalTime } from "../ui/local-time";
 import { RetryJobButton } from "./retry-job-button";
+import { FactGrid } from "@/components/ui/fact-grid";
 
 const link = "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
 
@@ -23,14 +24,7 @@ export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }
         Shadow evaluation
       </h2>
       {enabled ? null : <p className="mb-2 text-sm text-slate-500">Passive evaluation is off for this agent: new runs are not queued.</p>}
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-lg border border-slate-200 px-3 py-2 text-sm sm:grid-cols-4 dark:border-slate-800">
-        {facts.map(([k, v]) => (
-          <div key={k} className="min-w-0">
-            <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
-            <dd className="font-mono tabular-nums">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactGrid facts={facts} className="grid-cols-2 rounded-lg border border-slate-200 px-3 py-2 sm:grid-cols-4 dark:border-slate-800" valueClassName="font-mono" />
       {s.dead.length ? (
         <ul aria-label="Dead jobs" className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
           {s.dead.map((j) => (

@@ -13,6 +13,7 @@ import { DailyChart } from "./daily-chart";
 import { ClassActions } from "./learning-actions";
 import { skillHref } from "./report-card";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
+import { FactGrid } from "@/components/ui/fact-grid";
 
 type Props = {
   detail: ClassDetail;
@@ -76,14 +77,7 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
 
       {canAct ? <ClassActions key={`${d.key.agentId}:${d.key.userScope}:${d.key.canonicalHash}`} agentId={d.key.agentId} hash={d.key.canonicalHash} userId={userId} eligible={d.eligible} /> : null}
 
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-        {facts.map(([k, v]) => (
-          <div key={k} className="min-w-0">
-            <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
-            <dd className="tabular-nums">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactGrid facts={facts} />
 
       <div>
         <h3 className={sectionTitle}>Promotion gates</h3>

@@ -7,6 +7,7 @@ import type { RecentShadowEvaluation } from "@/lib/learning/shadow/recent";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { linkClass, pct, sectionTitle } from "./styles";
+import { FactGrid } from "@/components/ui/fact-grid";
 
 type Props = {
   observations: number;
@@ -33,14 +34,7 @@ export function ShadowPanel({ observations, lastEvaluatedAt, readiness, enabled,
       <h3 id="shadow-evaluation" className={sectionTitle}>
         Shadow evaluation
       </h3>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
-        {facts.map(([k, v]) => (
-          <div key={k} className="min-w-0">
-            <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
-            <dd className="tabular-nums">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactGrid facts={facts} className="grid-cols-2 sm:grid-cols-4" />
       <div className="mt-2 flex flex-wrap items-start gap-2 text-sm">
         <ReadinessPill readiness={readiness} />
         {readiness.reasons.length ? (

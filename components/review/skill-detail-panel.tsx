@@ -15,6 +15,7 @@ import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
 import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
+import { FactGrid } from "@/components/ui/fact-grid";
 
 const EVENT_LABEL: Record<string, string> = {
   skill_candidate_created: "Created in shadow",
@@ -107,14 +108,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
 
       <div>
         <h3 className={sectionTitle}>Stats</h3>
-        <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
-          {facts.map(([k, v]) => (
-            <div key={k} className="min-w-0">
-              <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
-              <dd className="tabular-nums">{v}</dd>
-            </div>
-          ))}
-        </dl>
+        <FactGrid facts={facts} className="grid-cols-2 sm:grid-cols-3" />
         <div className="mt-3">
           <RollingChart outcomes={s.stats.recent_outcomes} baseline={baseRate} delta={d.config.demotion_success_delta} />
         </div>

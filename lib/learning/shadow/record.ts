@@ -1,6 +1,7 @@
 // The shadow evaluation record (reference §1.5) and the skill's shadow statistics derived
 // from the records. Pure: the worker applies one new record incrementally (applyRecord) and
 // the result always equals a full recount of the records (recountStats), which tests check.
+import { shadowStatsOf, type ShadowStats } from "../readiness";
 
 export const EVALUATOR_VERSION = "v1";
 
@@ -20,15 +21,7 @@ export type ShadowRecord = {
   evaluator_version: string;
 };
 
-export type ShadowStatsDoc = {
-  observations: number;
-  trajectory_matches: number;
-  trajectory_mismatches: number;
-  matched_successes: number;
-  matched_failures: number;
-  last_evaluated_at: string | null;
-  recent_evaluations: ShadowRecord[];
-};
+export type ShadowStatsDoc = ShadowStats & { recent_evaluations: ShadowRecord[] };
 
 export function buildRecord(
   run: { id: string; canonicalHash: string; outcome: "SUCCESS" | "FAILURE" | string | null },
@@ -54,21 +47,12 @@ export function buildRecord(
   };
 }
 
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const byTime = (a: ShadowRecord, b: ShadowRecord) =>
   a.evaluated_at < b.evaluated_at ? -1 : a.evaluated_at > b.evaluated_at ? 1 : a.idempotency_key < b.idempotency_key ? -1 : a.idempotency_key > b.idempotency_key ? 1 : 0;
 
 function readStats(stored: unknown): ShadowStatsDoc {
-  const s = (stored && typeof stored === "object" ? stored : {}) as Record<string, unknown>;
-  return {
-    observations: num(s.observations),
-    trajectory_matches: num(s.trajectory_matches),
-    trajectory_mismatches: num(s.trajectory_mismatches),
-    matched_successes: num(s.matched_successes),
-    matched_failures: num(s.matched_failures),
-    last_evaluated_at: typeof s.last_evaluated_at === "string" ? s.last_evaluated_at : null,
-    recent_evaluations: Array.isArray(s.recent_evaluations) ? (s.recent_evaluations as ShadowRecord[]) : [],
-  };
+  const recent = (stored as { recent_evaluations?: unknown } | null)?.recent_evaluations;
+  return { ...shadowStatsOf(stored), recent_evaluations: Array.isArray(recent) ? (recent as ShadowRecord[]) : [] };
 }
 
 /** The newest evaluation records kept in the stored statistics (reference `recent_evaluations`). */
