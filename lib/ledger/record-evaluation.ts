@@ -136,9 +136,18 @@ type ReadRow = {
 
 async function attempt(q: pg.Pool | pg.PoolClient, scope: LedgerScope, id: string, e: PairedEvaluation, lock: boolean): Promise<EvaluationResult | typeof CONTENDED> {
   const evidence = evidenceKey(e.evidence_ref);
-  // The procedure, the stored receipt for this case and the evidence claim in one round trip.
-  // With the lock, the procedure row is re-read at lock time (READ COMMITTED) while the joined
-  // receipts come from the statement's snapshot: a racing identical insert can still collide.
+  // Locked path: take the row lock first, then read in a new statement. Under READ COMMITTED a
+  // FOR UPDATE read would re-fetch the procedure at lock time but join receipts from its older
+  // snapshot, so the case the lock holder just committed could look new to a now-Active
+  // procedure (a duplicate answered as a phase error).
+  if (lock) {
+    await q.query(
+      `SELECT 1 FROM ledger_procedures WHERE tenant = $1 AND agent = $2 AND environment = $3 AND procedure_id = $4 FOR UPDATE`,
+      [scope.tenant, scope.agent, scope.environment, id],
+    );
+  }
+  // The procedure, the stored receipt for this case and the evidence claim in one round trip
+  // (a racing identical insert can still collide on the unique keys; the caller retries).
   const { rows } = await q.query<ReadRow>(
     `
     SELECT p.state::text AS state, p.qualification_count, p.mean_improvement, p.mean_candidate_utility,
@@ -160,7 +169,7 @@ async function attempt(q: pg.Pool | pg.PoolClient, scope: LedgerScope, id: strin
       ON r.tenant = p.tenant AND r.agent = p.agent AND r.environment = p.environment
      AND r.procedure_id = p.procedure_id AND r.case_id = $3
     WHERE p.tenant = $4 AND p.agent = $5 AND p.environment = $6 AND p.procedure_id = $7
-    ${lock ? "FOR UPDATE OF p" : ""}`,
+    `,
     [evidence, e.evidence_ref, e.case_id, scope.tenant, scope.agent, scope.environment, id],
   );
   const row = rows[0];
