@@ -2,7 +2,7 @@
 // the detail page. Run counts and last-run times are maintained at ingestion (agent_run_counters).
 import type { Db } from "../db/prisma";
 import { resolveLearningConfig, type LearningConfig } from "../learning/config";
-import { runTotals, runTotalsOf } from "../learning/run-counters";
+import { runTotalsOf } from "../learning/run-counters";
 
 export type Tool = { name: string; description: string };
 
@@ -26,27 +26,25 @@ function tools(value: unknown): Tool[] {
 }
 
 export async function listAgentSummaries(database: Db, page: number, pageSize: number): Promise<{ agents: AgentSummary[]; total: number }> {
-  // Most recently active first: the page's ids come from the counters, then the rows.
-  const [ids, total] = await Promise.all([
-    database.$queryRaw<{ id: string }[]>`
-      SELECT a.id FROM agents a
-      LEFT JOIN (SELECT agent_id, max(last_run_at) AS last_run_at FROM agent_run_counters GROUP BY agent_id) c ON c.agent_id = a.id
+  // Most recently active first, with the run totals summed from the counters in the same query.
+  const [rows, total] = await Promise.all([
+    database.$queryRaw<{ id: string; name: string; tools: unknown; updated_at: Date; runs: number; last_run_at: Date | null }[]>`
+      SELECT a.id, a.name, a.tools, a.updated_at, COALESCE(c.runs, 0)::int AS runs, c.last_run_at
+      FROM agents a
+      LEFT JOIN (SELECT agent_id, sum(runs) AS runs, max(last_run_at) AS last_run_at FROM agent_run_counters GROUP BY agent_id) c
+        ON c.agent_id = a.id
       ORDER BY c.last_run_at DESC NULLS LAST, a.id
       OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`,
     database.agent.count(),
   ]);
-  const order = ids.map((r) => r.id);
-  const [rows, totals] = await Promise.all([
-    database.agent.findMany({ where: { id: { in: order } }, select: { id: true, name: true, tools: true, updatedAt: true } }),
-    runTotals(database, order),
-  ]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const agents = order.flatMap((id) => {
-    const r = byId.get(id);
-    if (!r) return [];
-    const t = totals.get(id);
-    return [{ ...r, tools: tools(r.tools).map((x) => x.name), runCount: t?.runs ?? 0, lastRunAt: t?.lastRunAt ?? null }];
-  });
+  const agents = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    tools: tools(r.tools).map((t) => t.name),
+    runCount: r.runs,
+    lastRunAt: r.last_run_at,
+    updatedAt: r.updated_at,
+  }));
   return { agents, total };
 }
 
@@ -56,9 +54,8 @@ export function agentOptions(database: Db, limit = 500): Promise<{ id: string; n
 }
 
 export async function getAgentDetail(database: Db, id: string): Promise<AgentDetail | null> {
-  const a = await database.agent.findUnique({ where: { id } });
+  const [a, totals] = await Promise.all([database.agent.findUnique({ where: { id } }), runTotalsOf(database, id)]);
   if (!a) return null;
-  const totals = await runTotalsOf(database, id);
   return {
     id: a.id,
     name: a.name,

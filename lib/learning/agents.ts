@@ -42,9 +42,9 @@ export async function upsertAgent(db: Db, agentId: string, body: unknown, audit:
 }
 
 export async function getAgent(db: Db, agentId: string): Promise<AgentResponse> {
-  const agent = await db.agent.findUnique({ where: { id: agentId } });
+  const [agent, totals] = await Promise.all([db.agent.findUnique({ where: { id: agentId } }), runTotalsOf(db, agentId)]);
   if (!agent) throw problems.notFound(`Agent '${agentId}'`);
-  return agentView(agent, await runTotalsOf(db, agentId));
+  return agentView(agent, totals);
 }
 
 export function agentView(agent: Agent, totals: RunTotals): AgentResponse {

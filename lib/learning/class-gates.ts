@@ -19,6 +19,33 @@ export type ClassStatsRow = {
   lastSeen: Date;
 };
 
+/** A trajectory_classes row as raw queries select it (snake case). */
+export type ClassSqlRow = {
+  agent_id: string;
+  user_scope: string;
+  canonical_hash: string;
+  tools: string[];
+  executions: number;
+  successes: number;
+  distinct_queries: number;
+  first_seen: Date;
+  last_seen: Date;
+};
+
+export function classStatsRowOf(r: ClassSqlRow): ClassStatsRow {
+  return {
+    agentId: r.agent_id,
+    userScope: r.user_scope,
+    canonicalHash: r.canonical_hash,
+    tools: r.tools,
+    executions: r.executions,
+    successes: r.successes,
+    distinctQueries: r.distinct_queries,
+    firstSeen: r.first_seen,
+    lastSeen: r.last_seen,
+  };
+}
+
 export type Gate = GateResult;
 
 export type ClassVerdict = {

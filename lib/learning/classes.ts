@@ -4,22 +4,12 @@ import { Prisma } from "../db/generated/client";
 import type { Db } from "../db/prisma";
 import { problems } from "../api/problem";
 import { resolveLearningConfig } from "./config";
-import { annotateClasses, type ClassStatsRow } from "./class-gates";
+import { annotateClasses, classStatsRowOf, type ClassSqlRow, type ClassStatsRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "../api/v1/schemas";
 
 type ClassList = z.infer<typeof classListResponse>;
 type Cursor = { e: number; h: string; u: string };
-type PageRow = {
-  user_scope: string;
-  canonical_hash: string;
-  tools: string[];
-  executions: number;
-  successes: number;
-  distinct_queries: number;
-  first_seen: Date;
-  last_seen: Date;
-};
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.e, c.h, c.u])).toString("base64url");
@@ -51,24 +41,14 @@ export async function listClasses(
     : Prisma.empty;
   const [agent, found] = await Promise.all([
     db.agent.findUnique({ where: { id: agentId }, select: { learning: true } }),
-    db.$queryRaw<PageRow[]>`
-      SELECT user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen
+    db.$queryRaw<ClassSqlRow[]>`
+      SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen
       FROM trajectory_classes
       WHERE agent_id = ${agentId} ${scope} ${keyset}
       ORDER BY executions DESC, canonical_hash, user_scope
       LIMIT ${input.limit + 1}::int`,
   ]);
-  const rows: ClassStatsRow[] = found.map((r) => ({
-    agentId,
-    userScope: r.user_scope,
-    canonicalHash: r.canonical_hash,
-    tools: r.tools,
-    executions: r.executions,
-    successes: r.successes,
-    distinctQueries: r.distinct_queries,
-    firstSeen: r.first_seen,
-    lastSeen: r.last_seen,
-  }));
+  const rows = found.map(classStatsRowOf);
   if (!agent) throw problems.notFound(`Agent '${agentId}'`);
   const page: ClassStatsRow[] = rows.slice(0, input.limit);
   const verdicts = await annotateClasses(db, resolveLearningConfig(agent.learning), page, now);

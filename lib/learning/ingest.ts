@@ -126,7 +126,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));
-    if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map((p) => storedRun(agentId, p)), agent.config);
+    if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map(storedRun), agent.config);
     // Re-read what is stored only when it may differ from what was just written: a workflow_id
     // repeated or already stored (possibly by a concurrent request), or a run the monitor may
     // have unstamped by demoting its skill.
@@ -238,16 +238,11 @@ function insertRow(p: Prepared, vector: number[], embedderId: string) {
   };
 }
 
-function storedRun(agentId: string, p: Prepared): StoredRun {
+function storedRun(p: Prepared): StoredRun {
   return {
     id: p.id,
-    workflowId: p.workflowId,
-    agentId,
-    userId: p.input.user_id ?? null,
     userScope: p.userScope,
     canonicalHash: p.identity.hash,
-    stepCount: p.identity.stepCount,
-    query: p.input.query,
     outcome: p.decision.outcome,
     skillsActivated: p.input.skills_activated ?? [],
     createdAt: p.createdAt,

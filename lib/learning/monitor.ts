@@ -9,15 +9,11 @@ import type { LearningConfig } from "./config";
 import { applyOutcomes, deviationFlag, type RunOutcome } from "./drift";
 import { bumpSkillsVersion, recordSkillEvent, unstampSkill } from "./skill-lifecycle";
 
+/** What outcome monitoring needs of a newly stored run. */
 export type StoredRun = {
   id: string;
-  workflowId: string;
-  agentId: string;
-  userId: string | null;
   userScope: string;
   canonicalHash: string | null;
-  stepCount: number;
-  query: string;
   outcome: "SUCCESS" | "FAILURE";
   skillsActivated: string[];
   createdAt: Date;
@@ -33,18 +29,14 @@ export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[]
   if (runs.length === 0) return;
   await tx.$executeRawUnsafe("SAVEPOINT learning_monitor");
   try {
-    await monitorRuns(tx, agentId, runs, config);
+    const ordered = [...runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    await monitorActivations(tx, agentId, ordered, config);
     await tx.$executeRawUnsafe("RELEASE SAVEPOINT learning_monitor");
   } catch (e) {
     await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT learning_monitor");
     const err = e as { name?: string; code?: string };
     console.error(`learning monitor failed for agent ${agentId}: ${err?.name ?? "error"}${err?.code ? ` (${err.code})` : ""}`);
   }
-}
-
-async function monitorRuns(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig) {
-  const ordered = [...runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
-  await monitorActivations(tx, agentId, ordered, config);
 }
 
 type MonitoredSkill = {

@@ -15,10 +15,10 @@ import { pgPool, type Db } from "../db/prisma";
 import { acceptsPhase, applyEvaluation } from "./arithmetic";
 import { LedgerError } from "./errors";
 import { evidenceKey } from "./keys";
-import { dbState, stateOf } from "./records";
+import { aggregatesOf, dbState, policyOf, stateOf } from "./records";
 import { evaluationSchema, ledgerIdSchema, parseLedger, scopeSchema, type EvaluationInput, type ScopeInput } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
-import type { EvaluationResult, LedgerPolicy, LedgerScope, PairedEvaluation, ProcedureAggregates } from "./types";
+import type { EvaluationResult, LedgerScope, PairedEvaluation } from "./types";
 
 // Waiting for the procedure's lock under load is normal; give it room, but not forever.
 const STATEMENT_TIMEOUT_MS = 30_000;
@@ -193,17 +193,7 @@ async function attempt(q: pg.Pool | pg.PoolClient, scope: LedgerScope, id: strin
     return { receipt: { evaluation: stored, state_after: stateOf(row.r_state_after), recorded_at: row.r_recorded_at }, duplicate: true };
   }
 
-  const policy: LedgerPolicy = {
-    qualification_trials: row.qualification_trials,
-    confidence_delta: row.confidence_delta,
-    min_improvement: row.min_improvement,
-    min_candidate_utility: row.min_candidate_utility,
-    max_cost_units: Number(row.max_cost_units),
-    max_latency_ms: Number(row.max_latency_ms),
-    max_failure_streak: row.max_failure_streak,
-    evaluator_id: row.evaluator_id,
-    evaluation_contract: row.evaluation_contract,
-  };
+  const policy = policyOf(row);
   // 5–8, in the spec's order.
   if (e.evaluator_id !== policy.evaluator_id || e.evaluation_contract !== policy.evaluation_contract) {
     throw new LedgerError("ValidationError", "Evaluation does not match the registered evaluator and contract");
@@ -214,16 +204,7 @@ async function attempt(q: pg.Pool | pg.PoolClient, scope: LedgerScope, id: strin
   if (row.evidence_claimed_by !== null) {
     throw new LedgerError("ConstraintViolation", "Evidence reference already used by another case");
   }
-  const current: ProcedureAggregates = {
-    state: stateOf(row.state),
-    qualification_count: row.qualification_count,
-    mean_improvement: row.mean_improvement,
-    mean_candidate_utility: row.mean_candidate_utility,
-    budget_violations: row.budget_violations,
-    lower_improvement_bound: row.lower_improvement_bound,
-    monitoring_count: Number(row.monitoring_count),
-    failure_streak: row.failure_streak,
-  };
+  const current = aggregatesOf(row);
   if (!acceptsPhase(current.state, e.phase)) {
     throw new LedgerError("MemoryOperation", "Evaluation phase does not match procedure state");
   }

@@ -1,7 +1,7 @@
 // Stored rows → the ledger's records, and the proposal comparison that makes proposals immutable.
 import { Prisma, type LedgerEvaluation as EvaluationRow } from "../db/generated/client";
 import type { LedgerState } from "../db/generated/enums";
-import type { EvaluationReceipt, ProcedureProposal, ProcedureRecord, ProcedureState } from "./types";
+import type { EvaluationReceipt, LedgerPolicy, ProcedureAggregates, ProcedureProposal, ProcedureRecord, ProcedureState } from "./types";
 
 export const stateOf = (s: LedgerState | string): ProcedureState => s.toLowerCase() as ProcedureState;
 export const dbState = (s: ProcedureState): LedgerState => s.toUpperCase() as LedgerState;
@@ -50,6 +50,43 @@ export const PROCEDURE_COLUMNS = Prisma.sql`
     WHERE d.tenant = p.tenant AND d.agent = p.agent AND d.environment = p.environment
       AND d.procedure_id = p.procedure_id), '[]'::json) AS decisions`;
 
+/** int8 columns: bigint through Prisma, a decimal string through pg. */
+type Int8 = bigint | string;
+type PolicyColumns = Pick<ProcedureRow, "qualification_trials" | "confidence_delta" | "min_improvement" | "min_candidate_utility" | "max_failure_streak" | "evaluator_id" | "evaluation_contract"> & {
+  max_cost_units: Int8;
+  max_latency_ms: Int8;
+};
+type AggregateColumns = Pick<ProcedureRow, "state" | "qualification_count" | "mean_improvement" | "mean_candidate_utility" | "budget_violations" | "lower_improvement_bound" | "failure_streak"> & {
+  monitoring_count: Int8;
+};
+
+export function policyOf(row: PolicyColumns): LedgerPolicy {
+  return {
+    qualification_trials: row.qualification_trials,
+    confidence_delta: row.confidence_delta,
+    min_improvement: row.min_improvement,
+    min_candidate_utility: row.min_candidate_utility,
+    max_cost_units: Number(row.max_cost_units),
+    max_latency_ms: Number(row.max_latency_ms),
+    max_failure_streak: row.max_failure_streak,
+    evaluator_id: row.evaluator_id,
+    evaluation_contract: row.evaluation_contract,
+  };
+}
+
+export function aggregatesOf(row: AggregateColumns): ProcedureAggregates {
+  return {
+    state: stateOf(row.state),
+    qualification_count: row.qualification_count,
+    mean_improvement: row.mean_improvement,
+    mean_candidate_utility: row.mean_candidate_utility,
+    budget_violations: row.budget_violations,
+    lower_improvement_bound: row.lower_improvement_bound,
+    monitoring_count: Number(row.monitoring_count),
+    failure_streak: row.failure_streak,
+  };
+}
+
 export function recordOf(row: ProcedureRow): ProcedureRecord {
   return {
     scope: { tenant: row.tenant, agent: row.agent, environment: row.environment },
@@ -59,26 +96,9 @@ export function recordOf(row: ProcedureRow): ProcedureRecord {
       baseline_revision: row.baseline_revision,
       instructions: row.instructions,
       source_refs: row.source_refs,
-      policy: {
-        qualification_trials: row.qualification_trials,
-        confidence_delta: row.confidence_delta,
-        min_improvement: row.min_improvement,
-        min_candidate_utility: row.min_candidate_utility,
-        max_cost_units: Number(row.max_cost_units),
-        max_latency_ms: Number(row.max_latency_ms),
-        max_failure_streak: row.max_failure_streak,
-        evaluator_id: row.evaluator_id,
-        evaluation_contract: row.evaluation_contract,
-      },
+      policy: policyOf(row),
     },
-    state: stateOf(row.state),
-    qualification_count: row.qualification_count,
-    mean_improvement: row.mean_improvement,
-    mean_candidate_utility: row.mean_candidate_utility,
-    budget_violations: row.budget_violations,
-    lower_improvement_bound: row.lower_improvement_bound,
-    monitoring_count: Number(row.monitoring_count),
-    failure_streak: row.failure_streak,
+    ...aggregatesOf(row),
     decisions: row.decisions.map((d) => ({
       from: stateOf(d.from),
       to: stateOf(d.to),

@@ -11,6 +11,9 @@
 // counts, stamping runs whose class an ACTIVE skill covers, the run counters, the promotion
 // cadence and the shadow evaluation outbox), so a plain run commits in one round trip.
 // Every INSERT feeds its rows in key order, so concurrent requests lock rows in one order.
+import { PROMOTION_CYCLE_JOB } from "../monitor";
+import { SHADOW_EVALUATION_JOB } from "../shadow/enqueue";
+
 /** Rows per agent in agent_run_counters: more than the connections that ingest at once. */
 export const RUN_COUNTER_SLOTS = 16;
 
@@ -73,9 +76,9 @@ cycle_mark AS (
 ),
 cycle_job AS (
   INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-  SELECT 'promotion_cycle', $1, '{}'::jsonb, 'PENDING', now()
+  SELECT '${PROMOTION_CYCLE_JOB}', $1, '{}'::jsonb, 'PENDING', now()
   FROM cycle_mark
-  WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = 'promotion_cycle' AND agent_id = $1 AND status = 'PENDING')
+  WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = '${PROMOTION_CYCLE_JOB}' AND agent_id = $1 AND status = 'PENDING')
   RETURNING 1
 ),
 -- The shadow evaluation outbox: one job per eligible new run, bounded by the agent's queue
@@ -88,13 +91,13 @@ shadow_wanted AS (
 ),
 shadow_room AS (
   SELECT GREATEST(0, $6::int - (SELECT count(*) FROM (
-    SELECT 1 FROM jobs WHERE kind = 'shadow_evaluation' AND agent_id = $1 AND status = 'PENDING' LIMIT $6::int
+    SELECT 1 FROM jobs WHERE kind = '${SHADOW_EVALUATION_JOB}' AND agent_id = $1 AND status = 'PENDING' LIMIT $6::int
   ) pending))::int AS n
   WHERE $6::int IS NOT NULL AND EXISTS (SELECT 1 FROM shadow_wanted)
 ),
 shadow_jobs AS (
   INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-  SELECT 'shadow_evaluation', $1, jsonb_build_object('run_id', w.id), 'PENDING', now()
+  SELECT '${SHADOW_EVALUATION_JOB}', $1, jsonb_build_object('run_id', w.id), 'PENDING', now()
   FROM shadow_wanted w, shadow_room r WHERE w.ord <= r.n
   ORDER BY w.ord
   RETURNING 1

@@ -7,7 +7,7 @@
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { normalizeQuery } from "../canonical";
-import { evaluateClasses, type ClassStatsRow, type Gate } from "../class-gates";
+import { classStatsRowOf, evaluateClasses, type ClassSqlRow, type ClassStatsRow, type Gate } from "../class-gates";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
 import { defaultDir, type ClassListInput, type ClassSort } from "./class-query";
 import { CLASS_STATUSES, FAILING_RATE, classStatus, type ClassStatus } from "./status";
@@ -24,18 +24,7 @@ export type ReviewClassRow = ClassStatsRow & {
 
 export type StatusCounts = Record<ClassStatus, number>;
 
-type SqlRow = {
-  agent_id: string;
-  user_scope: string;
-  canonical_hash: string;
-  tools: string[];
-  executions: number;
-  successes: number;
-  distinct_queries: number;
-  first_seen: Date;
-  last_seen: Date;
-  status: ClassStatus;
-};
+type SqlRow = ClassSqlRow & { status: ClassStatus };
 
 const ORDER: Record<Exclude<ClassSort, "status">, Prisma.Sql> = {
   tools: Prisma.sql`tools_key COLLATE "C"`,
@@ -219,7 +208,7 @@ async function withVerdicts(db: Db, agents: AgentConfig[], rows: SqlRow[], now: 
   await Promise.all(
     [...groups].map(async ([agentId, idx]) => {
       const agent = byId.get(agentId)!;
-      const evaluated = await evaluateClasses(db, agent.config, idx.map((i) => toStatsRow(rows[i])), now);
+      const evaluated = await evaluateClasses(db, agent.config, idx.map((i) => classStatsRowOf(rows[i])), now);
       evaluated.forEach((e, j) => {
         out[idx[j]] = {
           ...e.row,
@@ -234,18 +223,4 @@ async function withVerdicts(db: Db, agents: AgentConfig[], rows: SqlRow[], now: 
     }),
   );
   return out;
-}
-
-function toStatsRow(r: SqlRow): ClassStatsRow {
-  return {
-    agentId: r.agent_id,
-    userScope: r.user_scope,
-    canonicalHash: r.canonical_hash,
-    tools: r.tools,
-    executions: r.executions,
-    successes: r.successes,
-    distinctQueries: r.distinct_queries,
-    firstSeen: r.first_seen,
-    lastSeen: r.last_seen,
-  };
 }
