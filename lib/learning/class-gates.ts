@@ -80,18 +80,19 @@ export type ClassEvaluation = {
 const LIVE = new Set(["CANDIDATE", "SHADOW", "ACTIVE"]);
 const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
 
-type SkillRow = { id: string; user_scope: string; source_canonical_hash: string; status: SkillRef["status"]; version: number; demoted_at: Date | null; demotion_reason: string | null };
+/** A skill of a class as the class queries select it (snake case). */
+export type ClassSkillRow = { id: string; user_scope: string; source_canonical_hash: string; status: SkillRef["status"]; version: number; demoted_at: Date | null; demotion_reason: string | null };
 type WindowRow = { scope: string; hash: string; executions: number; successes: number; distinct_queries: number; first_seen: Date | null; last_seen: Date | null };
 
-async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow[]): Promise<Map<string, SkillRow[]>> {
+async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow[]): Promise<Map<string, ClassSkillRow[]>> {
   const scopes = rows.map((r) => r.userScope);
   const hashes = rows.map((r) => r.canonicalHash);
-  const found = await db.$queryRaw<SkillRow[]>`
+  const found = await db.$queryRaw<ClassSkillRow[]>`
     SELECT id, user_scope, source_canonical_hash, status::text AS status, version, demoted_at, demotion_reason
     FROM skills
     WHERE agent_id = ${agentId}
       AND (user_scope, source_canonical_hash) IN (SELECT * FROM unnest(${scopes}::text[], ${hashes}::text[]))`;
-  const out = new Map<string, SkillRow[]>();
+  const out = new Map<string, ClassSkillRow[]>();
   for (const s of found) {
     const k = keyOf(s.user_scope, s.source_canonical_hash);
     out.set(k, [...(out.get(k) ?? []), s]);
@@ -126,15 +127,25 @@ export async function windowStats(db: Db | Tx, agentId: string, windows: { userS
   return out;
 }
 
-const toRef = (s: SkillRow): SkillRef => ({ id: s.id, status: s.status, version: s.version, demotedAt: s.demoted_at, demotionReason: s.demotion_reason });
+const toRef = (s: ClassSkillRow): SkillRef => ({ id: s.id, status: s.status, version: s.version, demotedAt: s.demoted_at, demotionReason: s.demotion_reason });
 
 /** Rows must belong to one agent (the one whose config is given). */
 export async function evaluateClasses(db: Db | Tx, config: LearningConfig, rows: ClassStatsRow[], now: Date): Promise<ClassEvaluation[]> {
   if (rows.length === 0) return [];
-  const agentId = rows[0].agentId;
-  const skills = await skillsOfClasses(db, agentId, rows);
-  const prepared = rows.map((row) => {
-    const list = skills.get(keyOf(row.userScope, row.canonicalHash)) ?? [];
+  const skills = await skillsOfClasses(db, rows[0].agentId, rows);
+  return evaluateClassesWithSkills(db, config, rows.map((row) => ({ row, skills: skills.get(keyOf(row.userScope, row.canonicalHash)) ?? [] })), now);
+}
+
+/** As evaluateClasses, for rows whose skills the caller already read (the classes API reads both in one statement). */
+export async function evaluateClassesWithSkills(
+  db: Db | Tx,
+  config: LearningConfig,
+  classes: { row: ClassStatsRow; skills: ClassSkillRow[] }[],
+  now: Date,
+): Promise<ClassEvaluation[]> {
+  if (classes.length === 0) return [];
+  const agentId = classes[0].row.agentId;
+  const prepared = classes.map(({ row, skills: list }) => {
     const live = list.filter((s) => LIVE.has(s.status)).sort((a, b) => b.version - a.version)[0] ?? null;
     const retired =
       list
@@ -167,22 +178,13 @@ export async function evaluateClasses(db: Db | Tx, config: LearningConfig, rows:
   });
 }
 
-export async function annotateClasses(db: Db, config: LearningConfig, rows: ClassStatsRow[], now: Date): Promise<ClassVerdict[]> {
-  // Rows of several agents are evaluated per agent, in the caller's order.
-  const byAgent = new Map<string, number[]>();
-  rows.forEach((r, i) => byAgent.set(r.agentId, [...(byAgent.get(r.agentId) ?? []), i]));
-  const out: ClassVerdict[] = new Array(rows.length);
-  for (const idx of byAgent.values()) {
-    const evaluated = await evaluateClasses(db, config, idx.map((i) => rows[i]), now);
-    evaluated.forEach((e, j) => {
-      out[idx[j]] = {
-        eligible: e.verdict.eligible,
-        score: e.score,
-        gates: e.verdict.gates,
-        live_skill: e.live ? { skill_id: e.live.id, status: e.live.status.toLowerCase() } : null,
-        window_start: e.since ? e.since.toISOString() : null,
-      };
-    });
-  }
-  return out;
+/** The verdict of one evaluated class as the classes API returns it. */
+export function classVerdictOf(e: ClassEvaluation): ClassVerdict {
+  return {
+    eligible: e.verdict.eligible,
+    score: e.score,
+    gates: e.verdict.gates,
+    live_skill: e.live ? { skill_id: e.live.id, status: e.live.status.toLowerCase() } : null,
+    window_start: e.since ? e.since.toISOString() : null,
+  };
 }

@@ -1,10 +1,9 @@
 // Trajectory classes as stored at write time (never a scan of the runs), annotated with the
 // engine's verdict. Paged by an opaque keyset cursor: most executed first, then by hash.
-import { Prisma } from "../db/generated/client";
-import type { Db } from "../db/prisma";
+import { pgPool, type Db } from "../db/prisma";
 import { problems } from "../api/problem";
 import { resolveLearningConfig } from "./config";
-import { annotateClasses, classStatsRowOf, type ClassSqlRow, type ClassStatsRow } from "./class-gates";
+import { classStatsRowOf, classVerdictOf, evaluateClassesWithSkills, type ClassSkillRow, type ClassSqlRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "../api/v1/schemas";
 
@@ -25,6 +24,11 @@ export function decodeCursor(text: string): Cursor {
   throw problems.validation("The cursor is invalid.", [{ path: "/cursor", message: "not a cursor returned by this endpoint" }]);
 }
 
+/** One row per class of the page (or one with null class columns when the agent has none); no row for an unknown agent. */
+type PageRow = { learning: unknown } & ({ [K in keyof ClassSqlRow]: ClassSqlRow[K] | null }) & {
+  skills: (Omit<ClassSkillRow, "demoted_at"> & { demoted_at: string | null })[] | null;
+};
+
 export async function listClasses(
   db: Db,
   agentId: string,
@@ -32,40 +36,57 @@ export async function listClasses(
   now: Date = new Date(),
 ): Promise<ClassList> {
   const after = input.cursor ? decodeCursor(input.cursor) : null;
-  // The agent and the page in parallel (an unknown agent simply has no classes); the page in
-  // plain SQL, which costs the client a fraction of a model query on this hot list.
-  const scope = input.userId !== undefined ? Prisma.sql`AND user_scope = ${input.userId}` : Prisma.empty;
-  const keyset = after
-    ? Prisma.sql`AND (executions < ${after.e} OR (executions = ${after.e} AND (canonical_hash > ${after.h}
-        OR (canonical_hash = ${after.h} AND user_scope > ${after.u}))))`
-    : Prisma.empty;
-  const [agent, found] = await Promise.all([
-    db.agent.findUnique({ where: { id: agentId }, select: { learning: true } }),
-    db.$queryRaw<ClassSqlRow[]>`
-      SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen
-      FROM trajectory_classes
-      WHERE agent_id = ${agentId} ${scope} ${keyset}
-      ORDER BY executions DESC, canonical_hash, user_scope
-      LIMIT ${input.limit + 1}::int`,
-  ]);
-  const rows = found.map(classStatsRowOf);
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
-  const page: ClassStatsRow[] = rows.slice(0, input.limit);
-  const verdicts = await annotateClasses(db, resolveLearningConfig(agent.learning), page, now);
-  const last = page[page.length - 1];
+  // The agent, the page and the page's skills in one statement (this list is the hot path of a
+  // console that polls it), on plain pg, which costs the client a fraction of a model query.
+  // The page walks the (agent_id, executions DESC, canonical_hash, user_scope) index: the
+  // keyset's `executions <= e` is its start, the rest a filter on the rows from there.
+  const params: unknown[] = [agentId, input.limit + 1];
+  const where = ["agent_id = a.id"];
+  if (input.userId !== undefined) where.push(`user_scope = $${params.push(input.userId)}`);
+  if (after) {
+    const [e, h, u] = [params.push(after.e), params.push(after.h), params.push(after.u)].map((n) => `$${n}`);
+    where.push(`executions <= ${e}::int AND (executions < ${e}::int OR canonical_hash > ${h} OR (canonical_hash = ${h} AND user_scope > ${u}))`);
+  }
+  const { rows } = await pgPool(db).query<PageRow>(
+    `SELECT a.learning, c.*, k.skills
+     FROM agents a
+     LEFT JOIN LATERAL (
+       SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen
+       FROM trajectory_classes WHERE ${where.join(" AND ")}
+       ORDER BY executions DESC, canonical_hash, user_scope LIMIT $2::int) c ON true
+     LEFT JOIN LATERAL (
+       SELECT json_agg(json_build_object('id', s.id, 'user_scope', s.user_scope, 'source_canonical_hash', s.source_canonical_hash,
+                                         'status', s.status, 'version', s.version, 'demoted_at', s.demoted_at,
+                                         'demotion_reason', s.demotion_reason)) AS skills
+       FROM skills s WHERE s.agent_id = a.id AND s.user_scope = c.user_scope AND s.source_canonical_hash = c.canonical_hash) k ON true
+     WHERE a.id = $1
+     ORDER BY c.executions DESC, c.canonical_hash, c.user_scope`,
+    params,
+  );
+  if (rows.length === 0) throw problems.notFound(`Agent '${agentId}'`);
+  const found = rows.filter((r) => r.canonical_hash !== null).map((r) => ({
+    row: classStatsRowOf(r as ClassSqlRow),
+    skills: (r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) })),
+  }));
+  const page = found.slice(0, input.limit);
+  const evaluated = await evaluateClassesWithSkills(db, resolveLearningConfig(rows[0].learning), page, now);
+  const last = page[page.length - 1]?.row;
   return {
-    classes: page.map((c, i) => ({
-      canonical_hash: c.canonicalHash,
-      user_id: c.userScope === "" ? null : c.userScope,
-      tools: c.tools,
-      executions: c.executions,
-      successes: c.successes,
-      success_rate: c.executions === 0 ? 0 : c.successes / c.executions,
-      distinct_queries: c.distinctQueries,
-      first_seen: c.firstSeen.toISOString(),
-      last_seen: c.lastSeen.toISOString(),
-      ...verdicts[i],
-    })),
-    next_cursor: rows.length > input.limit && last ? encodeCursor({ e: last.executions, h: last.canonicalHash, u: last.userScope }) : null,
+    classes: evaluated.map((e) => {
+      const c = e.row;
+      return {
+        canonical_hash: c.canonicalHash,
+        user_id: c.userScope === "" ? null : c.userScope,
+        tools: c.tools,
+        executions: c.executions,
+        successes: c.successes,
+        success_rate: c.executions === 0 ? 0 : c.successes / c.executions,
+        distinct_queries: c.distinctQueries,
+        first_seen: c.firstSeen.toISOString(),
+        last_seen: c.lastSeen.toISOString(),
+        ...classVerdictOf(e),
+      };
+    }),
+    next_cursor: found.length > input.limit && last ? encodeCursor({ e: last.executions, h: last.canonicalHash, u: last.userScope }) : null,
   };
 }

@@ -314,6 +314,35 @@ describe("trajectory class statistics", () => {
     const bad = await api("GET", "/api/v1/agents/stats/classes?cursor=garbage");
     expect(bad.status).toBe(400);
   });
+
+  it("pages through classes tied on executions, and one hash in several scopes, without gaps or repeats", async () => {
+    await putAgent("ties");
+    const users = [undefined, "u-a", "u-b"];
+    const runs = ["t_alpha", "t_beta", "t_gamma", "t_delta"].flatMap((tool, i) =>
+      users.map((user_id, j) => ({ workflow_id: `tie-${i}-${j}`, user_id, query: `do ${tool}`, steps: [{ tool, arguments: { n: i } }] })),
+    );
+    const r = await api("POST", "/api/v1/agents/ties/workflows/batch", { workflows: runs });
+    expect(r.json.results.every((x: { status: number }) => x.status === 201)).toBe(true);
+    const key = (c: { user_id: string | null; canonical_hash: string }) => `${c.user_id}:${c.canonical_hash}`;
+    const whole = (await api("GET", "/api/v1/agents/ties/classes?limit=100")).json.classes.map(key);
+    expect(whole).toHaveLength(12);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { json: { classes: { canonical_hash: string; user_id: string | null }[]; next_cursor: string | null } } = await api(
+        "GET",
+        `/api/v1/agents/ties/classes?limit=5${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      paged.push(...page.json.classes.map(key));
+      cursor = page.json.next_cursor;
+    } while (cursor);
+    expect(paged).toEqual(whole);
+    const hashes = whole.map((k: string) => k.split(":")[1]);
+    expect(hashes).toEqual([...hashes].sort());
+    const empty = await api("GET", "/api/v1/agents/ties/classes?user_id=nobody");
+    expect(empty.json).toEqual({ classes: [], next_cursor: null });
+    expect((await api("GET", "/api/v1/agents/missing-agent/classes")).status).toBe(404);
+  });
 });
 
 describe("retrieval and reads", () => {
