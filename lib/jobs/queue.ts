@@ -70,3 +70,18 @@ export async function retryDeadJob(tx: Tx | Db, id: bigint, where: { kind: strin
   });
   return r.count > 0;
 }
+
+/**
+ * Deletes finished (DONE) jobs that finished before `before`, in batches so no statement holds
+ * many row locks; DEAD jobs stay for an admin to see and retry. Returns how many were deleted.
+ */
+export async function pruneFinishedJobs(database: Db, before: Date, batch = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await database.$executeRaw`
+      DELETE FROM jobs WHERE id IN (
+        SELECT id FROM jobs WHERE status = 'DONE' AND finished_at < ${before} LIMIT ${batch}::int)`;
+    total += n;
+    if (n < batch) return total;
+  }
+}

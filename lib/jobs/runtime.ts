@@ -1,7 +1,7 @@
 // The background worker loop: polls the job table and dispatches to handlers registered by
 // the domains (promotion cadence, shadow evaluation, persona daily review).
 import type { Db } from "../db/prisma";
-import { claimJobs, completeJob, failJob, LEASE_SECONDS, releaseJobs } from "./queue";
+import { claimJobs, completeJob, failJob, LEASE_SECONDS, pruneFinishedJobs, releaseJobs } from "./queue";
 
 export type JobHandler = (database: Db, payload: unknown, agentId: string | null) => Promise<void>;
 
@@ -13,12 +13,25 @@ export function registerJobHandler(kind: string, handler: JobHandler) {
 
 export type WorkerRuntime = { stop(): Promise<void>; drain(timeoutMs: number): Promise<boolean> };
 
-export type WorkerOptions = { pollMs?: number; batch?: number; maxAttempts?: number; leaseSeconds?: number };
+export type WorkerOptions = {
+  pollMs?: number;
+  batch?: number;
+  maxAttempts?: number;
+  leaseSeconds?: number;
+  /** Finished jobs are deleted this long after they finished (checked at start, then hourly). */
+  retentionHours?: number;
+};
 
-/** Worker settings from the environment (PROCTOR_JOB_MAX_ATTEMPTS, PROCTOR_JOB_LEASE_SECONDS). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** Worker settings from the environment (PROCTOR_JOB_MAX_ATTEMPTS, _LEASE_SECONDS, _RETENTION_HOURS). */
 export function workerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerOptions {
   const int = (v: string | undefined) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : undefined);
-  return { maxAttempts: int(env.PROCTOR_JOB_MAX_ATTEMPTS), leaseSeconds: int(env.PROCTOR_JOB_LEASE_SECONDS) };
+  return {
+    maxAttempts: int(env.PROCTOR_JOB_MAX_ATTEMPTS),
+    leaseSeconds: int(env.PROCTOR_JOB_LEASE_SECONDS),
+    retentionHours: int(env.PROCTOR_JOB_RETENTION_HOURS),
+  };
 }
 
 export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): WorkerRuntime {
@@ -26,6 +39,7 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   const batch = opts.batch ?? 10;
   const maxAttempts = opts.maxAttempts ?? 5;
   const leaseSeconds = opts.leaseSeconds ?? LEASE_SECONDS;
+  const retentionMs = (opts.retentionHours ?? 24) * 60 * 60 * 1000;
   let stopped = false;
   let inFlight: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
@@ -65,10 +79,23 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   }
   loop();
 
+  // The job table keeps what is queued, running or dead; finished jobs only for a while.
+  let pruning: Promise<unknown> = Promise.resolve();
+  const prune = () => {
+    pruning = pruneFinishedJobs(database, new Date(Date.now() - retentionMs)).catch((e) =>
+      console.error(`job pruning failed: ${(e as Error)?.name ?? "error"}`),
+    );
+  };
+  prune();
+  const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+  pruneTimer.unref();
+
   return {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(pruneTimer);
+      await pruning;
       await inFlight; // finish the job in hand; unstarted claimed jobs are released
     },
     async drain(timeoutMs: number) {
