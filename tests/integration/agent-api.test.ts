@@ -227,6 +227,22 @@ describe("workflow ingestion", () => {
   });
 });
 
+/** Every class of the agent as `user:hash`, read page by page with the cursor (each page full but the last). */
+async function pageThrough(agentId: string, limit: number): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { json: { classes: { canonical_hash: string; user_id: string | null }[]; next_cursor: string | null } } = await api(
+      "GET",
+      `/api/v1/agents/${agentId}/classes?limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
+    if (page.json.next_cursor) expect(page.json.classes).toHaveLength(limit);
+    seen.push(...page.json.classes.map((c) => `${c.user_id}:${c.canonical_hash}`));
+    cursor = page.json.next_cursor;
+  } while (cursor);
+  return seen;
+}
+
 describe("trajectory class statistics", () => {
   const day = (d: number, h = 10) => `2026-11-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00Z`;
   beforeAll(async () => {
@@ -298,17 +314,7 @@ describe("trajectory class statistics", () => {
   it("filters by user and pages with an opaque cursor", async () => {
     const mine = await api("GET", "/api/v1/agents/stats/classes?user_id=acct-1");
     expect(mine.json.classes.map((c: { user_id: string }) => c.user_id)).toEqual(["acct-1"]);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { json: { classes: { canonical_hash: string; user_id: string | null }[]; next_cursor: string | null } } = await api(
-        "GET",
-        `/api/v1/agents/stats/classes?limit=1${cursor ? `&cursor=${cursor}` : ""}`,
-      );
-      expect(page.json.classes).toHaveLength(1);
-      seen.push(`${page.json.classes[0].user_id}:${page.json.classes[0].canonical_hash}`);
-      cursor = page.json.next_cursor;
-    } while (cursor);
+    const seen = await pageThrough("stats", 1);
     expect(seen).toHaveLength(3);
     expect(new Set(seen).size).toBe(3);
     const bad = await api("GET", "/api/v1/agents/stats/classes?cursor=garbage");
@@ -323,20 +329,9 @@ describe("trajectory class statistics", () => {
     );
     const r = await api("POST", "/api/v1/agents/ties/workflows/batch", { workflows: runs });
     expect(r.json.results.every((x: { status: number }) => x.status === 201)).toBe(true);
-    const key = (c: { user_id: string | null; canonical_hash: string }) => `${c.user_id}:${c.canonical_hash}`;
-    const whole = (await api("GET", "/api/v1/agents/ties/classes?limit=100")).json.classes.map(key);
+    const whole = await pageThrough("ties", 100);
     expect(whole).toHaveLength(12);
-    const paged: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { json: { classes: { canonical_hash: string; user_id: string | null }[]; next_cursor: string | null } } = await api(
-        "GET",
-        `/api/v1/agents/ties/classes?limit=5${cursor ? `&cursor=${cursor}` : ""}`,
-      );
-      paged.push(...page.json.classes.map(key));
-      cursor = page.json.next_cursor;
-    } while (cursor);
-    expect(paged).toEqual(whole);
+    expect(await pageThrough("ties", 5)).toEqual(whole);
     const hashes = whole.map((k: string) => k.split(":")[1]);
     expect(hashes).toEqual([...hashes].sort());
     const empty = await api("GET", "/api/v1/agents/ties/classes?user_id=nobody");
