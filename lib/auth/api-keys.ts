@@ -1,7 +1,7 @@
 // API keys: "pk_<prefix>_<secret>". Only the prefix and a sha256 of the whole key are stored;
 // the secret is shown once. Keys are 190 bits of randomness, so a fast hash is enough.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db, Tx } from "../db/prisma";
+import { pgPool, type Db, type Tx } from "../db/prisma";
 import type { Actor, ApiScope } from "./actor";
 
 export function hashApiKey(key: string): string {
@@ -42,15 +42,21 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function authenticateApiKey(database: Db, presented: string): Promise<Actor | null> {
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
-  const row = await database.apiKey.findUnique({ where: { prefix: parsed.prefix } });
-  if (!row || row.revokedAt) return null;
+  // Every agent request passes here: plain pg, a fraction of a model query's client cost.
+  const {
+    rows: [row],
+  } = await pgPool(database).query<{ id: string; name: string; prefix: string; hash: string; scopes: string[]; revoked_at: Date | null; last_used_at: Date | null }>(
+    "SELECT id, name, prefix, hash, scopes, revoked_at, last_used_at FROM api_keys WHERE prefix = $1",
+    [parsed.prefix],
+  );
+  if (!row || row.revoked_at) return null;
   const a = Buffer.from(row.hash, "hex");
   const b = Buffer.from(hashApiKey(presented), "hex");
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   // last_used_at is kept to the minute so that ingestion does not pay a write per request.
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await database.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    await pgPool(database).query("UPDATE api_keys SET last_used_at = $2 WHERE id = $1", [row.id, new Date(now)]);
   }
   return { type: "api_key", id: row.id, label: `${row.name} (pk_${row.prefix})`, scopes: row.scopes as ApiScope[] };
 }

@@ -94,6 +94,21 @@ describe(`agent API access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`,
     }
   });
 
+  it("a key records its last use, and once revoked is refused at once; a wrong secret for a known prefix too", async () => {
+    const made = await call(server.baseUrl, callers.adminSession, "POST", "/api/console/api-keys", { name: "short-lived", scopes: ["ingest"] });
+    expect(made.status).toBe(201);
+    const key: string = made.json.secret;
+    const lastUsed = () => server.sql.query("SELECT last_used_at FROM api_keys WHERE id = $1", [made.json.api_key.id]).then((r) => r.rows[0].last_used_at);
+    expect(await lastUsed()).toBeNull();
+    expect((await call(server.baseUrl, withKey(key), "GET", "/api/v1/agents/acl")).status).toBe(200);
+    expect(await lastUsed()).toBeInstanceOf(Date);
+    const forged = key.slice(0, key.lastIndexOf("_") + 1) + "x".repeat(32);
+    expect((await call(server.baseUrl, withKey(forged), "GET", "/api/v1/agents/acl")).status).toBe(401);
+    const revoked = await call(server.baseUrl, callers.adminSession, "POST", `/api/console/api-keys/${made.json.api_key.id}/revoke`, { reason: "rotated" });
+    expect(revoked.status).toBe(200);
+    expect((await call(server.baseUrl, withKey(key), "GET", "/api/v1/agents/acl")).status).toBe(401);
+  });
+
   it("audits an agent replacement with the key or user who made it", async () => {
     const rows = await server.sql.query("SELECT actor_type, actor_label FROM audit_events WHERE target_type = 'agent' AND target_id = 'acl' ORDER BY id");
     expect(rows.rows.map((x) => x.actor_type)).toEqual(["api_key", "user", "api_key"]);
