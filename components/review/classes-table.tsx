@@ -2,12 +2,12 @@
 // The trajectory classes of the current page. Rows select the class shown in the detail
 // panel (URL state); j/k move, c copies the selected class's hash, / focuses the filter.
 // In a narrow container the numeric columns fold into the first cell, so nothing scrolls sideways.
-import Link from "next/link";
 import type { Gate } from "@/lib/learning/class-gates";
 import type { ClassStatus } from "@/lib/learning/review/status";
 import { LocalTime } from "../ui/local-time";
 import { ClassStatusBadge } from "./class-status-badge";
 import { GateChips } from "./gate-chips";
+import { SelectableTr, SelectLink } from "./selectable-row";
 import { useUrlSelection } from "./selection";
 import { SortTh, thClass, type SortHeader } from "./sort-header";
 import { pct } from "./styles";
@@ -52,18 +52,11 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
           {rows.map((r) => {
             const current = r.key === sel.selectedKey;
             return (
-              <tr key={r.key} data-row-key={r.key} data-status={r.status} className={current ? "bg-indigo-50 dark:bg-indigo-950/50" : "hover:bg-slate-50 dark:hover:bg-slate-900/60"}>
+              <SelectableTr key={r.key} row={r} status={r.status} current={current}>
                 <td className="px-3 py-2 align-top">
-                  <Link
-                    href={r.selectHref}
-                    replace
-                    scroll={false}
-                    onClick={() => sel.onPick(r)}
-                    aria-current={current ? "true" : undefined}
-                    className="block rounded font-mono text-xs break-words text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100"
-                  >
+                  <SelectLink row={r} current={current} onPick={sel.onPick} className="block font-mono text-xs">
                     {r.toolPath}
-                  </Link>
+                  </SelectLink>
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
                     <code title={r.hash}>{r.hash.slice(0, 12)}</code>
                     {r.userId ? <span className="break-all">user {r.userId}</span> : null}
@@ -96,7 +89,7 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
                 <td className="hidden px-3 py-2 align-top text-xs @4xl:table-cell">
                   <LocalTime iso={r.lastSeen} />
                 </td>
-              </tr>
+              </SelectableTr>
             );
           })}
         </tbody>

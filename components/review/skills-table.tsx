@@ -2,10 +2,10 @@
 // The skills of the current page. Rows select the skill shown in the detail view (URL
 // state); j/k move, c copies the selected skill's SKILL.md, / focuses the filter. In a
 // narrow container the numbers fold into the first cell.
-import Link from "next/link";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { SortTh, thClass, type SortHeader } from "./sort-header";
+import { SelectableTr, SelectLink } from "./selectable-row";
 import { useUrlSelection } from "./selection";
 import { pct } from "./styles";
 
@@ -68,18 +68,11 @@ export function SkillsTable({ rows, selected, selectedContent, headers }: { rows
               <span className="text-slate-400">—</span>
             );
             return (
-              <tr key={r.key} data-row-key={r.key} data-status={r.status} className={current ? "bg-indigo-50 dark:bg-indigo-950/50" : "hover:bg-slate-50 dark:hover:bg-slate-900/60"}>
+              <SelectableTr key={r.key} row={r} status={r.status} current={current}>
                 <td className="px-3 py-2 align-top">
-                  <Link
-                    href={r.selectHref}
-                    replace
-                    scroll={false}
-                    onClick={() => sel.onPick(r)}
-                    aria-current={current ? "true" : undefined}
-                    className="rounded font-medium break-words text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100"
-                  >
+                  <SelectLink row={r} current={current} onPick={sel.onPick} className="font-medium">
                     {r.name}
-                  </Link>{" "}
+                  </SelectLink>{" "}
                   <span className="text-xs text-slate-500">v{r.version}</span>
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400 @2xl:hidden">
                     <span className="@xl:hidden"><Badge status={r.status} /></span>
@@ -100,7 +93,7 @@ export function SkillsTable({ rows, selected, selectedContent, headers }: { rows
                 <td className="hidden px-3 py-2 text-right align-top tabular-nums @3xl:table-cell">{r.deviations.toLocaleString("en")}</td>
                 <td className="hidden px-3 py-2 align-top @2xl:table-cell">{shadow}</td>
                 <td className="hidden px-3 py-2 align-top text-xs @4xl:table-cell"><LocalTime iso={r.listedAt} /></td>
-              </tr>
+              </SelectableTr>
             );
           })}
         </tbody>
