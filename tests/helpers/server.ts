@@ -7,6 +7,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
+import { seedEmbeddedDatabase } from "./embedded-template";
 
 export const ADMIN_EMAIL = "admin@test.local";
 export const ADMIN_PASSWORD = "correct-horse-battery-staple";
@@ -67,7 +68,8 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-export async function startTestServer(opts: { env?: Record<string, string>; kind?: TestDatabase } = {}): Promise<TestServer> {
+/** `emptyDataDir`: PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
+export async function startTestServer(opts: { env?: Record<string, string>; kind?: TestDatabase; emptyDataDir?: boolean } = {}): Promise<TestServer> {
   const kind = opts.kind ?? testDatabase();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-test-"));
@@ -93,6 +95,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; kind
   } else {
     const pglitePort = await freePort();
     env.PROCTOR_PGLITE_PORT = String(pglitePort);
+    if (!opts.emptyDataDir) await seedEmbeddedDatabase(dataDir);
     delete env.DATABASE_URL;
     databaseUrl = `postgresql://postgres@127.0.0.1:${pglitePort}/postgres?sslmode=disable`;
   }

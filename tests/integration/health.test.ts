@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, login } from "../helpers/http";
+import { listMigrations } from "@/scripts/db/migrate";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // From an empty data dir: the first start (initdb, every migration, the first admin) on PGlite.
+  server = await startTestServer({ emptyDataDir: true });
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 describe(`health and login (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
+  it("the first start on an empty database applies every migration", async () => {
+    const applied = /migrations applied: (.*)/.exec(server.output())?.[1].split(", ");
+    expect(applied).toEqual(listMigrations());
+  });
+
   it("reports the database as healthy without auth", async () => {
     const r = await call(server.baseUrl, anonymous, "GET", "/api/health");
     expect(r.status).toBe(200);
