@@ -4,8 +4,8 @@ import Link from "next/link";
 import type { ShadowQueueStatus } from "@/lib/learning/shadow/queue-status";
 import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
 import { LocalTime } from "../ui/local-time";
+import { FactGrid } from "../ui/fact-grid";
 import { RetryJobButton } from "./retry-job-button";
-import { FactGrid } from "@/components/ui/fact-grid";
 
 const link = "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
 

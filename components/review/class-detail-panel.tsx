@@ -8,12 +8,12 @@ import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
 import { Pagination } from "../ui/table";
+import { FactGrid } from "../ui/fact-grid";
 import { ClassStatusBadge } from "./class-status-badge";
 import { DailyChart } from "./daily-chart";
 import { ClassActions } from "./learning-actions";
 import { skillHref } from "./report-card";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
-import { FactGrid } from "@/components/ui/fact-grid";
 
 type Props = {
   detail: ClassDetail;

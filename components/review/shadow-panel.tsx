@@ -6,8 +6,8 @@ import type { Readiness } from "@/lib/learning/readiness";
 import type { RecentShadowEvaluation } from "@/lib/learning/shadow/recent";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
+import { FactGrid } from "../ui/fact-grid";
 import { linkClass, pct, sectionTitle } from "./styles";
-import { FactGrid } from "@/components/ui/fact-grid";
 
 type Props = {
   observations: number;

@@ -7,6 +7,7 @@ import type { SkillDetail } from "@/lib/learning/review/skill-detail";
 import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
+import { FactGrid } from "../ui/fact-grid";
 import { classHref } from "./report-card";
 import { QualificationPanel } from "./qualification-panel";
 import { RollingChart } from "./rolling-chart";
@@ -15,7 +16,6 @@ import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
 import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
-import { FactGrid } from "@/components/ui/fact-grid";
 
 const EVENT_LABEL: Record<string, string> = {
   skill_candidate_created: "Created in shadow",

@@ -43,9 +43,10 @@ export async function authenticateApiKey(database: Db, presented: string): Promi
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
   // Every agent request passes here: plain pg, a fraction of a model query's client cost.
+  const pool = pgPool(database);
   const {
     rows: [row],
-  } = await pgPool(database).query<{ id: string; name: string; prefix: string; hash: string; scopes: string[]; revoked_at: Date | null; last_used_at: Date | null }>(
+  } = await pool.query<{ id: string; name: string; prefix: string; hash: string; scopes: string[]; revoked_at: Date | null; last_used_at: Date | null }>(
     "SELECT id, name, prefix, hash, scopes, revoked_at, last_used_at FROM api_keys WHERE prefix = $1",
     [parsed.prefix],
   );
@@ -56,7 +57,7 @@ export async function authenticateApiKey(database: Db, presented: string): Promi
   // last_used_at is kept to the minute so that ingestion does not pay a write per request.
   const now = Date.now();
   if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-    await pgPool(database).query("UPDATE api_keys SET last_used_at = $2 WHERE id = $1", [row.id, new Date(now)]);
+    await pool.query("UPDATE api_keys SET last_used_at = $2 WHERE id = $1", [row.id, new Date(now)]);
   }
   return { type: "api_key", id: row.id, label: `${row.name} (pk_${row.prefix})`, scopes: row.scopes as ApiScope[] };
 }

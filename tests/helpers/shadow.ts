@@ -1,40 +1,10 @@
-// Helpers for the shadow evaluation tests: worker processes (scripts/worker.ts, one OS process
-// each, so SIGKILL really kills the worker), waiting for the queue, and reading what was written.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+// Helpers for the shadow evaluation tests: waiting for the queue and reading what was written
+// (worker processes are in ./worker).
 import { expect } from "vitest";
 import type { TestServer } from "./server";
 import { waitFor } from "./server";
 import { call } from "./http";
 import { admin, cycle, getSkill, postRuns, putAgent } from "./learning";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-export type Worker = { child: ChildProcess; output: () => string; stop(): Promise<void>; kill(): Promise<void> };
-
-export function startWorker(server: TestServer, env: Record<string, string> = {}): Worker {
-  let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: server.databaseUrl, ...env } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  return {
-    child,
-    output: () => out,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
-}
 
 export const SHADOW_JOB = "shadow_evaluation";
 

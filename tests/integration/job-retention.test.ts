@@ -3,7 +3,7 @@
 // jobs, and recently finished ones, stay.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitFor, type TestServer } from "../helpers/server";
-import { startWorker } from "../helpers/shadow";
+import { startWorker } from "../helpers/worker";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { pruneFinishedJobs } from "@/lib/jobs/queue";
 

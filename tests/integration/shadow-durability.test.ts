@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login } from "../helpers/http";
 import { admin, getSkill, postRuns, putAgent, refundRun } from "../helpers/learning";
-import { drained, jobCounts, records, shadowAgent, startWorker, SHADOW_JOB } from "../helpers/shadow";
+import { drained, jobCounts, records, shadowAgent, SHADOW_JOB } from "../helpers/shadow";
+import { startWorker } from "../helpers/worker";
 
 let server: TestServer;
 beforeAll(async () => {

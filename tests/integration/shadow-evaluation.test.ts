@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login } from "../helpers/http";
 import { admin, context, getSkill, postRun, postRuns, putAgent, refundRun } from "../helpers/learning";
-import { drained, jobCounts, records, shadowAgent, startWorker, workflow, SHADOW_JOB } from "../helpers/shadow";
+import { drained, jobCounts, records, shadowAgent, workflow, SHADOW_JOB } from "../helpers/shadow";
+import { startWorker } from "../helpers/worker";
 
 let server: TestServer;
 beforeAll(async () => {
