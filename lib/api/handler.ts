@@ -10,7 +10,8 @@ import { sessionActor } from "../auth/session";
 import { pseudonymKey } from "../auth/instance-secret";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { readJsonBody } from "./json-body";
-import { ProblemError, problemResponse, problems } from "./problem";
+import { DomainError } from "../errors";
+import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
 import { takeToken } from "./rate-limit";
 import { zodProblem } from "./zod-errors";
 
@@ -154,10 +155,8 @@ export async function clientHash(req: Request): Promise<string | null> {
 
 export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof ProblemError) return problemResponse(err, requestId);
-  if (err instanceof AuditUnavailableError) {
-    console.error(`[${requestId}] audit write failed; change refused`);
-    return problemResponse(problems.unavailable("The audit log could not be written; nothing was changed."), requestId);
-  }
+  if (err instanceof AuditUnavailableError) console.error(`[${requestId}] audit write failed; change refused`);
+  if (err instanceof DomainError) return problemResponse(problemFromDomain(err), requestId);
   // The caller gets no internal detail; the log gets the error's kind and code only, since
   // driver messages can quote stored values (private text never goes to logs).
   const e = err as { name?: string; code?: string };

@@ -1,4 +1,8 @@
 // RFC 9457 problem+json errors. `code` values are part of the agent API contract (api.md).
+// Domain errors (lib/errors.ts) become problems here and nowhere else.
+import { DomainError, type FieldError } from "../errors";
+
+export type { FieldError };
 export type ProblemCode =
   | "validation_error"
   | "unauthorized"
@@ -33,8 +37,6 @@ const TITLE: Record<ProblemCode, string> = {
   rate_limited: "Too many requests",
   unavailable: "Service unavailable",
 };
-
-export type FieldError = { path: string; message: string };
 
 export class ProblemError extends Error {
   readonly status: number;
@@ -84,4 +86,9 @@ export function problemResponse(err: ProblemError, requestId: string): Response 
       ...err.headers,
     },
   });
+}
+
+/** The one mapping of domain errors to problems: the kind is the problem code. */
+export function problemFromDomain(err: DomainError): ProblemError {
+  return new ProblemError(err.kind, err.message, err.fields);
 }

@@ -2,6 +2,7 @@
 // cannot be written, the transaction fails and the caller gets 503: no unaudited change.
 import type { Tx } from "../db/prisma";
 import { actorRole, type Actor } from "../auth/actor";
+import { Unavailable } from "../errors";
 
 export type AuditContext = { actor: Actor | null; requestId: string; clientHash: string | null };
 
@@ -13,9 +14,9 @@ export type AuditEventInput = {
   details?: Record<string, unknown>;
 };
 
-export class AuditUnavailableError extends Error {
+export class AuditUnavailableError extends Unavailable {
   constructor(cause: unknown) {
-    super("the audit event could not be written", { cause });
+    super("The audit log could not be written; nothing was changed.", { cause });
   }
 }
 

@@ -1,0 +1,56 @@
+// Who may do what: one table from principal to scopes and one check, used by route handlers,
+// server actions and pages alike. The read-only flag is part of the check, so a page that
+// hides a button and the server that refuses the call can never disagree.
+import type { Actor } from "./actor";
+
+export type Scope =
+  /** Agents send runs, conversations, ledger proposals and evaluations. */
+  | "runs:write"
+  /** Agents ask for the skills and persona to inject. */
+  | "context:read"
+  /** Agents, classes, skills, promotion reports, runs and traces. */
+  | "learning:read"
+  /** Review decisions, distill, promotion cycles, agent declarations and learning settings. */
+  | "learning:write"
+  | "ledger:read"
+  /** Persona profiles hold private goals: admins only, never viewers. */
+  | "persona:read"
+  /** Approve or dismiss persona proposals: also needs PROCTOR_PERSONA_ACTIONS=1. */
+  | "persona:decide"
+  | "audit:read"
+  | "users:manage"
+  | "apiKeys:manage";
+
+export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin";
+
+const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read"];
+
+export const ACCESS: Record<Principal, readonly Scope[]> = {
+  ADMIN: ["learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:manage", "apiKeys:manage"],
+  VIEWER: ["learning:read"],
+  "key:ingest": INGEST_KEY,
+  "key:admin": [...INGEST_KEY, "learning:write", "ledger:read"],
+};
+
+/** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage"]);
+
+export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
+
+export function principalsOf(actor: Actor): Principal[] {
+  return actor.type === "user" ? [actor.role] : actor.scopes.map((s) => `key:${s}` as const);
+}
+
+export type Denial = "scope" | "read_only" | "persona_actions_off";
+
+/** Why `actor` may not use `scope` now, or null when it may. */
+export function denial(actor: Actor, scope: Scope, env: NodeJS.ProcessEnv = process.env): Denial | null {
+  if (!principalsOf(actor).some((p) => ACCESS[p].includes(scope))) return "scope";
+  // Persona decisions are the one exemption from read-only mode, and only when the host enabled them.
+  if (scope === "persona:decide") return env.PROCTOR_PERSONA_ACTIONS === "1" ? null : "persona_actions_off";
+  if (WRITES.has(scope) && readOnlyMode(env)) return "read_only";
+  return null;
+}
+
+export const can = (actor: Actor | null, scope: Scope, env: NodeJS.ProcessEnv = process.env): boolean =>
+  actor !== null && denial(actor, scope, env) === null;
