@@ -1,6 +1,10 @@
 // Reads a JSON body with a byte limit and rejects text Postgres cannot store (NUL, lone
 // surrogates) and pathological nesting before any schema or database sees it.
+import { textProblem } from "../db/storable-text";
 import { problems, type FieldError } from "./problem";
+
+// lib/persona still imports it from here.
+export { textProblem };
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -50,14 +54,6 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
     offset += c.length;
   }
   return out;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function textProblem(s: string): string | null {
-  if (s.includes("\u0000")) return "contains a NUL character";
-  if (LONE_SURROGATE.test(s)) return "contains a lone UTF-16 surrogate";
-  return null;
 }
 
 const MAY_HOLD_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;

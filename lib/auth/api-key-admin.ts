@@ -3,9 +3,9 @@
 import { z } from "zod";
 import type { Db } from "../db/prisma";
 import { recordAudit, type AuditContext } from "../audit/record";
-import { problems } from "../api/problem";
 import { API_SCOPES } from "./actor";
 import { createApiKey } from "./api-keys";
+import { InvalidState, NotFound } from "../errors";
 
 export const createApiKeySchema = z
   .object({
@@ -82,7 +82,7 @@ export async function revokeApiKey(database: Db, audit: AuditContext, id: string
     const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
     if (count === 0) {
       const exists = await tx.apiKey.findUnique({ where: { id }, select: { id: true } });
-      throw exists ? problems.invalidState("The API key is already revoked.") : problems.notFound("The API key");
+      throw exists ? new InvalidState("The API key is already revoked.") : new NotFound("The API key");
     }
     await recordAudit(tx, audit, { action: "api_key.revoke", targetType: "api_key", targetId: id, details: { reason } });
     return view(await tx.apiKey.findUniqueOrThrow({ where: { id }, select: columns }));

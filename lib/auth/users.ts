@@ -4,8 +4,8 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/prisma";
 import { recordAudit, type AuditContext } from "../audit/record";
-import { problems } from "../api/problem";
 import { hashPassword, randomPassword } from "./password";
+import { Conflict, InvalidState, NotFound } from "../errors";
 
 export const ROLES = ["ADMIN", "VIEWER"] as const;
 export type Role = (typeof ROLES)[number];
@@ -68,7 +68,7 @@ export async function findActiveUserByEmail(database: Db, email: string) {
 export async function createUser(database: Db, audit: AuditContext, input: z.output<typeof createUserSchema>) {
   const password = input.password ?? randomPassword();
   const passwordHash = await hashPassword(password);
-  const duplicate = () => problems.conflict(`A user with the email ${input.email} already exists.`);
+  const duplicate = () => new Conflict(`A user with the email ${input.email} already exists.`);
   const user = await database.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw duplicate();
     const created = await tx.user.create({
@@ -93,12 +93,12 @@ export async function updateUser(database: Db, audit: AuditContext, actorUserId:
     // Serializes admin-set changes so that two admins demoting each other cannot leave none.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('proctor:users:admins'))`;
     const before = await tx.user.findUnique({ where: { id }, select: userColumns });
-    if (!before) throw problems.notFound("The user");
+    if (!before) throw new NotFound("The user");
     const role = change.role ?? before.role;
     const active = change.active ?? before.active;
     const losesAdmin = before.role === "ADMIN" && before.active && (role !== "ADMIN" || !active);
-    if (losesAdmin && id === actorUserId) throw problems.invalidState("You cannot demote or deactivate your own account.");
-    if (losesAdmin && (await activeAdmins(tx)) <= 1) throw problems.invalidState("The last active admin cannot be demoted or deactivated.");
+    if (losesAdmin && id === actorUserId) throw new InvalidState("You cannot demote or deactivate your own account.");
+    if (losesAdmin && (await activeAdmins(tx)) <= 1) throw new InvalidState("The last active admin cannot be demoted or deactivated.");
     const after = await tx.user.update({ where: { id }, data: { role, active }, select: userColumns });
     await recordAudit(tx, audit, {
       action: active !== before.active ? (active ? "user.reactivate" : "user.deactivate") : "user.role_change",

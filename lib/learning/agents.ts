@@ -5,8 +5,8 @@ import { recordAudit, type AuditContext } from "../audit/record";
 import { resolveLearningConfig } from "./config";
 import { runTotalsOf, type RunTotals } from "./run-counters";
 import { agentPutBody, type AgentResponse } from "../api/v1/schemas";
-import { problems } from "../api/problem";
 import { zodProblem } from "../api/zod-errors";
+import { agentNotFound } from "./errors";
 
 /**
  * Creates or replaces an agent's name, toolbox, learning configuration and outcome rule; run
@@ -43,7 +43,7 @@ export async function upsertAgent(db: Db, agentId: string, body: unknown, audit:
 
 export async function getAgent(db: Db, agentId: string): Promise<AgentResponse> {
   const [agent, totals] = await Promise.all([db.agent.findUnique({ where: { id: agentId } }), runTotalsOf(db, agentId)]);
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  if (!agent) throw agentNotFound(agentId);
   return agentView(agent, totals);
 }
 

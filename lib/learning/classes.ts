@@ -1,11 +1,12 @@
 // Trajectory classes as stored at write time (never a scan of the runs), annotated with the
 // engine's verdict. Paged by an opaque keyset cursor: most executed first, then by hash.
 import { pgPool, type Db } from "../db/prisma";
-import { problems } from "../api/problem";
 import { resolveLearningConfig } from "./config";
 import { classStatsRowOf, classVerdictOf, evaluateClassesWithSkills, type ClassSkillRow, type ClassSqlRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "../api/v1/schemas";
+import { Validation } from "../errors";
+import { agentNotFound } from "./errors";
 
 type ClassList = z.infer<typeof classListResponse>;
 type Cursor = { e: number; h: string; u: string };
@@ -21,7 +22,7 @@ export function decodeCursor(text: string): Cursor {
   } catch {
     // fall through
   }
-  throw problems.validation("The cursor is invalid.", [{ path: "/cursor", message: "not a cursor returned by this endpoint" }]);
+  throw new Validation("The cursor is invalid.", [{ path: "/cursor", message: "not a cursor returned by this endpoint" }]);
 }
 
 /** One row per class of the page (or one with null class columns when the agent has none); no row for an unknown agent. */
@@ -63,7 +64,7 @@ export async function listClasses(
      ORDER BY c.executions DESC, c.canonical_hash, c.user_scope`,
     params,
   );
-  if (rows.length === 0) throw problems.notFound(`Agent '${agentId}'`);
+  if (rows.length === 0) throw agentNotFound(agentId);
   const found = rows.filter((r) => r.canonical_hash !== null).map((r) => ({
     row: classStatsRowOf(r as ClassSqlRow),
     skills: (r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) })),

@@ -1,10 +1,10 @@
 // Conversation messages (the evidence persona reflection reads), idempotent on message_id.
 import { createHash } from "node:crypto";
 import type { Db } from "../db/prisma";
-import { problems } from "../api/problem";
 import { zodProblem } from "../api/zod-errors";
 import { conversationBody } from "../api/v1/schemas";
 import { newId } from "./ids";
+import { agentNotFound } from "./errors";
 
 /** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
 export function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
@@ -27,7 +27,7 @@ export async function ingestConversation(db: Db, agentId: string, body: unknown)
   const parsed = conversationBody.safeParse(body);
   if (!parsed.success) throw zodProblem("request body", parsed.error);
   const c = parsed.data;
-  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw problems.notFound(`Agent '${agentId}'`);
+  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
   const rows = new Map<string, object>();
   for (const m of c.messages) {
     const messageId = m.message_id ?? derivedMessageId(c.thread_id, m.timestamp, m.role, m.text);

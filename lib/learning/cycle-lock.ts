@@ -5,12 +5,7 @@
 // re-entrant) and is owned by one process, so an in-process guard covers it too.
 import { createHash } from "node:crypto";
 import pg from "pg";
-
-export class CycleBusyError extends Error {
-  constructor(readonly agentId: string) {
-    super("a promotion cycle is already running for this agent");
-  }
-}
+import { promotionCycleRunning } from "./errors";
 
 const LOCK_CLASS = 0x70726f63; // "proc"
 const running = new Set<string>();
@@ -20,7 +15,7 @@ function lockKey(agentId: string): number {
 }
 
 export async function withCycleLock<T>(connectionString: string, agentId: string, fn: () => Promise<T>): Promise<T> {
-  if (running.has(agentId)) throw new CycleBusyError(agentId);
+  if (running.has(agentId)) throw promotionCycleRunning();
   running.add(agentId);
   const client = new pg.Client({ connectionString });
   try {
@@ -29,7 +24,7 @@ export async function withCycleLock<T>(connectionString: string, agentId: string
     // Literal integers, no parameters: the simple-query protocol is one message, which the
     // embedded server's connection multiplexer cannot interleave with other clients' statements.
     const got = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_CLASS}, ${key}) AS ok`);
-    if (!got.rows[0]?.ok) throw new CycleBusyError(agentId);
+    if (!got.rows[0]?.ok) throw promotionCycleRunning();
     try {
       return await fn();
     } finally {

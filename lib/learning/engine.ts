@@ -11,7 +11,7 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distille
   return model ? llmDistiller(model) : templateDistiller;
 }
 
-/** Throws CycleBusyError when a cycle for the agent is already running (in any process). */
+/** Throws promotionCycleRunning() (a Conflict) when a cycle for the agent is already running (in any process). */
 export async function runLockedPromotionCycle(db: Db, agentId: string, opts: Omit<CycleOptions, "distiller">): Promise<PromotionReportView> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");

@@ -8,7 +8,6 @@
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
-import { problems } from "../api/problem";
 import { workflowInput, type WorkflowInput, type BatchItemResult } from "../api/v1/schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision } from "./outcome";
@@ -18,6 +17,7 @@ import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
 import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
 import { shadowEligible } from "./shadow/enqueue";
+import { agentNotFound } from "./errors";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
 
@@ -62,7 +62,7 @@ async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
   );
   if (!agent) {
     knownAgents.delete(agentId);
-    throw problems.notFound(`Agent '${agentId}'`);
+    throw agentNotFound(agentId);
   }
   const settings = { outcomeRule: agent.outcome_rule ?? null, learning: agent.learning, config: resolveLearningConfig(agent.learning) };
   if (knownAgents.size >= MAX_KNOWN_AGENTS) knownAgents.delete(knownAgents.keys().next().value as string);

@@ -1,9 +1,8 @@
 // Background job handlers of the learning engine, registered when the worker's process
 // imports this module (scripts/start.ts). Cadence cycles run here, never inside ingestion.
-import { ProblemError } from "../api/problem";
 import { systemAuditContext } from "../audit/record";
 import { registerJobHandler } from "../jobs/runtime";
-import { CycleBusyError } from "./cycle-lock";
+import { isDomainError } from "../errors";
 import { runLockedPromotionCycle } from "./engine";
 import { PROMOTION_CYCLE_JOB } from "./monitor";
 // Passive shadow evaluation of new runs (the outbox rows written at ingestion).
@@ -15,8 +14,7 @@ registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
     await runLockedPromotionCycle(database, agentId, { trigger: "cadence", audit: systemAuditContext("job:promotion_cycle") });
   } catch (e) {
     // A cycle already running covers these runs; an agent deleted meanwhile needs none.
-    if (e instanceof CycleBusyError) return;
-    if (e instanceof ProblemError && e.code === "not_found") return;
+    if (isDomainError(e, "conflict") || isDomainError(e, "not_found")) return;
     throw e;
   }
 });

@@ -4,7 +4,6 @@
 // Reads and LLM calls happen outside transactions; each change commits with its audit row.
 import type { Db } from "../db/prisma";
 import { recordAudit, type AuditContext } from "../audit/record";
-import { problems } from "../api/problem";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { evaluateClasses, type ClassEvaluation, type ClassStatsRow } from "./class-gates";
 import { distillAndValidate, type Distiller } from "./distiller";
@@ -15,6 +14,7 @@ import { newId } from "./ids";
 import { toSampleRun, type SampleRun } from "./sample-run";
 import { parseSkillMd } from "./skill-md";
 import { bumpSkillsVersion, recordSkillEvent, retireSkill, stampClass } from "./skill-lifecycle";
+import { agentNotFound } from "./errors";
 
 export type CycleTrigger = "manual" | "cadence" | "distill";
 
@@ -116,7 +116,7 @@ type Accepted = { e: ClassEvaluation; samples: Samples; content: string };
 export async function runPromotionCycle(db: Db, agentId: string, opts: CycleOptions): Promise<PromotionReportView> {
   const startedAt = new Date();
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true } });
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  if (!agent) throw agentNotFound(agentId);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
 

@@ -3,7 +3,6 @@
 // own transaction.
 import type { Db } from "../db/prisma";
 import { recordAudit, type AuditContext } from "../audit/record";
-import { problems } from "../api/problem";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { assembleContext } from "./context";
 import { toolboxOf, type PromotionReportView } from "./promotion";
@@ -12,12 +11,14 @@ import { retrieveSkills } from "./retrieval";
 import { activateSkillTx, retireSkill } from "./skill-lifecycle";
 import { skillView, skillViewSelect } from "./skill-view";
 import type { ContextBody } from "./api-schemas";
+import { InvalidState, NotFound, Validation } from "../errors";
+import { agentNotFound } from "./errors";
 
 type SkillStatus = "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED";
 
 async function agentConfig(db: Db, agentId: string): Promise<{ config: LearningConfig; tools: unknown }> {
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { learning: true, tools: true } });
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  if (!agent) throw agentNotFound(agentId);
   return { config: resolveLearningConfig(agent.learning), tools: agent.tools };
 }
 
@@ -34,7 +35,7 @@ export async function listSkills(db: Db, agentId: string, opts: { status?: strin
 
 async function loadSkill(db: Db, skillId: string) {
   const skill = await db.skill.findUnique({ where: { id: skillId }, select: skillViewSelect });
-  if (!skill) throw problems.notFound(`Skill '${skillId}'`);
+  if (!skill) throw new NotFound(`Skill '${skillId}'`);
   return skill;
 }
 
@@ -54,24 +55,24 @@ export async function activateSkill(db: Db, skillId: string, body: { injection_r
   const skill = await loadSkill(db, skillId);
   const { config, tools } = await agentConfig(db, skill.agentId);
   if (skill.status !== "SHADOW" && skill.status !== "CANDIDATE") {
-    throw problems.invalidState(`Only shadow or candidate skills can be activated; this skill is ${skill.status.toLowerCase()}.`);
+    throw new InvalidState(`Only shadow or candidate skills can be activated; this skill is ${skill.status.toLowerCase()}.`);
   }
   const role = body.injection_role ? (body.injection_role === "developer" ? "DEVELOPER" : "USER") : skill.injectionRole;
   if (role === "DEVELOPER" && !config.require_shadow) {
-    throw problems.validation("Developer authority requires the agent's require_shadow=true (shadow review before activation).", [
+    throw new Validation("Developer authority requires the agent's require_shadow=true (shadow review before activation).", [
       { path: "/injection_role", message: "developer authority requires require_shadow=true" },
     ]);
   }
   const toolbox = toolboxOf(tools);
   const missing = skill.tools.filter((t) => !toolbox.has(t));
-  if (missing.length) throw problems.invalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
+  if (missing.length) throw new InvalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
   await db.$transaction(async (tx) => {
     const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
       injectionRole: role,
       reason: body.reason ?? null,
       actor: audit.actor?.label ?? "system",
     });
-    if (!ok) throw problems.invalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
+    if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
     await recordAudit(tx, audit, {
       action: "skill.activated",
       targetType: "skill",
@@ -84,10 +85,10 @@ export async function activateSkill(db: Db, skillId: string, body: { injection_r
 
 export async function demoteSkill(db: Db, skillId: string, reason: string, audit: AuditContext) {
   const skill = await loadSkill(db, skillId);
-  if (skill.status !== "ACTIVE") throw problems.invalidState(`Only active skills can be demoted; this skill is ${skill.status.toLowerCase()}.`);
+  if (skill.status !== "ACTIVE") throw new InvalidState(`Only active skills can be demoted; this skill is ${skill.status.toLowerCase()}.`);
   await db.$transaction(async (tx) => {
     const ok = await retireSkill(tx, { id: skill.id, agentId: skill.agentId }, "DEMOTED", reason, audit.actor?.label ?? "system", ["ACTIVE"]);
-    if (!ok) throw problems.invalidState("The skill changed state meanwhile; only active skills can be demoted.");
+    if (!ok) throw new InvalidState("The skill changed state meanwhile; only active skills can be demoted.");
     await recordAudit(tx, audit, { action: "skill.demoted", targetType: "skill", targetId: skill.id, details: { agent_id: skill.agentId, version: skill.version, reason } });
   });
   return getSkill(db, skillId);
@@ -101,7 +102,7 @@ export async function listPromotionReports(db: Db, agentId: string, limit: numbe
 
 export async function agentContext(db: Db, agentId: string, body: ContextBody) {
   const [agent] = await db.$queryRaw<{ learning: unknown; skills_version: number }[]>`SELECT learning, skills_version FROM agents WHERE id = ${agentId}`;
-  if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+  if (!agent) throw agentNotFound(agentId);
   const config = resolveLearningConfig(agent.learning);
   const skills = await retrieveSkills(db, { id: agentId, skillsVersion: agent.skills_version }, body.user_id ?? "", body.query, config);
   const assembled = assembleContext({

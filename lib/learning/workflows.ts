@@ -2,8 +2,9 @@
 import type { Db } from "../db/prisma";
 import type { WorkflowRun } from "../db/generated/client";
 import type { WorkflowDetail } from "../api/v1/schemas";
-import { problems } from "../api/problem";
 import { cosine, defaultEmbedder, embedderForId, offlineEmbedder, type Embedder } from "./embedder";
+import { NotFound } from "../errors";
+import { agentNotFound } from "./errors";
 
 /**
  * Similarity search ranks at most this many of the newest candidate runs (of the agent, or of the
@@ -51,7 +52,7 @@ export function workflowView(r: DetailRow): WorkflowDetail {
 
 export async function getWorkflow(db: Db, id: string): Promise<WorkflowDetail> {
   const row = await db.workflowRun.findUnique({ where: { id }, select: DETAIL_COLUMNS });
-  if (!row) throw problems.notFound(`Workflow '${id}'`);
+  if (!row) throw new NotFound(`Workflow '${id}'`);
   return workflowView(row);
 }
 
@@ -63,7 +64,7 @@ export type SearchInput = { query: string; userId?: string; limit: number; exclu
  * the candidate's own embedder; runs whose embedder is no longer available are skipped.
  */
 export async function searchWorkflows(db: Db, agentId: string, input: SearchInput, embedder: Embedder = defaultEmbedder()) {
-  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw problems.notFound(`Agent '${agentId}'`);
+  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
   const usable = [...new Set([embedder.id, offlineEmbedder.id])];
   const candidates = await db.workflowRun.findMany({
     where: {

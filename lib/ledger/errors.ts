@@ -1,5 +1,8 @@
-// The reference's error variants (spec §0). Callers branch on the kind, so each failure
-// carries the exact one the spec names; routes map kinds to problem codes (api.md).
+// The reference's error variants (spec §0). Callers branch on the variant, so each failure
+// carries the exact one the spec names; as a DomainError each variant also has the kind that
+// lib/api answers with (api.md).
+import { DomainError, type ErrorKind, type FieldError } from "../errors";
+
 export type LedgerErrorKind =
   | "ValidationError"
   | "ConstraintViolation"
@@ -8,18 +11,34 @@ export type LedgerErrorKind =
   /** The ledger's stored schema is not one this code understands: it refuses to start. */
   | "Configuration";
 
-export type LedgerFieldError = { path: string; message: string };
+export type LedgerFieldError = FieldError;
 
-export class LedgerError extends Error {
+const KIND: Record<LedgerErrorKind, ErrorKind> = {
+  ValidationError: "validation_error",
+  ConstraintViolation: "conflict",
+  KeyNotFound: "not_found",
+  MemoryOperation: "invalid_state",
+  Configuration: "unavailable",
+};
+
+export class LedgerError extends DomainError {
   constructor(
-    readonly kind: LedgerErrorKind,
+    readonly variant: LedgerErrorKind,
     message: string,
-    readonly errors?: LedgerFieldError[],
+    errors?: LedgerFieldError[],
   ) {
-    super(message);
-    this.name = "LedgerError";
+    super(KIND[variant], message, errors);
   }
 }
 
-export const isLedgerError = (e: unknown, kind?: LedgerErrorKind): e is LedgerError =>
-  e instanceof LedgerError && (kind === undefined || e.kind === kind);
+/**
+ * The ledger's stored schema is not one this build knows. The reason goes to the log; callers
+ * get a fixed message (the stored version is operator detail).
+ */
+export function ledgerRefusesToStart(reason: string): LedgerError {
+  console.error(`evidence ledger refused to start: ${reason}`);
+  return new LedgerError("Configuration", "The evidence ledger refuses to start: its stored schema version is not supported by this build.");
+}
+
+export const isLedgerError = (e: unknown, variant?: LedgerErrorKind): e is LedgerError =>
+  e instanceof LedgerError && (variant === undefined || e.variant === variant);

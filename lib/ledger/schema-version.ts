@@ -2,7 +2,7 @@
 // first ledger call. An unknown version, or ledger rows without a version row, means this
 // code does not know what it is looking at, so it refuses rather than reading or writing.
 import type { Db, Tx } from "../db/prisma";
-import { LedgerError } from "./errors";
+import { ledgerRefusesToStart } from "./errors";
 
 export const LEDGER_SCHEMA_VERSION = 1;
 
@@ -26,13 +26,13 @@ async function verify(db: Db | Tx): Promise<void> {
       SELECT EXISTS (SELECT 1 FROM ledger_procedures) OR EXISTS (SELECT 1 FROM ledger_evaluations)
           OR EXISTS (SELECT 1 FROM ledger_decisions) AS used`;
     if (used) {
-      throw new LedgerError("Configuration", "The ledger tables hold records but no ledger schema version; refusing to adopt them.");
+      throw ledgerRefusesToStart("The ledger tables hold records but no ledger schema version; refusing to adopt them.");
     }
     await db.ledgerSchemaVersion.createMany({ data: [{ id: 1, version: LEDGER_SCHEMA_VERSION }], skipDuplicates: true });
     // Another process may have written the row first: whatever is there now is what counts.
     row = await db.ledgerSchemaVersion.findUnique({ where: { id: 1 } });
   }
   if (row?.version !== LEDGER_SCHEMA_VERSION) {
-    throw new LedgerError("Configuration", `Unsupported ledger schema version ${row?.version ?? "(none)"}; this build knows ${LEDGER_SCHEMA_VERSION}.`);
+    throw ledgerRefusesToStart(`Unsupported ledger schema version ${row?.version ?? "(none)"}; this build knows ${LEDGER_SCHEMA_VERSION}.`);
   }
 }

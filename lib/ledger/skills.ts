@@ -10,11 +10,10 @@ import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma, type Agent, type Skill } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
-import { problems } from "../api/problem";
 import { recordAudit, type AuditContext } from "../audit/record";
+import { NotFound } from "../errors";
 import { resolveLearningConfig, type LearningConfig } from "../learning/config";
 import { LedgerError } from "./errors";
-import { withLedgerProblems } from "./http";
 import { propose } from "./propose";
 import { getProcedure, procedureRecords } from "./read";
 import { ledgerIdSchema, MAX_SOURCE_REFS, parseLedger } from "./schemas";
@@ -129,34 +128,32 @@ export async function startSkillQualification(
   body: z.output<typeof qualificationBody>,
   audit: AuditContext,
 ): Promise<{ record: ProcedureRecord; created: boolean }> {
-  return withLedgerProblems(() =>
-    db.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM skills WHERE id = ${skillId} FOR SHARE`;
-      if (!locked) throw problems.notFound("The skill");
-      const skill = await tx.skill.findUniqueOrThrow({ where: { id: skillId } });
-      const agent = await tx.agent.findUniqueOrThrow({ where: { id: skill.agentId }, select: { id: true, tools: true, learning: true } });
-      const result = await proposeSkillQualification(tx, { skill, agent, model: body.model });
-      if (result.created) {
-        const { scope, proposal } = result.record;
-        // Ids and policy only: the SKILL.md body is not audit material.
-        await recordAudit(tx, audit, {
-          action: "skill.qualification_started",
-          targetType: "skill",
-          targetId: skill.id,
-          details: {
-            procedure_id: proposal.id,
-            scope,
-            model: body.model,
-            task: proposal.task,
-            baseline_revision: proposal.baseline_revision,
-            policy: proposal.policy,
-            reason: body.reason,
-          },
-        });
-      }
-      return result;
-    }),
-  );
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM skills WHERE id = ${skillId} FOR SHARE`;
+    if (!locked) throw new NotFound("The skill");
+    const skill = await tx.skill.findUniqueOrThrow({ where: { id: skillId } });
+    const agent = await tx.agent.findUniqueOrThrow({ where: { id: skill.agentId }, select: { id: true, tools: true, learning: true } });
+    const result = await proposeSkillQualification(tx, { skill, agent, model: body.model });
+    if (result.created) {
+      const { scope, proposal } = result.record;
+      // Ids and policy only: the SKILL.md body is not audit material.
+      await recordAudit(tx, audit, {
+        action: "skill.qualification_started",
+        targetType: "skill",
+        targetId: skill.id,
+        details: {
+          procedure_id: proposal.id,
+          scope,
+          model: body.model,
+          task: proposal.task,
+          baseline_revision: proposal.baseline_revision,
+          policy: proposal.policy,
+          reason: body.reason,
+        },
+      });
+    }
+    return result;
+  });
 }
 
 /** What the skill page and the activation dialog show of a skill's qualification. */

@@ -1,6 +1,6 @@
 // Text rules shared by every ledger string (spec §1.3): non-blank after a Rust-style trim,
 // a limit in UTF-8 bytes of the untrimmed value, stored exactly as given.
-import { textProblem } from "../api/json-body";
+import { textProblem } from "../db/storable-text";
 
 // Rust's `str::trim` strips Unicode White_Space. JavaScript's trim differs: it also strips
 // U+FEFF (not White_Space) and keeps U+0085 (White_Space). So the set is spelled out here.

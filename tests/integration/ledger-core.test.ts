@@ -44,7 +44,7 @@ async function failure(p: Promise<unknown>): Promise<LedgerErrorKind> {
   try {
     await p;
   } catch (e) {
-    if (isLedgerError(e)) return e.kind;
+    if (isLedgerError(e)) return e.variant;
     throw e;
   }
   throw new Error("expected the call to fail");

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { SINGLE_BODY_BYTES, BATCH_BODY_BYTES } from "./limits";
 import * as s from "./schemas";
-import * as ledger from "../../ledger/http";
+import * as ledger from "./ledger";
 import * as learning from "../../learning/api-schemas";
 import * as learned from "../../learning/api-responses";
 import { personaParams, personaQuery } from "../../persona/reference";

@@ -4,9 +4,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
-import { problems } from "../../api/problem";
 import { classParams } from "../api-schemas";
-import { CycleBusyError } from "../cycle-lock";
 import { runLockedPromotionCycle } from "../engine";
 import { withSkillNames, type ReportWithSkills } from "./reports";
 
@@ -20,22 +18,15 @@ export const distillBody = z
 
 export const cycleBody = z.object({}).strict();
 
-async function locked(fn: () => ReturnType<typeof runLockedPromotionCycle>) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof CycleBusyError) throw problems.conflict("A promotion cycle is already running for this agent; try again when it has finished.");
-    throw e;
-  }
-}
-
 export async function distillClass(db: Db, agentId: string, body: z.output<typeof distillBody>, audit: AuditContext): Promise<ReportWithSkills> {
-  const report = await locked(() =>
-    runLockedPromotionCycle(db, agentId, { trigger: "distill", audit, only: { canonicalHash: body.canonical_hash, userId: body.user_id } }),
-  );
+  const report = await runLockedPromotionCycle(db, agentId, {
+    trigger: "distill",
+    audit,
+    only: { canonicalHash: body.canonical_hash, userId: body.user_id },
+  });
   return withSkillNames(db, report);
 }
 
 export async function runManualCycle(db: Db, agentId: string, audit: AuditContext): Promise<ReportWithSkills> {
-  return withSkillNames(db, await locked(() => runLockedPromotionCycle(db, agentId, { trigger: "manual", audit })));
+  return withSkillNames(db, await runLockedPromotionCycle(db, agentId, { trigger: "manual", audit }));
 }

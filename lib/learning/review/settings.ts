@@ -4,9 +4,9 @@
 import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { problems } from "../../api/problem";
 import { zodProblem } from "../../api/zod-errors";
 import { learningConfigSchema, resolveLearningConfig, type LearningConfig } from "../config";
+import { agentNotFound } from "../errors";
 
 export async function updateLearningConfig(db: Db, agentId: string, learning: unknown, audit: AuditContext): Promise<LearningConfig> {
   const parsed = learningConfigSchema.safeParse(learning);
@@ -14,7 +14,7 @@ export async function updateLearningConfig(db: Db, agentId: string, learning: un
   const next = parsed.data;
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { learning: true } });
-    if (!agent) throw problems.notFound(`Agent '${agentId}'`);
+    if (!agent) throw agentNotFound(agentId);
     const before = resolveLearningConfig(agent.learning);
     const changed = Object.fromEntries(
       (Object.keys(next) as (keyof LearningConfig)[]).filter((k) => before[k] !== next[k]).map((k) => [k, { from: before[k], to: next[k] }]),

@@ -3,7 +3,7 @@
 // audit history (who activated or demoted it, why, with which authority) and the runs it was
 // distilled from.
 import type { Db } from "../../db/prisma";
-import { ProblemError } from "../../api/problem";
+import { isDomainError } from "../../errors";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
 import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/recent";
@@ -51,7 +51,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
   try {
     skill = await getSkill(db, skillId);
   } catch (e) {
-    if (e instanceof ProblemError && e.code === "not_found") return null;
+    if (isDomainError(e, "not_found")) return null;
     throw e;
   }
   const [row, agent] = await Promise.all([

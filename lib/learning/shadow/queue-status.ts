@@ -3,10 +3,10 @@
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { problems } from "../../api/problem";
 import { retryDeadJob } from "../../jobs/queue";
 import { pathId } from "../../api/v1/schemas";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
+import { NotFound } from "../../errors";
 
 const DEAD_LIMIT = 20;
 /** The rate is averaged over this many minutes. */
@@ -58,7 +58,7 @@ export const deadJobParams = z.object({ agent_id: pathId, job_id: z.string().reg
 export async function retryShadowJob(db: Db, agentId: string, jobId: string, audit: AuditContext) {
   return db.$transaction(async (tx) => {
     const ok = await retryDeadJob(tx, BigInt(jobId), { kind: SHADOW_EVALUATION_JOB, agentId });
-    if (!ok) throw problems.notFound(`Dead shadow evaluation job '${jobId}' of agent '${agentId}'`);
+    if (!ok) throw new NotFound(`Dead shadow evaluation job '${jobId}' of agent '${agentId}'`);
     await recordAudit(tx, audit, { action: "shadow_job.retried", targetType: "job", targetId: jobId, details: { agent_id: agentId, kind: SHADOW_EVALUATION_JOB } });
     return { job_id: jobId, status: "pending" as const };
   });

@@ -1,6 +1,6 @@
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { proposeBody, withLedgerProblems } from "@/lib/ledger/http";
+import { proposeBody } from "@/lib/api/v1/ledger";
 import { propose } from "@/lib/ledger/propose";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 // 201 for a new procedure, 200 with the current record for an identical re-proposal.
 export const POST = route({ auth: "apiKey", scope: "ingest", body: proposeBody }, async ({ body }) => {
   const { scope, ...proposal } = body;
-  const { record, created } = await withLedgerProblems(() => propose(db(), scope, proposal));
+  const { record, created } = await propose(db(), scope, proposal);
   return json(record, created ? 201 : 200);
 });

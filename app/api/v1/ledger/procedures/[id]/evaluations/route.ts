@@ -1,6 +1,6 @@
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { evaluationBody, procedureParams, withLedgerProblems } from "@/lib/ledger/http";
+import { evaluationBody, procedureParams } from "@/lib/api/v1/ledger";
 import { recordEvaluation } from "@/lib/ledger/record-evaluation";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ export const POST = route(
   { auth: "apiKey", scope: "ingest", body: evaluationBody, params: procedureParams },
   async ({ body, params }) => {
     const { scope, ...evaluation } = body;
-    const result = await withLedgerProblems(() => recordEvaluation(db(), scope, params.id, evaluation));
+    const result = await recordEvaluation(db(), scope, params.id, evaluation);
     return json(result, result.duplicate ? 200 : 201);
   },
 );

@@ -1,13 +1,13 @@
 import { route } from "@/lib/api/handler";
 import { problems } from "@/lib/api/problem";
 import { db } from "@/lib/db/client";
-import { caseParams, scopeQuery, withLedgerProblems } from "@/lib/ledger/http";
+import { caseParams, scopeQuery } from "@/lib/api/v1/ledger";
 import { getEvaluation } from "@/lib/ledger/read";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({ auth: "any", role: "ADMIN", query: scopeQuery, params: caseParams }, async ({ query, params }) => {
-  const receipt = await withLedgerProblems(() => getEvaluation(db(), query, params.id, params.case_id));
+  const receipt = await getEvaluation(db(), query, params.id, params.case_id);
   if (!receipt) throw problems.notFound("The evaluation (in this scope)");
   return receipt;
 });
