@@ -1,5 +1,5 @@
 // The only errors domain code (lib/<domain>) throws on purpose. Each class has a stable machine
-// `kind`; lib/api maps kinds to problem+json in one place (lib/api/problem.ts) and the server
+// `kind`; the HTTP layer maps kinds to problem+json in one place (problemFromDomain) and the server
 // action wrapper maps them to a typed result. Messages are shown to callers as they are, so
 // they never quote private text (persona goals, conversation excerpts).
 export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable";

@@ -14,6 +14,7 @@ import { systemAuditContext } from "../lib/audit/record.ts";
 import { upsertAgent } from "../lib/learning/agents.ts";
 import { ingestWorkflows } from "../lib/learning/ingest.ts";
 import { ingestConversation } from "../lib/learning/conversations.ts";
+import { agentPutBody, conversationBody } from "../lib/learning/schemas.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";
 
@@ -73,7 +74,7 @@ async function demoAnchor(database: Db): Promise<Date> {
 
 async function seed(database: Db) {
   const anchor = await demoAnchor(database);
-  await upsertAgent(database, DEMO_AGENT_ID, demoAgentBody(), systemAuditContext("seed-demo"));
+  await upsertAgent(database, DEMO_AGENT_ID, agentPutBody.parse(demoAgentBody()), systemAuditContext("seed-demo"));
   console.log(`agent ${DEMO_AGENT_ID}: ${demoAgentBody().tools.length} tools`);
 
   const runs = demoRuns(anchor);
@@ -99,7 +100,7 @@ async function seed(database: Db) {
   const conversations = demoConversations(runs);
   const messages = { stored: 0, duplicates: 0 };
   for (const c of conversations) {
-    const r = await ingestConversation(database, DEMO_AGENT_ID, c);
+    const r = await ingestConversation(database, DEMO_AGENT_ID, conversationBody.parse(c));
     messages.stored += r.stored;
     messages.duplicates += r.duplicates;
   }

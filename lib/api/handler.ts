@@ -30,6 +30,11 @@ export type RouteOptions<B, Q, P> = {
   /** Scope an API key needs. Session callers need ADMIN for "admin" scope routes. */
   scope?: ApiScope;
   body?: B;
+  /**
+   * How a body that fails `body` is described: "The <name> is invalid.", with error paths
+   * relative to the key `within` when given. Default: the request body, from its root.
+   */
+  bodyErrors?: { name: string; within?: string };
   query?: Q;
   params?: P;
   maxBodyBytes?: number;
@@ -77,7 +82,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       const url = new URL(req.url);
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
       const body = opts.body
-        ? parseWith(opts.body, await readJsonBody(req, opts.maxBodyBytes ?? ONE_MIB), "request body")
+        ? parseWith(opts.body, await readJsonBody(req, opts.maxBodyBytes ?? ONE_MIB), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
         : undefined;
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
       const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
@@ -96,10 +101,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
-function parseWith(schema: Schema | undefined, value: unknown, where: string) {
+function parseWith(schema: Schema | undefined, value: unknown, where: string, within?: string) {
   if (!schema) return undefined;
   const r = schema.safeParse(value);
-  if (!r.success) throw zodProblem(where, r.error);
+  if (!r.success) throw zodProblem(where, r.error, within);
   return r.data;
 }
 

@@ -4,18 +4,15 @@ import { Prisma, type Agent } from "../db/generated/client";
 import { recordAudit, type AuditContext } from "../audit/record";
 import { resolveLearningConfig } from "./config";
 import { runTotalsOf, type RunTotals } from "./run-counters";
-import { agentPutBody, type AgentResponse } from "../api/v1/schemas";
-import { zodProblem } from "../api/zod-errors";
+import type { AgentPutBody, AgentResponse } from "./schemas";
 import { agentNotFound } from "./errors";
 
 /**
  * Creates or replaces an agent's name, toolbox, learning configuration and outcome rule; run
- * counters are kept. `body` is the wire body (validated here, so scripts get the same rules).
+ * counters are kept. `body` has passed agentPutBody (its defaults filled).
  */
-export async function upsertAgent(db: Db, agentId: string, body: unknown, audit: AuditContext): Promise<AgentResponse> {
-  const parsed = agentPutBody.safeParse(body);
-  if (!parsed.success) throw zodProblem("request body", parsed.error);
-  const { name, tools, learning, outcome_rule } = parsed.data;
+export async function upsertAgent(db: Db, agentId: string, body: AgentPutBody, audit: AuditContext): Promise<AgentResponse> {
+  const { name, tools, learning, outcome_rule } = body;
   // A nullable JSON column takes SQL NULL only through Prisma's DbNull sentinel.
   const data = {
     name,

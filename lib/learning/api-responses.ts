@@ -1,5 +1,5 @@
 // Response shapes of the learning engine's and the persona API, for the OpenAPI document
-// (lib/api/v1/openapi.ts). The functions that build these responses are typed on their own;
+// (the agent API's openapi.json). The functions that build these responses are typed on their own;
 // the checks at the bottom stop compiling when one of them no longer returns what is documented.
 import { z } from "zod";
 import type { approvedPersona } from "../persona/reference";

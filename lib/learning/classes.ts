@@ -4,7 +4,7 @@ import { pgPool, type Db } from "../db/prisma";
 import { resolveLearningConfig } from "./config";
 import { classStatsRowOf, classVerdictOf, evaluateClassesWithSkills, type ClassSkillRow, type ClassSqlRow } from "./class-gates";
 import type { z } from "zod";
-import type { classListResponse } from "../api/v1/schemas";
+import type { classListResponse } from "./schemas";
 import { Validation } from "../errors";
 import { agentNotFound } from "./errors";
 

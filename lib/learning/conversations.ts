@@ -1,8 +1,7 @@
 // Conversation messages (the evidence persona reflection reads), idempotent on message_id.
 import { createHash } from "node:crypto";
 import type { Db } from "../db/prisma";
-import { zodProblem } from "../api/zod-errors";
-import { conversationBody } from "../api/v1/schemas";
+import type { ConversationBody } from "./schemas";
 import { newId } from "./ids";
 import { agentNotFound } from "./errors";
 
@@ -22,11 +21,8 @@ ORDER BY message_id
 ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
 RETURNING 1`;
 
-/** Stores a thread's messages; `body` is the wire body. A message already stored counts as a duplicate. */
-export async function ingestConversation(db: Db, agentId: string, body: unknown): Promise<{ stored: number; duplicates: number }> {
-  const parsed = conversationBody.safeParse(body);
-  if (!parsed.success) throw zodProblem("request body", parsed.error);
-  const c = parsed.data;
+/** Stores a thread's messages. A message already stored counts as a duplicate. */
+export async function ingestConversation(db: Db, agentId: string, c: ConversationBody): Promise<{ stored: number; duplicates: number }> {
   if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
   const rows = new Map<string, object>();
   for (const m of c.messages) {

@@ -8,7 +8,7 @@
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
-import { workflowInput, type WorkflowInput, type BatchItemResult } from "../api/v1/schemas";
+import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision } from "./outcome";
 import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
@@ -17,6 +17,7 @@ import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
 import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
 import { shadowEligible } from "./shadow/enqueue";
+import { Conflict } from "../errors";
 import { agentNotFound } from "./errors";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
@@ -75,16 +76,14 @@ const needsMonitor = (runs: Prepared[]) => runs.some((p) => (p.input.skills_acti
 
 type Inserted = { id: string | null; promoted_skill_id: string | null };
 
-/** Stores runs for one agent; each item succeeds or fails on its own. Unknown agent → 404. */
+/** Stores runs for one agent; each item is validated and succeeds or fails on its own. Unknown agent → NotFound. */
 export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
-  let agent = knownAgents.get(agentId) ?? (await readAgent(db, agentId));
-  const now = opts.now ?? new Date();
-
   const results: BatchItemResult[] = new Array(items.length);
-  const prepared: Prepared[] = [];
+  const valid: Item[] = [];
   items.forEach((item, index) => {
     const parsed = workflowInput.safeParse(item);
-    if (!parsed.success) {
+    if (parsed.success) valid.push({ index, input: parsed.data });
+    else
       results[index] = {
         index,
         status: 400,
@@ -94,15 +93,36 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
           errors: parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message })),
         },
       };
-      return;
-    }
-    prepared.push(prepare(index, parsed.data, agent.outcomeRule, now));
   });
-  if (prepared.length === 0) {
-    // Nothing to store, but an unknown agent is still an unknown agent.
-    if (!knownAgents.has(agentId)) await readAgent(db, agentId);
-    return results;
+  for (const r of await storeRuns(db, agentId, valid, opts)) {
+    results[r.index] =
+      r.status === 409
+        ? { index: r.index, status: 409, workflow_id: r.workflowId, error: { code: "conflict", detail: r.detail } }
+        : { index: r.index, status: r.status, ...r.run };
   }
+  return results;
+}
+
+/** Stores one run: 201 when new, 200 for an identical re-send; Conflict when its workflow_id holds another body. */
+export async function ingestWorkflow(
+  db: Db,
+  agentId: string,
+  input: WorkflowInput,
+  opts: IngestOptions = {},
+): Promise<{ status: 200 | 201; run: WorkflowCreated }> {
+  const [r] = await storeRuns(db, agentId, [{ index: 0, input }], opts);
+  if (r.status === 409) throw new Conflict(r.detail);
+  return { status: r.status, run: r.run };
+}
+
+type Item = { index: number; input: WorkflowInput };
+type Stored = { index: number; status: 200 | 201; run: WorkflowCreated } | { index: number; status: 409; workflowId: string; detail: string };
+
+async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOptions): Promise<Stored[]> {
+  let agent = knownAgents.get(agentId) ?? (await readAgent(db, agentId));
+  if (items.length === 0) return [];
+  const now = opts.now ?? new Date();
+  const prepared = items.map(({ index, input }) => prepare(index, input, agent.outcomeRule, now));
 
   // The first occurrence of a workflow_id is the one inserted; later ones are judged against it.
   const firstOf = new Map<string, Prepared>();
@@ -148,22 +168,15 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
   }
   const byWorkflowId = new Map(current.map((r) => [r.workflow_id, r]));
 
-  for (const p of prepared) {
+  return prepared.map((p): Stored => {
     const row = byWorkflowId.get(p.workflowId);
     if (!row) throw new Error("ingested workflow is missing after commit");
     const created = row.id === p.id;
     if (!created && row.body_hash !== p.bodyHash) {
-      results[p.index] = {
-        index: p.index,
-        status: 409,
-        workflow_id: p.workflowId,
-        error: { code: "conflict", detail: `Workflow '${p.workflowId}' was already stored with a different body.` },
-      };
-      continue;
+      return { index: p.index, status: 409, workflowId: p.workflowId, detail: `Workflow '${p.workflowId}' was already stored with a different body.` };
     }
-    results[p.index] = { index: p.index, status: created ? 201 : 200, ...createdView(row), duplicate: !created };
-  }
-  return results;
+    return { index: p.index, status: created ? 201 : 200, run: { ...createdView(row), duplicate: !created } };
+  });
 }
 
 function writtenRow(p: Prepared, promotedSkillId: string | null): StoredRow {

@@ -10,7 +10,7 @@ import { shadowReadiness, shadowStatsOf } from "./readiness";
 import { retrieveSkills } from "./retrieval";
 import { activateSkillTx, retireSkill } from "./skill-lifecycle";
 import { skillView, skillViewSelect } from "./skill-view";
-import type { ContextBody } from "./api-schemas";
+import type { ContextBody } from "./schemas";
 import { InvalidState, NotFound, Validation } from "../errors";
 import { agentNotFound } from "./errors";
 

@@ -1,7 +1,7 @@
 // Reading stored runs: one run by its Proctor id, and the runs most similar to a query.
 import type { Db } from "../db/prisma";
 import type { WorkflowRun } from "../db/generated/client";
-import type { WorkflowDetail } from "../api/v1/schemas";
+import type { WorkflowDetail } from "./schemas";
 import { cosine, defaultEmbedder, embedderForId, offlineEmbedder, type Embedder } from "./embedder";
 import { NotFound } from "../errors";
 import { agentNotFound } from "./errors";

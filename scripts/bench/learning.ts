@@ -16,7 +16,7 @@ import { offlineEmbedder } from "../../lib/learning/embedder.ts";
 import { createPrismaClient } from "../../lib/db/prisma.ts";
 import { listClasses } from "../../lib/learning/classes.ts";
 import { agentContext } from "../../lib/learning/skills-api.ts";
-import { contextBody } from "../../lib/learning/api-schemas.ts";
+import { contextBody } from "../../lib/learning/schemas.ts";
 import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { SINGLE_BODY_BYTES, BATCH_BODY_BYTES } from "./limits";
 import * as s from "./schemas";
 import * as ledger from "./ledger";
-import * as learning from "../../learning/api-schemas";
+import * as learning from "./learning";
 import * as learned from "../../learning/api-responses";
 import { personaParams, personaQuery } from "../../persona/reference";
 
@@ -82,7 +82,7 @@ export const operations: Operation[] = [
   { method: "get", path: `${skillPath}/readiness`, summary: "Advisory shadow readiness", access: "ingest",
     params: learning.skillParams, responses: { 200: { description: "readiness and the reasons it is not met", schema: learned.readinessResponse } } },
   { method: "post", path: `${agentPath}/context`, summary: "Assemble the prompt with the agent's ACTIVE skills for a query", access: "ingest", apiKeyOnly: true,
-    params: learning.agentIdParams, body: learning.contextBody,
+    params: learning.agentIdParams, body: s.contextBody,
     responses: { 200: { description: "the injected skills and the provider's messages", schema: learned.contextResponse } } },
   // Personas (lib/persona).
   { method: "get", path: "/api/v1/accounts/{user_id}/persona", summary: "The account's approved persona (never a pending proposal)", access: "ingest", apiKeyOnly: true,

@@ -1,158 +1,21 @@
-// zod schemas of the agent API (api.md): request bodies, query strings, path parameters and
-// responses. Routes validate with them, tests check against them, and /api/v1/openapi.json is
-// generated from them.
+// zod schemas of the agent API (api.md): path parameters, query strings and the request and
+// response shapes that exist only on the wire. The learning engine's own shapes live in
+// lib/learning/schemas.ts and are re-exported here, so routes, tests and
+// /api/v1/openapi.json find every shape in one module.
 import { z } from "zod";
-import { learningConfigSchema } from "../../learning/config";
-import { outcomeRuleSchema } from "../../learning/outcome";
+import { pathId } from "../../ids";
+import { isoDateTime, shortText, workflowDetail } from "../../learning/schemas";
 
-export const PATH_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const pathId = z.string().regex(PATH_ID, "ids are 1-128 characters of A-Z a-z 0-9 . _ : -");
+export { PATH_ID, pathId } from "../../ids";
+export * from "../../learning/schemas";
 
 export const agentParams = z.object({ agent_id: pathId });
 export const workflowParams = z.object({ id: pathId });
 
-const isoDateTime = z.iso.datetime({ offset: true });
-const shortText = z.string().min(1).max(256);
-/** Optional identifiers: "" and null both mean "absent". */
-const optionalId = z.preprocess((v) => (v === "" ? null : v), shortText.nullable().optional());
-
-// ---------------------------------------------------------------- agents
-
-export const toolSchema = z.object({
-  name: z.string().trim().min(1).max(128),
-  description: z.string().max(8000).default(""),
-  /** JSON Schema of the tool's arguments. */
-  parameters: z.record(z.string(), z.unknown()).default({}),
-});
-
-export const agentPutBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  tools: z
-    .array(toolSchema)
-    .max(500)
-    .default([])
-    .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, "tool names must be unique"),
-  learning: learningConfigSchema.default(learningConfigSchema.parse({})),
-  outcome_rule: outcomeRuleSchema.nullable().default(null),
-});
-export type AgentPutBody = z.output<typeof agentPutBody>;
-
-export const agentResponse = z.object({
-  agent_id: z.string(),
-  name: z.string(),
-  tools: z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
-  learning: z.record(z.string(), z.unknown()).describe("every key of the learning configuration, defaults filled"),
-  outcome_rule: outcomeRuleSchema.nullable(),
-  run_count: z.number().int(),
-  last_run_at: isoDateTime.nullable(),
-  created_at: isoDateTime,
-  updated_at: isoDateTime,
-});
-export type AgentResponse = z.infer<typeof agentResponse>;
-
 // ---------------------------------------------------------------- workflows
-
-export const stepSchema = z.looseObject({
-  tool: z.string().trim().min(1).max(256),
-  /** An object; JSON text is parsed for the trajectory identity. */
-  arguments: z.unknown().optional(),
-  result: z.unknown().optional(),
-  /** null when the call succeeded; `{type, message}` or any other value when it failed. */
-  error: z.unknown().optional(),
-  timestamp: z.string().max(64).nullable().optional(),
-});
-
-const lowerCase = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
-
-/** Unknown top-level fields are accepted (and count for idempotency), not stored. */
-export const workflowInput = z.looseObject({
-  workflow_id: z.string().min(1).max(256).optional(),
-  user_id: optionalId,
-  thread_id: optionalId,
-  root_trace_id: optionalId,
-  query: z.string().max(65_536),
-  steps: z.array(stepSchema).max(2000),
-  execution_error: z.union([z.string(), z.record(z.string(), z.unknown()), z.null()]).optional(),
-  outcome: z.preprocess(lowerCase, z.enum(["success", "failure"]).nullable().optional()),
-  skills_activated: z.array(z.string().min(1).max(128)).max(100).optional(),
-  answer: z.string().max(262_144).nullable().optional(),
-  created_at: isoDateTime.nullable().optional(),
-});
-export type WorkflowInput = z.output<typeof workflowInput>;
 
 export const MAX_BATCH = 1000;
 export const workflowBatchBody = z.object({ workflows: z.array(z.unknown()).min(1).max(MAX_BATCH) });
-
-const outcomeWire = z.enum(["success", "failure"]);
-const outcomeSourceWire = z.enum(["reported", "rule", "execution"]);
-
-export const workflowCreated = z.object({
-  id: z.string(),
-  workflow_id: z.string(),
-  canonical_hash: z.string().nullable(),
-  step_count: z.number().int(),
-  outcome: outcomeWire,
-  outcome_source: outcomeSourceWire,
-  promoted_skill_id: z.string().nullable(),
-  duplicate: z.boolean(),
-});
-export type WorkflowCreated = z.infer<typeof workflowCreated>;
-
-const itemError = z.object({
-  code: z.enum(["validation_error", "conflict"]),
-  detail: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-
-export const batchItemResult = z.object({
-  index: z.number().int(),
-  status: z.union([z.literal(201), z.literal(200), z.literal(400), z.literal(409)]),
-  id: z.string().optional(),
-  workflow_id: z.string().optional(),
-  canonical_hash: z.string().nullable().optional(),
-  step_count: z.number().int().optional(),
-  outcome: outcomeWire.optional(),
-  outcome_source: outcomeSourceWire.optional(),
-  promoted_skill_id: z.string().nullable().optional(),
-  duplicate: z.boolean().optional(),
-  error: itemError.optional(),
-});
-export type BatchItemResult = z.infer<typeof batchItemResult>;
-export const workflowBatchResponse = z.object({ results: z.array(batchItemResult) });
-
-const signatureUnit = z.object({
-  tool: z.string(),
-  arg_keys: z.array(z.string()),
-  errored: z.boolean(),
-  error_class: z.string().optional(),
-  retry_count: z.number().int(),
-});
-
-export const workflowDetail = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  workflow_id: z.string(),
-  user_id: z.string().nullable(),
-  thread_id: z.string().nullable(),
-  root_trace_id: z.string().nullable(),
-  query: z.string(),
-  steps: z.array(z.record(z.string(), z.unknown())),
-  execution_error: z.unknown().nullable(),
-  answer: z.string().nullable(),
-  outcome: outcomeWire,
-  outcome_source: outcomeSourceWire,
-  learning_error: z.string().nullable(),
-  canonical_signature: z.array(signatureUnit).nullable(),
-  canonical_hash: z.string().nullable(),
-  canonical_version: z.number().int().nullable(),
-  step_count: z.number().int(),
-  promoted_skill_id: z.string().nullable(),
-  skills_activated: z.array(z.string()),
-  shadow_evaluations: z.array(z.record(z.string(), z.unknown())),
-  created_at: isoDateTime,
-  received_at: isoDateTime,
-});
-export type WorkflowDetail = z.infer<typeof workflowDetail>;
 
 const booleanText = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -174,53 +37,6 @@ export const classListQuery = z.object({
   cursor: z.string().max(512).optional().describe("the next_cursor of the previous page (opaque)"),
   user_id: shortText.optional().describe("only the classes of this user's runs"),
 });
-
-export const gateSchema = z.object({
-  name: z.enum(["coverage", "executions", "success_rate", "distinct_queries", "recency"]),
-  passed: z.boolean(),
-  detail: z.string(),
-});
-
-export const classSummary = z.object({
-  canonical_hash: z.string(),
-  user_id: z.string().nullable(),
-  tools: z.array(z.string()),
-  executions: z.number().int(),
-  successes: z.number().int(),
-  success_rate: z.number(),
-  distinct_queries: z.number().int(),
-  first_seen: isoDateTime,
-  last_seen: isoDateTime,
-  eligible: z.boolean(),
-  score: z.number(),
-  gates: z.array(gateSchema),
-  live_skill: z.object({ skill_id: z.string(), status: z.string() }).nullable(),
-});
-
-export const classListResponse = z.object({ classes: z.array(classSummary), next_cursor: z.string().nullable() });
-
-// ---------------------------------------------------------------- conversations
-
-export const conversationBody = z.object({
-  thread_id: shortText,
-  user_id: shortText,
-  root_trace_id: optionalId,
-  messages: z
-    .array(
-      z.object({
-        /** When absent, derived from thread, timestamp, role and text. */
-        message_id: shortText.optional(),
-        role: z.enum(["user", "assistant", "tool"]),
-        text: z.string().max(262_144),
-        timestamp: isoDateTime,
-      }),
-    )
-    .min(1)
-    .max(1000),
-});
-export type ConversationBody = z.output<typeof conversationBody>;
-
-export const conversationResponse = z.object({ stored: z.number().int(), duplicates: z.number().int() });
 
 // ---------------------------------------------------------------- misc
 

@@ -4,13 +4,13 @@
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
-import { classParams } from "../api-schemas";
+import { pathId } from "../../ids";
 import { runLockedPromotionCycle } from "../engine";
 import { withSkillNames, type ReportWithSkills } from "./reports";
 
 export const distillBody = z
   .object({
-    canonical_hash: classParams.shape.canonical_hash,
+    canonical_hash: pathId,
     /** The class's user scope; null for runs without a user. */
     user_id: z.string().max(256).nullable(),
   })

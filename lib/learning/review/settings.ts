@@ -1,17 +1,14 @@
-// Saving an agent's learning configuration from the console: validated by the same zod
-// schema as the API (developer authority without shadow review is refused), stored in place
-// of the old one, and audited with what changed in the same transaction.
+// Saving an agent's learning configuration from the console: validated at the boundary by the
+// API's own schema (developer authority without shadow review is refused), stored in place of
+// the old one, and audited with what changed in the same transaction.
 import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { zodProblem } from "../../api/zod-errors";
-import { learningConfigSchema, resolveLearningConfig, type LearningConfig } from "../config";
+import { resolveLearningConfig, type LearningConfig } from "../config";
 import { agentNotFound } from "../errors";
 
-export async function updateLearningConfig(db: Db, agentId: string, learning: unknown, audit: AuditContext): Promise<LearningConfig> {
-  const parsed = learningConfigSchema.safeParse(learning);
-  if (!parsed.success) throw zodProblem("learning configuration", parsed.error);
-  const next = parsed.data;
+/** `next` has passed learningConfigSchema. */
+export async function updateLearningConfig(db: Db, agentId: string, next: LearningConfig, audit: AuditContext): Promise<LearningConfig> {
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { learning: true } });
     if (!agent) throw agentNotFound(agentId);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { retryDeadJob } from "../../jobs/queue";
-import { pathId } from "../../api/v1/schemas";
+import { pathId } from "../../ids";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
 import { NotFound } from "../../errors";
 

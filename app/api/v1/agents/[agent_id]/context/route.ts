@@ -1,6 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { agentIdParams, contextBody } from "@/lib/learning/api-schemas";
+import { agentIdParams } from "@/lib/api/v1/learning";
+import { contextBody } from "@/lib/learning/schemas";
 import { agentContext } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";

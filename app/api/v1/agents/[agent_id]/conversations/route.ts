@@ -1,13 +1,11 @@
-import { z } from "zod";
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { agentParams } from "@/lib/api/v1/schemas";
+import { agentParams, conversationBody } from "@/lib/api/v1/schemas";
 import { INGEST_RATE_PER_KEY } from "@/lib/api/v1/limits";
 import { ingestConversation } from "@/lib/learning/conversations";
 
 export const dynamic = "force-dynamic";
 
-// The body is validated by ingestConversation itself (scripts share the same rules).
-export const POST = route({ auth: "any", scope: "ingest", params: agentParams, body: z.unknown(), rateLimit: INGEST_RATE_PER_KEY }, async ({ params, body }) =>
+export const POST = route({ auth: "any", scope: "ingest", params: agentParams, body: conversationBody, rateLimit: INGEST_RATE_PER_KEY }, async ({ params, body }) =>
   json(await ingestConversation(db(), params.agent_id, body), 201),
 );

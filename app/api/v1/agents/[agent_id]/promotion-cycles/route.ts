@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { agentIdParams, reportListQuery } from "@/lib/learning/api-schemas";
+import { agentIdParams, reportListQuery } from "@/lib/api/v1/learning";
 import { runLockedPromotionCycle } from "@/lib/learning/engine";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 

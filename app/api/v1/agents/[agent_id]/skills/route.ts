@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { agentIdParams, skillListQuery } from "@/lib/learning/api-schemas";
+import { agentIdParams, skillListQuery } from "@/lib/api/v1/learning";
 import { listSkills } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";

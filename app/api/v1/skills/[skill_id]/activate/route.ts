@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { activateBody, optionalBody, skillParams } from "@/lib/learning/api-schemas";
+import { activateBody, optionalBody, skillParams } from "@/lib/api/v1/learning";
 import { activateSkill } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";

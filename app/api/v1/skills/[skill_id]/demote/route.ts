@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { demoteBody, skillParams } from "@/lib/learning/api-schemas";
+import { demoteBody, skillParams } from "@/lib/api/v1/learning";
 import { demoteSkill } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";

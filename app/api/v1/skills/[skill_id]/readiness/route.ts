@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { skillParams } from "@/lib/learning/api-schemas";
+import { skillParams } from "@/lib/api/v1/learning";
 import { skillReadiness } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";

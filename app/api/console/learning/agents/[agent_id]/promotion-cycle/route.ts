@@ -1,7 +1,7 @@
 // Console "Run promotion cycle" (admins).
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { agentIdParams } from "@/lib/learning/api-schemas";
+import { agentIdParams } from "@/lib/api/v1/learning";
 import { cycleBody, runManualCycle } from "@/lib/learning/review/actions";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // ledger procedure; 200 with the existing one when this skill version already has it.
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { skillParams } from "@/lib/learning/api-schemas";
+import { skillParams } from "@/lib/api/v1/learning";
 import { qualificationBody, startSkillQualification } from "@/lib/ledger/skills";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { classParams, distillQuery } from "@/lib/learning/api-schemas";
+import { classParams, distillQuery } from "@/lib/api/v1/learning";
 import { runLockedPromotionCycle } from "@/lib/learning/engine";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
-// zod schemas of the learning engine's API (api.md: promotion, skills, context assembly).
+// zod schemas of the learning engine's API that exist only on the wire (api.md: promotion,
+// skills, context assembly): path parameters, query strings, and the optional bodies.
 import { z } from "zod";
-import { readJsonBody } from "../api/json-body";
-import { zodProblem } from "../api/zod-errors";
-import { pathId } from "../api/v1/schemas";
+import { pathId } from "../../ids";
+import { readJsonBody } from "../json-body";
+import { zodProblem } from "../zod-errors";
 
 const ONE_MIB = 1024 * 1024;
 
@@ -30,30 +31,6 @@ export const activateBody = z.object({
 });
 
 export const demoteBody = z.object({ reason });
-
-const memory = z.object({
-  id: z.string().min(1).max(256),
-  source: z.string().max(128).optional(),
-  memory_type: z.string().max(128).optional(),
-  workflow_id: z.string().max(256).nullish().transform((v) => v ?? undefined),
-  canonical_hash: z.string().max(128).nullish().transform((v) => v ?? undefined),
-  promoted_skill_id: z.string().max(128).nullish().transform((v) => v ?? undefined),
-  text: z.string().max(100_000),
-});
-
-export const contextBody = z.object({
-  query: z.string().min(1).max(20_000),
-  user_id: z.preprocess((v) => (v === "" ? null : v), z.string().max(256).nullable().optional()),
-  provider: z.enum(["openai", "openai-compatible", "anthropic", "ollama"]).default("openai"),
-  system_prompt: z.string().max(100_000).default(""),
-  memories: z.array(memory).max(200).default([]),
-  /** Conversation so far, placed between the system message and the new turn. */
-  history: z
-    .array(z.object({ role: z.enum(["user", "assistant"]), content: z.string().max(100_000) }))
-    .max(500)
-    .default([]),
-});
-export type ContextBody = z.output<typeof contextBody>;
 
 /** A JSON body that may be absent: an empty POST means `{}`. */
 export async function optionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
