@@ -108,7 +108,7 @@ describe("ledger schemas", () => {
       expect.unreachable();
     } catch (e) {
       expect(isLedgerError(e, "ValidationError")).toBe(true);
-      expect((e as { errors: { path: string }[] }).errors.map((x) => x.path)).toEqual(["/scope/tenant", "/scope/environment"]);
+      expect((e as { fields: { path: string }[] }).fields.map((x) => x.path)).toEqual(["/scope/tenant", "/scope/environment"]);
     }
   });
 });
