@@ -9,15 +9,8 @@ import type { AccountPersona, Prisma } from "../db/generated/client";
 import { cancelDailyChecks, firstDailyCheck, scheduleDailyCheck } from "./daily-jobs";
 import type { EvidenceMessage, ReflectionOutcome, Reflector } from "./reflector";
 import { DEFAULT_ROLE, initialState, loadState, reviewTrace } from "./state";
-import {
-  PersonaConflictError,
-  PersonaNotFoundError,
-  type EvidenceItem,
-  type Gate,
-  type PersonaAdapter,
-  type PersonaState,
-  type ReflectTrigger,
-} from "./types";
+import { PersonaConflict, PersonaNotFound } from "./errors";
+import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
 export const EXCERPT_CHARS = 500;
@@ -53,12 +46,12 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   /** Writes the change and the next revision; the row is locked, so the CAS cannot miss. */
   async function bump(tx: Tx, p: AccountPersona, data: Prisma.AccountPersonaUpdateManyMutationInput) {
     const r = await tx.accountPersona.updateMany({ where: { userId: p.userId, revision: p.revision }, data: { ...data, revision: p.revision + 1 } });
-    if (r.count !== 1) throw new PersonaConflictError("stale revision");
+    if (r.count !== 1) throw new PersonaConflict("stale revision");
   }
 
   async function state(tx: Tx, userId: string): Promise<PersonaState> {
     const s = await loadState(tx, userId);
-    if (!s) throw new PersonaNotFoundError();
+    if (!s) throw new PersonaNotFound();
     return s;
   }
 
@@ -88,7 +81,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
     const existing = await lock(tx, userId);
     if (existing) return existing;
     const start = await startingPoint(tx, userId);
-    if (!start) throw new PersonaNotFoundError();
+    if (!start) throw new PersonaNotFound();
     await tx.accountPersona.createMany({
       data: [{ userId, agentId: start.agentId, name: start.name, role: DEFAULT_ROLE, personaId: `prs_${randomBytes(12).toString("base64url")}`, historyLimit }],
       skipDuplicates: true,
@@ -99,7 +92,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   /** The locked persona at the revision the operator saw (a profile shown from evidence alone is revision 0). */
   async function lockAt(tx: Tx, userId: string, revision: number): Promise<AccountPersona> {
     const p = await lockOrCreate(tx, userId);
-    if (p.revision !== revision) throw new PersonaConflictError("stale revision");
+    if (p.revision !== revision) throw new PersonaConflict("stale revision");
     return p;
   }
 
@@ -107,12 +100,12 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
     return database.$transaction(async (tx) => {
       await gate(tx);
       const p = await lockOrCreate(tx, userId);
-      if (p.paused) throw new PersonaConflictError("paused");
-      if (await tx.personaProposal.count({ where: { userId, status: "pending" } })) throw new PersonaConflictError("a suggestion is pending");
+      if (p.paused) throw new PersonaConflict("paused");
+      if (await tx.personaProposal.count({ where: { userId, status: "pending" } })) throw new PersonaConflict("a suggestion is pending");
       const at = now();
       let interrupted = false;
       if (p.reviewingId) {
-        if (p.reviewingSince && at.getTime() - p.reviewingSince.getTime() < STALE_REVIEW_MS) throw new PersonaConflictError("a reflection is running");
+        if (p.reviewingSince && at.getTime() - p.reviewingSince.getTime() < STALE_REVIEW_MS) throw new PersonaConflict("a reflection is running");
         await tx.personaReview.updateMany({
           where: { id: p.reviewingId, status: "reviewing" },
           data: { status: "failed", failure: INTERRUPTED_REVIEW, finishedAt: at },
@@ -251,7 +244,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
         const pending = await tx.personaProposal.findFirst({ where: { userId, status: "pending" } });
-        if (!pending || pending.id !== proposalId) throw new PersonaConflictError("no such pending suggestion");
+        if (!pending || pending.id !== proposalId) throw new PersonaConflict("no such pending suggestion");
         const at = now();
         const decided = { decidedAt: at, decidedBy: actorId };
         if (!accept) {
@@ -260,8 +253,8 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           await bump(tx, p, { reviewState: "dismissed" });
           return state(tx, userId);
         }
-        if (p.paused) throw new PersonaConflictError("paused");
-        if (pending.baseVersion !== p.version || pending.goalsOld !== p.goals) throw new PersonaConflictError("the suggestion is out of date");
+        if (p.paused) throw new PersonaConflict("paused");
+        if (pending.baseVersion !== p.version || pending.goalsOld !== p.goals) throw new PersonaConflict("the suggestion is out of date");
         const trace = reviewTrace(pending.reviewId);
         await tx.personaHistoryEntry.create({
           data: {
@@ -307,7 +300,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
         const last = await tx.personaHistoryEntry.findFirst({ where: { userId }, orderBy: { version: "desc" } });
-        if (!last || last.action === "undo" || last.goalsAfter !== p.goals) throw new PersonaConflictError("nothing to undo");
+        if (!last || last.action === "undo" || last.goalsAfter !== p.goals) throw new PersonaConflict("nothing to undo");
         const at = now();
         await tx.personaHistoryEntry.create({
           data: {

@@ -4,9 +4,9 @@
 import { z } from "zod";
 import { learningConfigSchema } from "../../learning/config";
 import { outcomeRuleSchema } from "../../learning/outcome";
+import { pathId } from "../../ids";
 
-export const PATH_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const pathId = z.string().regex(PATH_ID, "ids are 1-128 characters of A-Z a-z 0-9 . _ : -");
+export { PATH_ID, pathId } from "../../ids";
 
 export const agentParams = z.object({ agent_id: pathId });
 export const workflowParams = z.object({ id: pathId });
