@@ -18,7 +18,7 @@ export async function runDailyCheck(database: Db, userId: string, now: () => Dat
     await database.$transaction((tx) => reschedule(tx, userId, () => due));
     return "not_due";
   }
-  const pending = await database.personaProposal.count({ where: { userId, status: "pending" } });
+  const pending = await database.personaProposal.count({ where: { userId, status: "PENDING" } });
   const fresh = await database.conversationMessage.count({
     where: { userId, role: "user", ...(p.evidenceWatermark ? { receivedAt: { gt: p.evidenceWatermark } } : {}) },
   });

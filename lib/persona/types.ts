@@ -77,7 +77,7 @@ export type PersonaState = {
     version: number;
     evolution_history: HistoryEntry[];
   };
-  review_state: string;
+  review_state: ReviewStatus | "not_reviewed";
   last_review_at: string | null;
   reviews: ReviewEntry[];
   history_limit: number;
