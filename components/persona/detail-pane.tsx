@@ -8,7 +8,7 @@ import type { HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "@
 import { Badge } from "@/components/ui/badge";
 import { EvidenceList } from "./evidence-list";
 import { GoalsDiff } from "./goals-diff";
-import type { ActionName } from "./use-persona-action";
+import type { ActionName } from "@/lib/persona/action-body";
 
 type Props = {
   row: MonitorRow;

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { reviewStatus, type MonitorView } from "@/lib/persona/monitor";
 import type { PersonaState } from "@/lib/persona/types";
-import type { ActionName } from "./use-persona-action";
+import type { ActionName } from "@/lib/persona/action-body";
 
 type Props = {
   state: PersonaState;
