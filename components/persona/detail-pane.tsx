@@ -2,13 +2,13 @@
 // applied change or undo, or one reflection attempt with its trace, usage and outcome.
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
+import type { ActionName } from "@/lib/persona/action-body";
 import { traceHref } from "@/lib/persona/links";
 import { reviewStatus, type MonitorRow } from "@/lib/persona/monitor";
 import type { HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "@/lib/persona/types";
 import { Badge } from "@/components/ui/badge";
 import { EvidenceList } from "./evidence-list";
 import { GoalsDiff } from "./goals-diff";
-import type { ActionName } from "./use-persona-action";
 
 type Props = {
   row: MonitorRow;

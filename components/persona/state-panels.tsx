@@ -2,9 +2,9 @@
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
+import type { ActionName } from "@/lib/persona/action-body";
 import { reviewStatus, type MonitorView } from "@/lib/persona/monitor";
 import type { PersonaState } from "@/lib/persona/types";
-import type { ActionName } from "./use-persona-action";
 
 type Props = {
   state: PersonaState;

@@ -1,58 +1,52 @@
 "use client";
-// Posts one persona action and reloads the server-rendered state. Not optimistic: audited
-// decisions show "Saving…" and then the server's answer; a refusal shows the server's detail.
+// One persona action as a TanStack Query mutation against POST /persona-evolution/action (the
+// published contract, which calls the same operations as everything else). Not optimistic:
+// the button shows "Saving…" (or "Reviewing memories…") until the server answers and the
+// server-rendered state is reloaded; a refusal shows the server's detail.
+import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-
-export type ActionName = "reflect" | "approve" | "dismiss" | "pause" | "schedule" | "undo";
+import { useTransition } from "react";
+import { fetchJson } from "@/lib/api/browser-fetch";
+import type { ActionName } from "@/lib/persona/action-body";
+import type { PersonaState } from "@/lib/persona/types";
 
 export const NO_NEW_EVIDENCE = "No new evidence since the last review. Your approach is unchanged; no model call was made.";
 
-export function usePersonaAction(target: { userId: string; revision: number; proposalId: string | null }) {
-  const router = useRouter();
-  const [running, setRunning] = useState<ActionName | null>(null);
-  const [refreshing, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+type Settings = { paused?: boolean; daily_enabled?: boolean };
+type Target = { userId: string; revision: number; proposalId: string | null };
 
-  async function run(action: ActionName, extra: { paused?: boolean; daily_enabled?: boolean } = {}) {
-    if (running || refreshing) return;
-    setRunning(action);
-    setError(null);
-    setNotice(null);
-    const body = {
-      user_id: target.userId,
-      action,
-      ...(action === "reflect" ? {} : { revision: target.revision }),
-      ...(action === "approve" || action === "dismiss" ? { proposal_id: target.proposalId ?? "" } : {}),
-      ...extra,
-    };
-    try {
-      const res = await fetch("/persona-evolution/action", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const result = (await res.json().catch(() => null)) as { detail?: string; notice?: string } | null;
-      if (!res.ok) {
-        setError(result?.detail ?? "Persona action failed. Reload and try again.");
-        setRunning(null);
-        return;
-      }
-      if (result?.notice === "no_new_evidence") {
-        setNotice(NO_NEW_EVIDENCE);
-        setRunning(null);
-        return;
-      }
-      startTransition(() => {
-        router.refresh();
-        setRunning(null);
-      });
-    } catch {
-      setError("Persona action failed. Check the connection and reload before retrying.");
-      setRunning(null);
-    }
+/** The body the contract expects: the revision the operator saw, and the proposal it decides. */
+function actionBody(target: Target, action: ActionName, settings: Settings) {
+  return {
+    user_id: target.userId,
+    action,
+    ...(action === "reflect" ? {} : { revision: target.revision }),
+    ...(action === "approve" || action === "dismiss" ? { proposal_id: target.proposalId ?? "" } : {}),
+    ...settings,
+  };
+}
+
+export function usePersonaAction(target: Target) {
+  const router = useRouter();
+  const [refreshing, startTransition] = useTransition();
+  const mutation = useMutation({
+    mutationFn: ({ action, settings }: { action: ActionName; settings: Settings }) =>
+      fetchJson<PersonaState>("/persona-evolution/action", { method: "POST", body: actionBody(target, action, settings) }),
+    onSuccess: (state) => {
+      if (state.notice !== "no_new_evidence") startTransition(() => router.refresh());
+    },
+  });
+  const busy = mutation.isPending || refreshing;
+
+  function run(action: ActionName, settings: Settings = {}) {
+    if (!busy) mutation.mutate({ action, settings });
   }
 
-  return { run, running, busy: running !== null || refreshing, error, notice };
+  return {
+    run,
+    running: busy ? (mutation.variables?.action ?? null) : null,
+    busy,
+    error: mutation.error?.message ?? null,
+    notice: mutation.data?.notice === "no_new_evidence" ? NO_NEW_EVIDENCE : null,
+  };
 }

@@ -1,7 +1,10 @@
-// Validation of POST /persona-evolution/action bodies, with the reference's messages and in
-// its order. The operator identity never comes from the body: any key outside the allowed
-// set (a spoofed actor_id, say) is refused before anything else is looked at.
-import { textProblem } from "../api/json-body";
+// The body of POST /persona-evolution/action as zod schemas, with the reference's messages and
+// in its order. The operator identity never comes from the body: any key outside the allowed
+// set (a spoofed actor_id, say) is refused before anything else is looked at. Each action's
+// schema lists its fields in the order the reference checks them (revision, proposal, flag,
+// account), and the first failing field's message is the answer.
+import { z } from "zod";
+import { textProblem } from "../db/storable-text";
 
 export const ACTION_BODY_LIMIT = 4096;
 
@@ -14,58 +17,69 @@ export const ACTION_MESSAGES = {
   unknown: "Unknown persona action",
 } as const;
 
-const ALLOWED_KEYS = new Set(["user_id", "action", "revision", "proposal_id", "paused", "daily_enabled"]);
-const NEEDS_REVISION = new Set(["approve", "dismiss", "pause", "schedule", "undo"]);
+/** A non-blank account id of at most 128 characters that the database can store. */
+export const accountId = z
+  .string({ error: ACTION_MESSAGES.account })
+  .max(128, { error: ACTION_MESSAGES.account })
+  .refine((v) => v.trim() !== "" && textProblem(v) === null, { error: ACTION_MESSAGES.account });
 
-export type PersonaAction =
-  | { action: "reflect"; userId: string }
-  | { action: "approve" | "dismiss"; userId: string; revision: number; proposalId: string }
-  | { action: "pause"; userId: string; revision: number; paused: boolean }
-  | { action: "schedule"; userId: string; revision: number; dailyEnabled: boolean }
-  | { action: "undo"; userId: string; revision: number };
+const revision = z.int({ error: ACTION_MESSAGES.revision }).min(0, { error: ACTION_MESSAGES.revision });
+const proposalId = z
+  .string({ error: ACTION_MESSAGES.proposal })
+  .max(240, { error: ACTION_MESSAGES.proposal })
+  .refine((v) => v.trim() !== "", { error: ACTION_MESSAGES.proposal });
+const flag = z.boolean({ error: ACTION_MESSAGES.flag });
+
+/** Only these keys, and an action name that is a string. */
+const envelope = z.strictObject(
+  {
+    action: z.string(),
+    user_id: z.unknown().optional(),
+    revision: z.unknown().optional(),
+    proposal_id: z.unknown().optional(),
+    paused: z.unknown().optional(),
+    daily_enabled: z.unknown().optional(),
+  },
+  { error: ACTION_MESSAGES.invalid },
+);
+
+const decision = <A extends "approve" | "dismiss">(action: A) =>
+  z
+    .object({ revision, proposal_id: proposalId, user_id: accountId })
+    .transform((b) => ({ action, userId: b.user_id, revision: b.revision, proposalId: b.proposal_id }));
+
+const ACTIONS = {
+  reflect: z.object({ user_id: accountId }).transform((b) => ({ action: "reflect" as const, userId: b.user_id })),
+  approve: decision("approve"),
+  dismiss: decision("dismiss"),
+  pause: z
+    .object({ revision, paused: flag, user_id: accountId })
+    .transform((b) => ({ action: "pause" as const, userId: b.user_id, revision: b.revision, paused: b.paused })),
+  schedule: z
+    .object({ revision, daily_enabled: flag, user_id: accountId })
+    .transform((b) => ({ action: "schedule" as const, userId: b.user_id, revision: b.revision, dailyEnabled: b.daily_enabled })),
+  undo: z.object({ revision, user_id: accountId }).transform((b) => ({ action: "undo" as const, userId: b.user_id, revision: b.revision })),
+};
+
+export type ActionName = keyof typeof ACTIONS;
+export type PersonaAction = z.output<(typeof ACTIONS)[ActionName]>;
+
+/** An unknown action name is refused only once the account id is valid, as the reference does. */
+const unknownAction = z.object({ user_id: accountId }).refine(() => false, { error: ACTION_MESSAGES.unknown });
 
 export type ParsedAction = { ok: true; value: PersonaAction } | { ok: false; message: string };
 
-/** A non-blank account id of at most 128 characters that the database can store, or null. */
-export function validAccountId(value: unknown): string | null {
-  if (typeof value !== "string" || !value.trim() || value.length > 128 || textProblem(value)) return null;
-  return value;
+export function parseActionBody(data: unknown): ParsedAction {
+  const body = envelope.safeParse(data);
+  if (!body.success) return { ok: false, message: ACTION_MESSAGES.invalid };
+  const name = body.data.action;
+  const schema = Object.hasOwn(ACTIONS, name) ? ACTIONS[name as ActionName] : unknownAction;
+  const parsed = schema.safeParse(body.data);
+  return parsed.success ? { ok: true, value: parsed.data as PersonaAction } : { ok: false, message: parsed.error.issues[0].message };
 }
 
-export function parseActionBody(data: unknown): ParsedAction {
-  const fail = (message: string): ParsedAction => ({ ok: false, message });
-  if (!data || typeof data !== "object" || Array.isArray(data)) return fail(ACTION_MESSAGES.invalid);
-  const body = data as Record<string, unknown>;
-  if (Object.keys(body).some((k) => !ALLOWED_KEYS.has(k))) return fail(ACTION_MESSAGES.invalid);
-  const action = body.action;
-  if (typeof action !== "string") return fail(ACTION_MESSAGES.invalid);
-  const revision = body.revision;
-  if (NEEDS_REVISION.has(action) && !(typeof revision === "number" && Number.isSafeInteger(revision) && revision >= 0)) {
-    return fail(ACTION_MESSAGES.revision);
-  }
-  const proposalId = body.proposal_id;
-  if ((action === "approve" || action === "dismiss") && !(typeof proposalId === "string" && proposalId.trim() && proposalId.length <= 240)) {
-    return fail(ACTION_MESSAGES.proposal);
-  }
-  if ((action === "pause" && typeof body.paused !== "boolean") || (action === "schedule" && typeof body.daily_enabled !== "boolean")) {
-    return fail(ACTION_MESSAGES.flag);
-  }
-  const userId = validAccountId(body.user_id);
-  if (userId === null) return fail(ACTION_MESSAGES.account);
-  const rev = revision as number;
-  switch (action) {
-    case "reflect":
-      return { ok: true, value: { action, userId } };
-    case "approve":
-    case "dismiss":
-      return { ok: true, value: { action, userId, revision: rev, proposalId: proposalId as string } };
-    case "pause":
-      return { ok: true, value: { action, userId, revision: rev, paused: body.paused as boolean } };
-    case "schedule":
-      return { ok: true, value: { action, userId, revision: rev, dailyEnabled: body.daily_enabled as boolean } };
-    case "undo":
-      return { ok: true, value: { action, userId, revision: rev } };
-    default:
-      return fail(ACTION_MESSAGES.unknown);
-  }
+/** The account id, or null when it is not one (the pages show ACTION_MESSAGES.account). */
+export function validAccountId(value: unknown): string | null {
+  const r = accountId.safeParse(value);
+  return r.success ? r.data : null;
 }

@@ -5,14 +5,11 @@ import type { Db, Tx } from "../db/prisma";
 import type { AccountPersona } from "../db/generated/client";
 import { systemAuditContext } from "../audit/record";
 import { DAY_MS, RECHECK_MS, scheduleDailyCheck } from "./daily-jobs";
-import { personaAuditGate } from "./audit";
-import type { PersonaAdapter } from "./types";
-
-export const DAILY_ACTOR = "system:daily-review";
+import { reflectPersona } from "./operations/reflect-persona";
 
 export type DailyOutcome = "disabled" | "not_due" | "paused" | "awaiting_decision" | "no_new_messages" | "reviewed";
 
-export async function runDailyCheck(database: Db, adapter: PersonaAdapter, userId: string, now: () => Date = () => new Date()): Promise<DailyOutcome> {
+export async function runDailyCheck(database: Db, userId: string, now: () => Date = () => new Date()): Promise<DailyOutcome> {
   const p = await database.accountPersona.findUnique({ where: { userId } });
   if (!p || !p.dailyEnabled) return "disabled";
   const at = now();
@@ -21,15 +18,14 @@ export async function runDailyCheck(database: Db, adapter: PersonaAdapter, userI
     await database.$transaction((tx) => reschedule(tx, userId, () => due));
     return "not_due";
   }
-  const pending = await database.personaProposal.count({ where: { userId, status: "pending" } });
+  const pending = await database.personaProposal.count({ where: { userId, status: "PENDING" } });
   const fresh = await database.conversationMessage.count({
     where: { userId, role: "user", ...(p.evidenceWatermark ? { receivedAt: { gt: p.evidenceWatermark } } : {}) },
   });
   const skip: DailyOutcome | null = p.paused ? "paused" : pending ? "awaiting_decision" : fresh === 0 ? "no_new_messages" : null;
   let outcome: string = skip ?? "reviewed";
   if (!skip) {
-    const gate = await personaAuditGate(database, systemAuditContext("daily-review"), "persona_daily_review_started", userId);
-    const state = await adapter.reflect(userId, { actorId: DAILY_ACTOR, trigger: "daily", gate }).catch(() => null);
+    const state = await reflectPersona(database, { userId, trigger: "daily" }, systemAuditContext("daily-review")).catch(() => null);
     outcome = state?.review_state ?? "failed";
   }
   await database.$transaction(async (tx) => {

@@ -3,13 +3,9 @@
 import { registerJobHandler } from "../jobs/runtime";
 import { DAILY_REVIEW_JOB } from "./daily-jobs";
 import { runDailyCheck } from "./daily";
-import { reflectorFromEnv } from "./llm-reflector";
-import { createPgPersonaAdapter } from "./pg-adapter";
-import { personaHistoryLimitFromEnv } from "./config";
 
 registerJobHandler(DAILY_REVIEW_JOB, async (database, payload) => {
   const userId = (payload as { user_id?: unknown } | null)?.user_id;
   if (typeof userId !== "string") return;
-  const adapter = createPgPersonaAdapter(database, { reflector: reflectorFromEnv(), historyLimit: personaHistoryLimitFromEnv() });
-  await runDailyCheck(database, adapter, userId);
+  await runDailyCheck(database, userId);
 });

@@ -8,16 +8,9 @@ import type { Db, Tx } from "../db/prisma";
 import type { AccountPersona, Prisma } from "../db/generated/client";
 import { cancelDailyChecks, firstDailyCheck, scheduleDailyCheck } from "./daily-jobs";
 import type { EvidenceMessage, ReflectionOutcome, Reflector } from "./reflector";
-import { DEFAULT_ROLE, initialState, loadState, reviewTrace } from "./state";
-import {
-  PersonaConflictError,
-  PersonaNotFoundError,
-  type EvidenceItem,
-  type Gate,
-  type PersonaAdapter,
-  type PersonaState,
-  type ReflectTrigger,
-} from "./types";
+import { DEFAULT_ROLE, initialState, loadState, reviewTrace, stored } from "./state";
+import { PersonaConflict, PersonaNotFound } from "./errors";
+import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
 export const EXCERPT_CHARS = 500;
@@ -53,12 +46,12 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   /** Writes the change and the next revision; the row is locked, so the CAS cannot miss. */
   async function bump(tx: Tx, p: AccountPersona, data: Prisma.AccountPersonaUpdateManyMutationInput) {
     const r = await tx.accountPersona.updateMany({ where: { userId: p.userId, revision: p.revision }, data: { ...data, revision: p.revision + 1 } });
-    if (r.count !== 1) throw new PersonaConflictError("stale revision");
+    if (r.count !== 1) throw new PersonaConflict("stale revision");
   }
 
   async function state(tx: Tx, userId: string): Promise<PersonaState> {
     const s = await loadState(tx, userId);
-    if (!s) throw new PersonaNotFoundError();
+    if (!s) throw new PersonaNotFound();
     return s;
   }
 
@@ -69,10 +62,10 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       DELETE FROM persona_history WHERE user_id = ${userId}
         AND version <= (SELECT max(version) FROM persona_history WHERE user_id = ${userId}) - ${limit}`;
     await tx.$executeRaw`
-      DELETE FROM persona_reviews WHERE user_id = ${userId} AND status <> 'reviewing'
+      DELETE FROM persona_reviews WHERE user_id = ${userId} AND status <> 'REVIEWING'
         AND id NOT IN (SELECT id FROM persona_reviews WHERE user_id = ${userId} ORDER BY started_at DESC, id DESC LIMIT ${limit})`;
     await tx.$executeRaw`
-      DELETE FROM persona_proposals WHERE user_id = ${userId} AND status <> 'pending'
+      DELETE FROM persona_proposals WHERE user_id = ${userId} AND status <> 'PENDING'
         AND review_id NOT IN (SELECT id FROM persona_reviews WHERE user_id = ${userId})`;
   }
 
@@ -88,7 +81,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
     const existing = await lock(tx, userId);
     if (existing) return existing;
     const start = await startingPoint(tx, userId);
-    if (!start) throw new PersonaNotFoundError();
+    if (!start) throw new PersonaNotFound();
     await tx.accountPersona.createMany({
       data: [{ userId, agentId: start.agentId, name: start.name, role: DEFAULT_ROLE, personaId: `prs_${randomBytes(12).toString("base64url")}`, historyLimit }],
       skipDuplicates: true,
@@ -99,7 +92,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   /** The locked persona at the revision the operator saw (a profile shown from evidence alone is revision 0). */
   async function lockAt(tx: Tx, userId: string, revision: number): Promise<AccountPersona> {
     const p = await lockOrCreate(tx, userId);
-    if (p.revision !== revision) throw new PersonaConflictError("stale revision");
+    if (p.revision !== revision) throw new PersonaConflict("stale revision");
     return p;
   }
 
@@ -107,15 +100,15 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
     return database.$transaction(async (tx) => {
       await gate(tx);
       const p = await lockOrCreate(tx, userId);
-      if (p.paused) throw new PersonaConflictError("paused");
-      if (await tx.personaProposal.count({ where: { userId, status: "pending" } })) throw new PersonaConflictError("a suggestion is pending");
+      if (p.paused) throw new PersonaConflict("paused");
+      if (await tx.personaProposal.count({ where: { userId, status: "PENDING" } })) throw new PersonaConflict("a suggestion is pending");
       const at = now();
       let interrupted = false;
       if (p.reviewingId) {
-        if (p.reviewingSince && at.getTime() - p.reviewingSince.getTime() < STALE_REVIEW_MS) throw new PersonaConflictError("a reflection is running");
+        if (p.reviewingSince && at.getTime() - p.reviewingSince.getTime() < STALE_REVIEW_MS) throw new PersonaConflict("a reflection is running");
         await tx.personaReview.updateMany({
-          where: { id: p.reviewingId, status: "reviewing" },
-          data: { status: "failed", failure: INTERRUPTED_REVIEW, finishedAt: at },
+          where: { id: p.reviewingId, status: "REVIEWING" },
+          data: { status: "FAILED", failure: INTERRUPTED_REVIEW, finishedAt: at },
         });
         interrupted = true;
       }
@@ -127,7 +120,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       const found = await tx.conversationMessage.aggregate({ where, _count: { _all: true }, _max: { receivedAt: true } });
       if (found._count._all === 0) {
         if (!interrupted) return { kind: "done", state: { ...(await state(tx, userId)), notice: "no_new_evidence" } };
-        await bump(tx, p, { reviewState: "failed", reviewingId: null, reviewingSince: null });
+        await bump(tx, p, { reviewState: "FAILED", reviewingId: null, reviewingSince: null });
         return { kind: "done", state: await state(tx, userId) };
       }
       const rows = await tx.conversationMessage.findMany({ where, orderBy: [{ receivedAt: "desc" }, { timestamp: "desc" }, { id: "desc" }], take: MAX_EVIDENCE_MESSAGES });
@@ -138,8 +131,8 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           id: reviewId,
           userId,
           agentId: p.agentId,
-          status: "reviewing",
-          trigger,
+          status: "REVIEWING",
+          trigger: stored(trigger),
           actorId,
           evidenceCount: found._count._all,
           evidenceThreadIds: [],
@@ -148,7 +141,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           startedAt: at,
         },
       });
-      await bump(tx, p, { reviewState: "reviewing", reviewingId: reviewId, reviewingSince: at });
+      await bump(tx, p, { reviewState: "REVIEWING", reviewingId: reviewId, reviewingSince: at });
       const messages = rows.reverse().map((m, i) => ({
         ref: `m${i + 1}`,
         id: m.messageId,
@@ -179,11 +172,11 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       const release = { reviewingId: null, reviewingSince: null };
       if (outcome.kind === "failed" || p.version !== c.version) {
         const failure = outcome.kind === "failed" ? outcome.failure : CHANGED_DURING_REVIEW;
-        await tx.personaReview.update({ where: { id: c.reviewId }, data: { ...usage, status: "failed", failure } });
-        await bump(tx, p, { ...release, reviewState: "failed" });
+        await tx.personaReview.update({ where: { id: c.reviewId }, data: { ...usage, status: "FAILED", failure } });
+        await bump(tx, p, { ...release, reviewState: "FAILED" });
       } else if (outcome.kind === "no_change") {
-        await tx.personaReview.update({ where: { id: c.reviewId }, data: { ...usage, status: "no_change", reason: outcome.reason } });
-        await bump(tx, p, { ...release, reviewState: "no_change", lastReviewAt: at, evidenceWatermark: c.watermark });
+        await tx.personaReview.update({ where: { id: c.reviewId }, data: { ...usage, status: "NO_CHANGE", reason: outcome.reason } });
+        await bump(tx, p, { ...release, reviewState: "NO_CHANGE", lastReviewAt: at, evidenceWatermark: c.watermark });
       } else {
         const byRef = new Map(c.messages.map((m) => [m.ref, m]));
         const evidence: EvidenceItem[] = outcome.evidenceRefs.map((r) => byRef.get(r)!).map((m) => ({
@@ -197,7 +190,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           data: {
             userId,
             reviewId: c.reviewId,
-            status: "pending",
+            status: "PENDING",
             reason: outcome.reason,
             goalsOld: p.goals,
             goalsNew: outcome.goals,
@@ -209,13 +202,13 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           where: { id: c.reviewId },
           data: {
             ...usage,
-            status: "proposed",
+            status: "PROPOSED",
             reason: outcome.reason,
             selectedCount: evidence.length,
             evidenceThreadIds: [...new Set(evidence.map((e) => e.thread_id))],
           },
         });
-        await bump(tx, p, { ...release, reviewState: "proposed", lastReviewAt: at, evidenceWatermark: c.watermark });
+        await bump(tx, p, { ...release, reviewState: "PROPOSED", lastReviewAt: at, evidenceWatermark: c.watermark });
       }
       await prune(tx, p);
       return state(tx, userId);
@@ -250,24 +243,24 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       return database.$transaction(async (tx) => {
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
-        const pending = await tx.personaProposal.findFirst({ where: { userId, status: "pending" } });
-        if (!pending || pending.id !== proposalId) throw new PersonaConflictError("no such pending suggestion");
+        const pending = await tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } });
+        if (!pending || pending.id !== proposalId) throw new PersonaConflict("no such pending suggestion");
         const at = now();
         const decided = { decidedAt: at, decidedBy: actorId };
         if (!accept) {
-          await tx.personaProposal.update({ where: { id: pending.id }, data: { ...decided, status: "dismissed" } });
-          await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "dismissed" } });
-          await bump(tx, p, { reviewState: "dismissed" });
+          await tx.personaProposal.update({ where: { id: pending.id }, data: { ...decided, status: "DISMISSED" } });
+          await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "DISMISSED" } });
+          await bump(tx, p, { reviewState: "DISMISSED" });
           return state(tx, userId);
         }
-        if (p.paused) throw new PersonaConflictError("paused");
-        if (pending.baseVersion !== p.version || pending.goalsOld !== p.goals) throw new PersonaConflictError("the suggestion is out of date");
+        if (p.paused) throw new PersonaConflict("paused");
+        if (pending.baseVersion !== p.version || pending.goalsOld !== p.goals) throw new PersonaConflict("the suggestion is out of date");
         const trace = reviewTrace(pending.reviewId);
         await tx.personaHistoryEntry.create({
           data: {
             userId,
             version: p.version + 1,
-            action: "applied",
+            action: "APPLIED",
             actorId,
             reviewId: pending.reviewId,
             proposalId: pending.id,
@@ -280,9 +273,9 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
             createdAt: at,
           },
         });
-        await tx.personaProposal.update({ where: { id: pending.id }, data: { ...decided, status: "approved" } });
-        await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "approved" } });
-        await bump(tx, p, { goals: pending.goalsNew, version: p.version + 1, reviewState: "approved" });
+        await tx.personaProposal.update({ where: { id: pending.id }, data: { ...decided, status: "APPROVED" } });
+        await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "APPROVED" } });
+        await bump(tx, p, { goals: pending.goalsNew, version: p.version + 1, reviewState: "APPROVED" });
         await prune(tx, p);
         return state(tx, userId);
       });
@@ -295,9 +288,9 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         // Pausing cancels a reflection in flight: its result will be discarded.
         const cancel = paused && p.reviewingId;
         if (cancel) {
-          await tx.personaReview.updateMany({ where: { id: p.reviewingId!, status: "reviewing" }, data: { status: "cancelled", finishedAt: now() } });
+          await tx.personaReview.updateMany({ where: { id: p.reviewingId!, status: "REVIEWING" }, data: { status: "CANCELLED", finishedAt: now() } });
         }
-        await bump(tx, p, { paused, ...(cancel ? { reviewingId: null, reviewingSince: null, reviewState: "cancelled" } : {}) });
+        await bump(tx, p, { paused, ...(cancel ? { reviewingId: null, reviewingSince: null, reviewState: "CANCELLED" } : {}) });
         return state(tx, userId);
       });
     },
@@ -307,13 +300,13 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
         const last = await tx.personaHistoryEntry.findFirst({ where: { userId }, orderBy: { version: "desc" } });
-        if (!last || last.action === "undo" || last.goalsAfter !== p.goals) throw new PersonaConflictError("nothing to undo");
+        if (!last || last.action === "UNDO" || last.goalsAfter !== p.goals) throw new PersonaConflict("nothing to undo");
         const at = now();
         await tx.personaHistoryEntry.create({
           data: {
             userId,
             version: p.version + 1,
-            action: "undo",
+            action: "UNDO",
             actorId,
             reviewId: last.reviewId,
             proposalId: last.proposalId,
@@ -327,12 +320,12 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           },
         });
         // A pending suggestion was written against the goals being reverted.
-        const pending = await tx.personaProposal.findFirst({ where: { userId, status: "pending" } });
+        const pending = await tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } });
         if (pending) {
-          await tx.personaProposal.update({ where: { id: pending.id }, data: { status: "superseded", decidedAt: at, decidedBy: actorId } });
-          await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "superseded" } });
+          await tx.personaProposal.update({ where: { id: pending.id }, data: { status: "SUPERSEDED", decidedAt: at, decidedBy: actorId } });
+          await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "SUPERSEDED" } });
         }
-        await bump(tx, p, { goals: last.goalsBefore, version: p.version + 1, ...(pending ? { reviewState: "superseded" } : {}) });
+        await bump(tx, p, { goals: last.goalsBefore, version: p.version + 1, ...(pending ? { reviewState: "SUPERSEDED" } : {}) });
         await prune(tx, p);
         return state(tx, userId);
       });

@@ -1,9 +1,15 @@
-// Reads one account's canonical persona state (the contract's shape) from the database.
+// Reads one account's canonical persona state (the contract's shape) from the database. The
+// database stores statuses as SCREAMING_CASE enums; the contract spells them in lower case.
 import type { Tx } from "../db/prisma";
 import type { AccountPersona, PersonaHistoryEntry, PersonaProposal, PersonaReview } from "../db/generated/client";
-import type { EvidenceItem, HistoryEntry, PendingProposal, PersonaState, ReviewEntry, ReviewStatus } from "./types";
+import type { EvidenceItem, HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "./types";
 
 export const DEFAULT_ROLE = "Learning partner";
+
+/** An enum value as the contract spells it ("NO_CHANGE" → "no_change"). */
+export const wire = <T extends string>(value: T) => value.toLowerCase() as Lowercase<T>;
+/** A contract value as the database's enum spells it ("daily" → "DAILY"). */
+export const stored = <T extends string>(value: T) => value.toUpperCase() as Uppercase<T>;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -17,7 +23,7 @@ function historyEntry(h: PersonaHistoryEntry): HistoryEntry {
   return {
     version: h.version,
     timestamp: h.createdAt.toISOString(),
-    action: h.action === "undo" ? "undo" : "applied",
+    action: wire(h.action),
     actor_id: h.actorId,
     review_id: h.reviewId,
     change_trigger: { reason: h.reason },
@@ -41,12 +47,12 @@ function pendingOf(p: PersonaProposal): PendingProposal {
 function reviewEntry(r: PersonaReview): ReviewEntry {
   return {
     id: r.id,
-    status: r.status as ReviewStatus,
+    status: wire(r.status),
     timestamp: (r.finishedAt ?? r.startedAt).toISOString(),
     reason: r.failure ?? r.reason ?? "",
     evidence_count: r.evidenceCount,
     selected_count: r.selectedCount,
-    trigger: r.trigger === "daily" ? "daily" : "manual",
+    trigger: wire(r.trigger),
     trace: { thread_id: r.traceThreadId, root_trace_id: r.traceRootId },
     model: r.model,
     input_tokens: r.inputTokens,
@@ -71,7 +77,7 @@ export function stateOf(p: AccountPersona, history: PersonaHistoryEntry[], pendi
       version: p.version,
       evolution_history: history.map(historyEntry),
     },
-    review_state: p.reviewState,
+    review_state: p.reviewState ? wire(p.reviewState) : "not_reviewed",
     last_review_at: iso(p.lastReviewAt),
     reviews: reviews.map(reviewEntry),
     history_limit: p.historyLimit,
@@ -88,7 +94,7 @@ export async function loadState(tx: Tx, userId: string): Promise<PersonaState | 
   if (!persona) return null;
   const [history, pending, reviews] = await Promise.all([
     tx.personaHistoryEntry.findMany({ where: { userId }, orderBy: { version: "asc" } }),
-    tx.personaProposal.findFirst({ where: { userId, status: "pending" } }),
+    tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } }),
     tx.personaReview.findMany({ where: { userId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
   ]);
   return stateOf(persona, history, pending, reviews);

@@ -1,6 +1,6 @@
 // The persona evolution contract: the canonical state an adapter returns (the reference's
-// "learning goals" profile, snake_case on the wire) and the adapter's operations. The page
-// and the action route talk only to this contract; lib/persona/pg-adapter.ts implements it.
+// "learning goals" profile, snake_case on the wire) and the adapter's operations. The named
+// operations (lib/persona/operations) talk only to this contract; lib/persona/pg-adapter.ts implements it.
 import type { Tx } from "../db/prisma";
 
 export type EvidenceItem = {
@@ -77,7 +77,7 @@ export type PersonaState = {
     version: number;
     evolution_history: HistoryEntry[];
   };
-  review_state: string;
+  review_state: ReviewStatus | "not_reviewed";
   last_review_at: string | null;
   reviews: ReviewEntry[];
   history_limit: number;
@@ -105,20 +105,4 @@ export interface PersonaAdapter {
   pause(userId: string, o: { revision: number; paused: boolean; gate: Gate }): Promise<PersonaState>;
   undo(userId: string, o: { revision: number; actorId: string; gate: Gate }): Promise<PersonaState>;
   schedule(userId: string, o: { revision: number; dailyEnabled: boolean; gate: Gate }): Promise<PersonaState>;
-}
-
-/** A stale revision, a paused profile or a state that does not allow the action (→ 409). */
-export class PersonaConflictError extends Error {
-  constructor(readonly why: string) {
-    super(why);
-    this.name = "PersonaConflictError";
-  }
-}
-
-/** The account has no persona and no conversation evidence to start one from (→ 404). */
-export class PersonaNotFoundError extends Error {
-  constructor() {
-    super("no persona for this account");
-    this.name = "PersonaNotFoundError";
-  }
 }

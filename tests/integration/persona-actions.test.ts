@@ -302,7 +302,7 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
     const row = await personaRow(server, user);
     expect(row).toMatchObject({ revision: s.revision, version: 1, paused: false });
     expect(await count(server, "persona_history", user)).toBe(0);
-    expect((await server.sql.query(`SELECT status FROM persona_proposals WHERE user_id = $1`, [user])).rows).toEqual([{ status: "pending" }]);
+    expect((await server.sql.query(`SELECT status FROM persona_proposals WHERE user_id = $1`, [user])).rows).toEqual([{ status: "PENDING" }]);
     expect(await personaRow(server, "acct-new-during-outage")).toBeNull();
     expect((await viewState(server, admin, user)).status).toBe(200);
   });

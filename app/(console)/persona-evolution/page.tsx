@@ -6,9 +6,10 @@ import { headers } from "next/headers";
 import { requireAdmin } from "@/lib/auth/page-access";
 import { clientHash } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
+import { isDomainError } from "@/lib/errors";
 import { ACTION_MESSAGES, validAccountId } from "@/lib/persona/action-body";
 import { personaActionsEnabled } from "@/lib/persona/config";
-import { auditedPersonaView, defaultPersonaAdapter } from "@/lib/persona/host";
+import { viewPersonaProfile } from "@/lib/persona/operations";
 import type { PersonaState } from "@/lib/persona/types";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -36,10 +37,12 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
         requestId: requestHeaders.get("x-request-id") ?? randomUUID(),
         clientHash: await clientHash(new Request("http://console.local/", { headers: requestHeaders })),
       };
-      const database = db();
-      const result = await auditedPersonaView(database, defaultPersonaAdapter(database), audit, valid);
-      if ("error" in result) error = result.error;
-      else state = result.state;
+      try {
+        state = await viewPersonaProfile(db(), { userId: valid }, audit);
+      } catch (e) {
+        if (!isDomainError(e)) throw e;
+        error = e.message;
+      }
     }
   }
   return (

@@ -1,27 +1,24 @@
 // POST /persona-evolution/action: one audited persona action by a signed-in admin, answered
-// with the latest canonical state. Only enabled with PROCTOR_PERSONA_ACTIONS=1 (then also in
-// read-only mode); the body is read here so that oversized or malformed ones are a 400.
+// with the latest canonical state (seed 003's published contract). Only enabled with
+// PROCTOR_PERSONA_ACTIONS=1 (then also in read-only mode); the body is read here so that
+// oversized or malformed ones are a 400. The console's buttons call the same operations.
 import { route, json } from "@/lib/api/handler";
-import { problems } from "@/lib/api/problem";
 import { readJsonBody } from "@/lib/api/json-body";
 import { db } from "@/lib/db/client";
+import { Forbidden, Validation } from "@/lib/errors";
 import { ACTION_BODY_LIMIT, ACTION_MESSAGES, parseActionBody } from "@/lib/persona/action-body";
 import { personaActionsEnabled } from "@/lib/persona/config";
-import { defaultPersonaAdapter, operatorId, performPersonaAction, PERSONA_MESSAGES } from "@/lib/persona/host";
+import { PERSONA_MESSAGES } from "@/lib/persona/errors";
+import { runPersonaAction } from "@/lib/persona/operations";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route({ auth: "session", role: "ADMIN", allowInReadOnly: () => personaActionsEnabled() }, async ({ req, actor, audit }) => {
-  if (!personaActionsEnabled()) throw problems.forbidden(PERSONA_MESSAGES.disabled);
-  let raw: unknown;
-  try {
-    raw = await readJsonBody(req, ACTION_BODY_LIMIT);
-  } catch {
-    throw problems.validation(ACTION_MESSAGES.invalid);
-  }
+export const POST = route({ auth: "session", role: "ADMIN", allowInReadOnly: () => personaActionsEnabled() }, async ({ req, audit }) => {
+  if (!personaActionsEnabled()) throw new Forbidden(PERSONA_MESSAGES.disabled);
+  const raw = await readJsonBody(req, ACTION_BODY_LIMIT).catch(() => {
+    throw new Validation(ACTION_MESSAGES.invalid);
+  });
   const parsed = parseActionBody(raw);
-  if (!parsed.ok) throw problems.validation(parsed.message);
-  const database = db();
-  const state = await performPersonaAction(database, defaultPersonaAdapter(database), audit, operatorId(actor!.label), parsed.value);
-  return json(state);
+  if (!parsed.ok) throw new Validation(parsed.message);
+  return json(await runPersonaAction(db(), parsed.value, audit));
 });

@@ -1,0 +1,15 @@
+// Approve the pending proposal the operator saw (at `revision`): its goals become the next
+// persona version, with the proposal's evidence in the history.
+import type { Db } from "../../db/prisma";
+import type { AuditContext } from "../../audit/record";
+import type { PersonaState } from "../types";
+import { actorId, audited } from "./audited";
+
+export type PersonaDecisionInput = { userId: string; revision: number; proposalId: string };
+
+export function approvePersonaProposal(database: Db, input: PersonaDecisionInput, by: AuditContext): Promise<PersonaState> {
+  const { userId, revision, proposalId } = input;
+  return audited(database, by, { action: "persona_approve_requested", userId, details: { revision, proposal_id: proposalId } }, (adapter, gate) =>
+    adapter.decide(userId, { proposalId, revision, accept: true, actorId: actorId(by), gate }),
+  );
+}
