@@ -28,7 +28,7 @@ export async function runDailyCheck(database: Db, adapter: PersonaAdapter, userI
   const skip: DailyOutcome | null = p.paused ? "paused" : pending ? "awaiting_decision" : fresh === 0 ? "no_new_messages" : null;
   let outcome: string = skip ?? "reviewed";
   if (!skip) {
-    const gate = await personaAuditGate(database, systemAuditContext("daily-review"), "persona_daily_review_started", userId);
+    const gate = await personaAuditGate(database, systemAuditContext("daily-review"), userId, { type: "persona_reflection.requested", data: { trigger: "daily" } });
     const state = await adapter.reflect(userId, { actorId: DAILY_ACTOR, trigger: "daily", gate }).catch(() => null);
     outcome = state?.review_state ?? "failed";
   }

@@ -6,7 +6,7 @@ import type { Db } from "../db/prisma";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { problems } from "../api/problem";
 import type { PersonaAction } from "./action-body";
-import { personaAuditGate } from "./audit";
+import { personaActionEvent, personaAuditGate, type PersonaAuditEvent } from "./audit";
 import { personaHistoryLimitFromEnv } from "./config";
 import { reflectorFromEnv } from "./llm-reflector";
 import { createPgPersonaAdapter } from "./pg-adapter";
@@ -28,9 +28,9 @@ export function defaultPersonaAdapter(database: Db): PersonaAdapter {
 /** The history's and audit's name for a console user: `operator:<email>`, never from a request body. */
 export const operatorId = (label: string) => `operator:${label}`;
 
-async function gateFor(database: Db, audit: AuditContext, action: string, userId: string, details?: Record<string, string | number | boolean>): Promise<Gate> {
+async function gateFor(database: Db, audit: AuditContext, userId: string, event: PersonaAuditEvent): Promise<Gate> {
   try {
-    return await personaAuditGate(database, audit, action, userId, details);
+    return await personaAuditGate(database, audit, userId, event);
   } catch {
     throw new AuditUnavailableError("pseudonym key unavailable");
   }
@@ -45,13 +45,8 @@ function mapError(e: unknown, requestId: string): never {
 }
 
 export async function performPersonaAction(database: Db, adapter: PersonaAdapter, audit: AuditContext, operator: string, a: PersonaAction): Promise<PersonaState> {
-  const details: Record<string, string | number | boolean> = {};
-  if ("revision" in a) details.revision = a.revision;
-  if ("proposalId" in a) details.proposal_id = a.proposalId;
-  if ("paused" in a) details.paused = a.paused;
-  if ("dailyEnabled" in a) details.daily_enabled = a.dailyEnabled;
   try {
-    const gate = await gateFor(database, audit, `persona_${a.action}_requested`, a.userId, details);
+    const gate = await gateFor(database, audit, a.userId, personaActionEvent(a));
     switch (a.action) {
       case "reflect":
         return await adapter.reflect(a.userId, { actorId: operator, trigger: "manual", gate });
@@ -75,7 +70,7 @@ export type AuditedView = { state: PersonaState | null } | { error: string; stat
 /** A profile read for the page: audited first; an unwritable audit log means no read at all. */
 export async function auditedPersonaView(database: Db, adapter: PersonaAdapter, audit: AuditContext, userId: string): Promise<AuditedView> {
   try {
-    const gate = await gateFor(database, audit, "persona_profile_viewed", userId);
+    const gate = await gateFor(database, audit, userId, { type: "persona_profile.viewed", data: {} });
     return { state: await adapter.view(userId, gate) };
   } catch (e) {
     if (e instanceof AuditUnavailableError) return { error: PERSONA_MESSAGES.auditUnavailable, status: 503 };
