@@ -33,8 +33,9 @@ export function targetHref(e: AuditEvent): string | null {
     case "agent":
       return agentHref(e.target.id);
     case "skill":
+      return "agent_id" in e.data ? skillHref(e.data.agent_id, e.target.id) : null;
     case "job":
-      return "agent_id" in e.data ? (e.target.type === "skill" ? skillHref(e.data.agent_id, e.target.id) : agentHref(e.data.agent_id)) : null;
+      return "agent_id" in e.data ? agentHref(e.data.agent_id) : null;
     case "account":
       return null;
   }
