@@ -1,8 +1,10 @@
 // Reading the audit log: server-side pages, newest first by default, filtered by actor,
-// action, target and time. One schema serves the console route and the page.
+// action, target and time. One schema serves the console route and the page. Each row is
+// parsed with the event union; a row that matches no current type keeps its raw details.
 import { z } from "zod";
 import type { Db } from "../db/prisma";
 import type { Prisma } from "../db/generated/client";
+import { parseAuditEvent, type AuditEvent } from "./events";
 
 const isoTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 time" });
 const text = (max: number) => z.string().trim().max(max).optional().transform((v) => v || undefined);
@@ -13,7 +15,7 @@ export const auditQuerySchema = z.object({
   dir: z.enum(["asc", "desc"]).default("desc"),
   /** Matches the actor's label (email or key name) in part, or its id exactly. */
   actor: text(200),
-  /** An action ("api_key.create") or a prefix of one ("api_key."). */
+  /** An event type ("api_key.created") or a prefix of one ("api_key."). */
   action: text(100),
   target_type: text(50),
   /** A target id or pseudonym, exactly. */
@@ -37,6 +39,8 @@ export type AuditEventView = {
   request_id: string | null;
   client_hash: string | null;
   details: unknown;
+  /** The typed event, or null for a legacy row that no current type describes. */
+  event: AuditEvent | null;
 };
 
 export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
@@ -70,29 +74,10 @@ export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events:
       request_id: r.requestId,
       client_hash: r.clientHash,
       details: r.details,
+      event: parseAuditEvent(r),
     })),
     total,
     page: q.page,
     page_size: q.page_size,
   };
-}
-
-/**
- * Distinct actions and target types, for the filter menus. A loose index scan (one index probe
- * per distinct value) instead of DISTINCT, which would read the whole append-only table.
- */
-export async function auditFacets(database: Db): Promise<{ actions: string[]; targetTypes: string[] }> {
-  const [actions, targetTypes] = await Promise.all([
-    database.$queryRaw<{ v: string }[]>`
-      WITH RECURSIVE t(v) AS (
-        SELECT min(action) FROM audit_events
-        UNION ALL SELECT (SELECT min(action) FROM audit_events WHERE action > t.v) FROM t WHERE t.v IS NOT NULL)
-      SELECT v FROM t WHERE v IS NOT NULL LIMIT 300`,
-    database.$queryRaw<{ v: string }[]>`
-      WITH RECURSIVE t(v) AS (
-        SELECT min(target_type) FROM audit_events
-        UNION ALL SELECT (SELECT min(target_type) FROM audit_events WHERE target_type > t.v) FROM t WHERE t.v IS NOT NULL)
-      SELECT v FROM t WHERE v IS NOT NULL LIMIT 100`,
-  ]);
-  return { actions: actions.map((r) => r.v), targetTypes: targetTypes.map((r) => r.v) };
 }

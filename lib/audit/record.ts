@@ -1,18 +1,13 @@
 // Audit rows are written in the same transaction as the change they record. If the row
 // cannot be written, the transaction fails and the caller gets 503: no unaudited change.
+// Only the typed events of ./events are accepted; a payload outside them is a bug and throws
+// before anything is written.
 import type { Tx } from "../db/prisma";
 import { actorRole, type Actor } from "../auth/actor";
 import { Unavailable } from "../errors";
+import { auditEventSchema, type AuditEvent } from "./events";
 
 export type AuditContext = { actor: Actor | null; requestId: string; clientHash: string | null };
-
-export type AuditEventInput = {
-  action: string;
-  targetType?: string;
-  targetId?: string | null;
-  /** Ids, counts, statuses and reasons typed by admins. Never persona goals or conversation text. */
-  details?: Record<string, unknown>;
-};
 
 export class AuditUnavailableError extends Unavailable {
   constructor(cause: unknown) {
@@ -20,7 +15,8 @@ export class AuditUnavailableError extends Unavailable {
   }
 }
 
-export async function recordAudit(tx: Tx, ctx: AuditContext, event: AuditEventInput): Promise<void> {
+export async function recordAudit(tx: Tx, ctx: AuditContext, event: AuditEvent): Promise<void> {
+  const { type, target, data } = auditEventSchema.parse(event);
   try {
     await tx.auditEvent.create({
       data: {
@@ -28,12 +24,12 @@ export async function recordAudit(tx: Tx, ctx: AuditContext, event: AuditEventIn
         actorId: ctx.actor?.id ?? null,
         actorLabel: ctx.actor?.label ?? "system",
         actorRole: ctx.actor ? actorRole(ctx.actor) : null,
-        action: event.action,
-        targetType: event.targetType ?? null,
-        targetId: event.targetId ?? null,
+        action: type,
+        targetType: target.type,
+        targetId: target.id,
         requestId: ctx.requestId,
         clientHash: ctx.clientHash,
-        details: (event.details ?? {}) as object,
+        details: data,
       },
     });
   } catch (e) {

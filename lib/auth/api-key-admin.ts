@@ -66,10 +66,9 @@ export async function createApiKeyAudited(database: Db, audit: AuditContext, inp
   return database.$transaction(async (tx) => {
     const { row, secret } = await createApiKey(tx, { name: input.name, scopes: input.scopes, createdById });
     await recordAudit(tx, audit, {
-      action: "api_key.create",
-      targetType: "api_key",
-      targetId: row.id,
-      details: { name: row.name, prefix: `pk_${row.prefix}`, scopes: row.scopes },
+      type: "api_key.created",
+      target: { type: "api_key", id: row.id },
+      data: { name: row.name, prefix: `pk_${row.prefix}`, scopes: row.scopes },
     });
     const created = await tx.apiKey.findUniqueOrThrow({ where: { id: row.id }, select: columns });
     return { key: view(created), secret };
@@ -84,7 +83,7 @@ export async function revokeApiKey(database: Db, audit: AuditContext, id: string
       const exists = await tx.apiKey.findUnique({ where: { id }, select: { id: true } });
       throw exists ? new InvalidState("The API key is already revoked.") : new NotFound("The API key");
     }
-    await recordAudit(tx, audit, { action: "api_key.revoke", targetType: "api_key", targetId: id, details: { reason } });
+    await recordAudit(tx, audit, { type: "api_key.revoked", target: { type: "api_key", id }, data: { reason } });
     return view(await tx.apiKey.findUniqueOrThrow({ where: { id }, select: columns }));
   });
 }

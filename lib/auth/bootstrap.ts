@@ -15,7 +15,7 @@ export async function ensureFirstAdmin(
   const passwordHash = await hashPassword(password);
   await database.$transaction(async (tx) => {
     const user = await tx.user.create({ data: { email, passwordHash, role: "ADMIN", name: "Administrator" } });
-    await recordAudit(tx, systemAuditContext("bootstrap"), { action: "user.bootstrap", targetType: "user", targetId: user.id });
+    await recordAudit(tx, systemAuditContext("bootstrap"), { type: "user.bootstrapped", target: { type: "user", id: user.id }, data: {} });
   });
   return { email, password, generated: !env.password };
 }
@@ -31,7 +31,7 @@ export async function ensureBootstrapApiKey(database: Db, key: string | undefine
   }
   await database.$transaction(async (tx) => {
     const { row } = await createApiKey(tx, { name: "bootstrap (PROCTOR_API_KEY)", scopes: ["ingest", "admin"], key });
-    await recordAudit(tx, systemAuditContext("bootstrap"), { action: "api_key.bootstrap", targetType: "api_key", targetId: row.id });
+    await recordAudit(tx, systemAuditContext("bootstrap"), { type: "api_key.bootstrapped", target: { type: "api_key", id: row.id }, data: {} });
   });
   return "created";
 }

@@ -76,10 +76,9 @@ export async function createUser(database: Db, audit: AuditContext, input: z.out
       select: userColumns,
     });
     await recordAudit(tx, audit, {
-      action: "user.create",
-      targetType: "user",
-      targetId: created.id,
-      details: { email: created.email, role: created.role, password_generated: !input.password },
+      type: "user.created",
+      target: { type: "user", id: created.id },
+      data: { email: created.email, role: created.role, password_generated: !input.password },
     });
     return created;
   }).catch((e: { code?: string }) => {
@@ -101,10 +100,9 @@ export async function updateUser(database: Db, audit: AuditContext, actorUserId:
     if (losesAdmin && (await activeAdmins(tx)) <= 1) throw new InvalidState("The last active admin cannot be demoted or deactivated.");
     const after = await tx.user.update({ where: { id }, data: { role, active }, select: userColumns });
     await recordAudit(tx, audit, {
-      action: active !== before.active ? (active ? "user.reactivate" : "user.deactivate") : "user.role_change",
-      targetType: "user",
-      targetId: id,
-      details: { role_before: before.role, role_after: role, active_before: before.active, active_after: active, reason: change.reason },
+      type: "user.updated",
+      target: { type: "user", id },
+      data: { role_before: before.role, role_after: role, active_before: before.active, active_after: active, reason: change.reason },
     });
     return after;
   });

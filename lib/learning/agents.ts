@@ -28,10 +28,9 @@ export async function upsertAgent(db: Db, agentId: string, body: AgentPutBody, a
       update: data,
     });
     await recordAudit(tx, audit, {
-      action: existed ? "agent.replace" : "agent.create",
-      targetType: "agent",
-      targetId: agentId,
-      details: { name, tools: tools.map((t) => t.name), learning, outcome_rule },
+      type: existed ? "agent.replaced" : "agent.created",
+      target: { type: "agent", id: agentId },
+      data: { name, tools: tools.map((t) => t.name), learning, outcome_rule },
     });
     return row;
   });

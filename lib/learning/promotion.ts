@@ -64,7 +64,7 @@ async function stalenessSweep(db: Db, agentId: string, toolbox: Set<string>, opt
     for (const s of stale) {
       const reason = `tool removed: ${s.missing.join(", ")}`;
       if (!(await retireSkill(tx, { id: s.id, agentId }, "DEPRECATED", reason, actorLabel(opts.audit), [...LIVE]))) continue;
-      await recordAudit(tx, opts.audit, { action: "skill.deprecated", targetType: "skill", targetId: s.id, details: { agent_id: agentId, reason, trigger: opts.trigger } });
+      await recordAudit(tx, opts.audit, { type: "skill.deprecated", target: { type: "skill", id: s.id }, data: { agent_id: agentId, reason, trigger: opts.trigger } });
       done.push(s.id);
     }
     return done;
@@ -223,21 +223,15 @@ export async function runPromotionCycle(db: Db, agentId: string, opts: CycleOpti
         finished_at: finishedAt.toISOString(),
       };
       await tx.promotionReport.create({ data: { id: reportId, agentId, trigger: opts.trigger, report: view, startedAt, finishedAt } });
-      await recordAudit(tx, opts.audit, {
-        action: opts.trigger === "distill" ? "learning.class_distilled" : "learning.promotion_cycle",
-        targetType: "agent",
-        targetId: agentId,
-        details: {
-          report_id: reportId,
-          trigger: opts.trigger,
-          promoted,
-          deprecated,
-          rejected: rejected.map((r) => r.canonical_hash),
-          skipped: skipped.length,
-          deferred: deferred.length,
-          ...(opts.only ? { canonical_hash: opts.only.canonicalHash } : {}),
-        },
-      });
+      const outcome = { report_id: reportId, promoted, deprecated, rejected: rejected.map((r) => r.canonical_hash), skipped: skipped.length, deferred: deferred.length };
+      const target = { type: "agent", id: agentId } as const;
+      await recordAudit(
+        tx,
+        opts.audit,
+        opts.trigger === "distill"
+          ? { type: "class.distilled", target, data: { ...outcome, canonical_hash: opts.only!.canonicalHash } }
+          : { type: "promotion_cycle.ran", target, data: { ...outcome, trigger: opts.trigger } },
+      );
       return view;
     },
     { maxWait: 15_000, timeout: 60_000 },

@@ -74,10 +74,9 @@ export async function activateSkill(db: Db, skillId: string, body: { injection_r
     });
     if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
     await recordAudit(tx, audit, {
-      action: "skill.activated",
-      targetType: "skill",
-      targetId: skill.id,
-      details: { agent_id: skill.agentId, injection_role: role.toLowerCase(), version: skill.version, reason: body.reason ?? null },
+      type: "skill.activated",
+      target: { type: "skill", id: skill.id },
+      data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason: body.reason ?? null },
     });
   });
   return getSkill(db, skillId);
@@ -89,7 +88,7 @@ export async function demoteSkill(db: Db, skillId: string, reason: string, audit
   await db.$transaction(async (tx) => {
     const ok = await retireSkill(tx, { id: skill.id, agentId: skill.agentId }, "DEMOTED", reason, audit.actor?.label ?? "system", ["ACTIVE"]);
     if (!ok) throw new InvalidState("The skill changed state meanwhile; only active skills can be demoted.");
-    await recordAudit(tx, audit, { action: "skill.demoted", targetType: "skill", targetId: skill.id, details: { agent_id: skill.agentId, version: skill.version, reason } });
+    await recordAudit(tx, audit, { type: "skill.demoted", target: { type: "skill", id: skill.id }, data: { agent_id: skill.agentId, version: skill.version, reason } });
   });
   return getSkill(db, skillId);
 }

@@ -138,10 +138,10 @@ export async function startSkillQualification(
       const { scope, proposal } = result.record;
       // Ids and policy only: the SKILL.md body is not audit material.
       await recordAudit(tx, audit, {
-        action: "skill.qualification_started",
-        targetType: "skill",
-        targetId: skill.id,
-        details: {
+        type: "skill_qualification.started",
+        target: { type: "skill", id: skill.id },
+        data: {
+          agent_id: skill.agentId,
           procedure_id: proposal.id,
           scope,
           model: body.model,

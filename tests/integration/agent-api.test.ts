@@ -39,7 +39,7 @@ describe(`agents (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(g.json).toEqual(r.json);
     const audit = await server.sql.query("SELECT action, actor_type, details FROM audit_events WHERE target_type = 'agent' AND target_id = 'support'");
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0]).toMatchObject({ action: "agent.create", actor_type: "api_key" });
+    expect(audit.rows[0]).toMatchObject({ action: "agent.created", actor_type: "api_key" });
   });
 
   it("replaces an agent: config changes, counters stay, the replacement is audited", async () => {
@@ -51,7 +51,7 @@ describe(`agents (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const cleared = await putAgent("replaced", { name: "Renamed" });
     expect(cleared.json.outcome_rule).toBeNull();
     const actions = await server.sql.query("SELECT action FROM audit_events WHERE target_id = 'replaced' ORDER BY id");
-    expect(actions.rows.map((x) => x.action)).toEqual(["agent.create", "agent.replace", "agent.replace"]);
+    expect(actions.rows.map((x) => x.action)).toEqual(["agent.created", "agent.replaced", "agent.replaced"]);
   });
 
   it("refuses developer authority without shadow review, and unknown agents", async () => {

@@ -1,7 +1,11 @@
-// The audit log: append-only in the database, exactly one row per console change (with actor,
-// role, request id and no secret), written in the change's transaction so that a failed
-// audit write leaves no change behind, and readable page by page with filters.
+// The audit log: append-only in the database, exactly one typed event per console change (with
+// actor, role, request id and no secret), written in the change's transaction so that a failed
+// audit write leaves no change behind, readable page by page with filters, and rows written
+// under the old names renamed by the event-names migration.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAuditEvent } from "@/lib/audit/events";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 
@@ -19,8 +23,11 @@ afterAll(async () => {
 });
 
 async function rowsFor(requestId: string) {
-  return (await server.sql.query(`SELECT * FROM audit_events WHERE request_id = $1`, [requestId])).rows;
+  return (await server.sql.query(`SELECT * FROM audit_events WHERE request_id = $1 ORDER BY id`, [requestId])).rows;
 }
+
+const eventOf = (row: { action: string; target_type: string | null; target_id: string | null; details: unknown }) =>
+  parseAuditEvent({ action: row.action, targetType: row.target_type, targetId: row.target_id, details: row.details });
 
 describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("the database refuses UPDATE and DELETE on audit_events", async () => {
@@ -37,32 +44,34 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
 
     const key = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "audited key", scopes: ["ingest", "admin"] });
     expect(key.status).toBe(201);
-    changes.push({ action: "api_key.create", res: key, secrets: [key.json.secret, key.json.secret.split("_").slice(2).join("_")] });
+    changes.push({ action: "api_key.created", res: key, secrets: [key.json.secret, key.json.secret.split("_").slice(2).join("_")] });
     const keyId = key.json.api_key.id;
 
     const revoke = await call(server.baseUrl, admin, "POST", `/api/console/api-keys/${keyId}/revoke`, { reason: "rotated" });
     expect(revoke.status).toBe(200);
-    changes.push({ action: "api_key.revoke", res: revoke, secrets: [] });
+    changes.push({ action: "api_key.revoked", res: revoke, secrets: [] });
 
     const generated = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "gen@test.local", role: "VIEWER" });
     expect(generated.status).toBe(201);
     expect(generated.json.generated_password).toMatch(/.{12,}/);
-    changes.push({ action: "user.create", res: generated, secrets: [generated.json.generated_password] });
+    changes.push({ action: "user.created", res: generated, secrets: [generated.json.generated_password] });
     const userId = generated.json.user.id;
 
     const chosen = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "chosen@test.local", role: "ADMIN", password: "chosen-password-123" });
     expect(chosen.status).toBe(201);
     expect(chosen.json.generated_password).toBeNull();
-    changes.push({ action: "user.create", res: chosen, secrets: ["chosen-password-123"] });
+    changes.push({ action: "user.created", res: chosen, secrets: ["chosen-password-123"] });
 
-    for (const [body, action] of [
-      [{ role: "ADMIN", reason: "on call" }, "user.role_change"],
-      [{ active: false, reason: "left" }, "user.deactivate"],
-      [{ active: true, reason: "back" }, "user.reactivate"],
-    ] as const) {
+    const updates = [];
+    for (const body of [
+      { role: "ADMIN", reason: "on call" },
+      { active: false, reason: "left" },
+      { active: true, reason: "back" },
+    ]) {
       const r = await call(server.baseUrl, admin, "PATCH", `/api/console/users/${userId}`, body);
       expect(r.status).toBe(200);
-      changes.push({ action, res: r, secrets: [] });
+      changes.push({ action: "user.updated", res: r, secrets: [] });
+      updates.push(r);
     }
 
     // The generated password works (and is stored only as a hash).
@@ -81,12 +90,21 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       expect(row.target_type).toBeTruthy();
       expect(row.target_id).toBeTruthy();
       expect(row.client_hash).toMatch(/^[0-9a-f]{16}$/);
+      expect(eventOf(row), c.action).toMatchObject({ type: c.action, target: { type: row.target_type, id: row.target_id } });
       const text = JSON.stringify(row);
       for (const s of c.secrets) expect(text).not.toContain(s);
       expect(text).not.toMatch(/scrypt\$|password_hash|"hash"/);
     }
-    // The revocation keeps the admin's reason.
+    // The revocation keeps the admin's reason; a user change keeps before, after and reason.
     expect((await rowsFor(revoke.headers.get("x-request-id")!))[0].details).toEqual({ reason: "rotated" });
+    expect((await rowsFor(updates[1].headers.get("x-request-id")!))[0].details).toEqual({
+      role_before: "ADMIN",
+      role_after: "ADMIN",
+      active_before: true,
+      active_after: false,
+      reason: "left",
+    });
+    expect((await rowsFor(generated.headers.get("x-request-id")!))[0].details).toEqual({ email: "gen@test.local", role: "VIEWER", password_generated: true });
   });
 
   it("a refused request writes no audit row", async () => {
@@ -158,7 +176,8 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
 
     const victimId = (await server.sql.query(`SELECT id FROM users WHERE email = 'victim@test.local'`)).rows[0].id;
     const byTarget = await call(server.baseUrl, admin, "GET", `/api/console/audit?target_type=user&target=${victimId}`);
-    expect(byTarget.json.events.map((e: { action: string }) => e.action)).toEqual(["user.create"]);
+    expect(byTarget.json.events.map((e: { action: string }) => e.action)).toEqual(["user.created"]);
+    expect(byTarget.json.events[0].event).toMatchObject({ type: "user.created", data: { email: "victim@test.local", role: "VIEWER" } });
 
     const future = new Date(Date.now() + 86_400_000).toISOString();
     const none = await call(server.baseUrl, admin, "GET", `/api/console/audit?from=${encodeURIComponent(future)}`);
@@ -170,10 +189,60 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(bad.status).toBe(400);
     expect(bad.json.code).toBe("validation_error");
 
-    // The page renders the same filtered view from the URL.
+    // The page renders the same filtered view from the URL, as a sentence linking to the users.
     const page = await call(server.baseUrl, admin, "GET", `/audit?target_type=user&target=${victimId}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain("user.create");
-    expect(page.text).not.toContain("api_key.create</code>");
+    expect(page.text).toContain("user.created</code>");
+    expect(page.text).not.toContain("api_key.created</code>");
+    expect(page.text).toMatch(/href="\/settings\/users">user (<!-- -->)?victim@test\.local<\/a>/);
+    // The action filter offers every event type of the union.
+    expect(page.text).toContain('value="persona_proposal.approved"');
+  });
+
+  it("every row written so far is a typed event", async () => {
+    const rows = (await server.sql.query(`SELECT action, target_type, target_id, details FROM audit_events`)).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(eventOf(row), row.action).not.toBeNull();
+  });
+
+  it("the event-names migration renames rows written under the old names; a row no type describes is shown raw", async () => {
+    const legacy = [
+      ["user.deactivate", "user", "u-legacy", { role_before: "VIEWER", role_after: "VIEWER", active_before: true, active_after: false, reason: "left" }],
+      ["api_key.create", "api_key", "k-legacy", { name: "old key", prefix: "pk_abcdefghij", scopes: ["ingest"] }],
+      ["learning.class_distilled", "agent", "legacy-agent", { report_id: "r-1", trigger: "distill", promoted: [], deprecated: [], rejected: [], skipped: 0, deferred: 0, canonical_hash: "c0ffee" }],
+      ["persona_pause_requested", "account", "account:0123456789abcdef", { content_mode: "persona_profile", revision: 3, paused: false }],
+      ["persona_daily_review_started", "account", "account:0123456789abcdef", { content_mode: "persona_profile" }],
+      ["legacy.unknown_thing", "agent", "legacy-agent", { note: 1 }],
+    ] as const;
+    for (const [action, targetType, targetId, details] of legacy) {
+      await server.sql.query(`INSERT INTO audit_events (actor_type, action, target_type, target_id, request_id, details) VALUES ('system', $1, $2, $3, 'legacy-import', $4)`, [
+        action,
+        targetType,
+        targetId,
+        JSON.stringify(details),
+      ]);
+    }
+    const dir = path.join(process.cwd(), "prisma/migrations");
+    const migration = readdirSync(dir).find((n) => n.endsWith("_audit_event_names"))!;
+    await server.sql.query(readFileSync(path.join(dir, migration, "migration.sql"), "utf8"));
+
+    const rows = await rowsFor("legacy-import");
+    expect(rows.map((r) => [r.action, r.details])).toEqual([
+      ["user.updated", legacy[0][3]],
+      ["api_key.created", legacy[1][3]],
+      ["class.distilled", { report_id: "r-1", promoted: [], deprecated: [], rejected: [], skipped: 0, deferred: 0, canonical_hash: "c0ffee" }],
+      ["persona_profile.resumed", { revision: 3 }],
+      ["persona_reflection.requested", { trigger: "daily" }],
+      ["legacy.unknown_thing", { note: 1 }],
+    ]);
+    expect(rows.slice(0, 5).map(eventOf)).not.toContain(null);
+    // The guard is back on after the migration.
+    await expect(server.sql.query(`UPDATE audit_events SET action = 'tampered' WHERE request_id = 'legacy-import'`)).rejects.toThrow(/append-only/);
+
+    const page = await call(server.baseUrl, admin, "GET", "/audit?target=legacy-agent");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Distilled class");
+    expect(page.text).toContain("Unrecognized (legacy) event");
+    expect(page.text).toContain("legacy.unknown_thing</code>");
   });
 });

@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 /** Text that only admin pages render: an audit action, the key and user forms. */
-const ADMIN_ONLY_MARKERS = ["user.bootstrap", "Create key", "Create user"];
+const ADMIN_ONLY_MARKERS = ["user.bootstrapped", "Create key", "Create user"];
 const PAGE_FOR_ALL = { anonymous: 307, viewer: 200, admin: 200, ingestKey: 307, adminKey: 307 };
 const PAGE_FOR_ADMINS = { anonymous: 307, viewer: 403, admin: 200, ingestKey: 307, adminKey: 307 };
 const ROUTE_FOR_ADMINS = (ok: number) => ({ anonymous: 401, viewer: 403, admin: ok, ingestKey: 401, adminKey: 401 });
@@ -102,7 +102,7 @@ describe(`console access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
     const run = await call(server.baseUrl, callers.viewer, "GET", `/workflows/runs/${runId}`);
     expect(run.text).toContain("access-run-1");
     expect(run.text).toContain("shipped");
-    expect((await call(server.baseUrl, callers.admin, "GET", "/audit")).text).toContain("user.bootstrap");
+    expect((await call(server.baseUrl, callers.admin, "GET", "/audit")).text).toContain("user.bootstrapped");
     expect((await call(server.baseUrl, callers.admin, "GET", "/settings/api-keys")).text).toContain("Create key");
     expect((await call(server.baseUrl, callers.admin, "GET", "/settings/users")).text).toContain("Create user");
     const settings = await call(server.baseUrl, callers.admin, "GET", "/settings");

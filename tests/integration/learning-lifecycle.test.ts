@@ -28,10 +28,10 @@ describe(`continual-learning lifecycle, template distiller (${process.env.PROCTO
       { event: "skill_promoted", actor: expect.any(String) },
       { event: "skill_demoted", actor: "system" },
     ]);
-    const audits = await server.sql.query("SELECT action, actor_type FROM audit_events WHERE action = 'learning.promotion_cycle' ORDER BY id");
+    const audits = await server.sql.query("SELECT action, actor_type FROM audit_events WHERE action = 'promotion_cycle.ran' ORDER BY id");
     expect(audits.rows).toEqual([
-      { action: "learning.promotion_cycle", actor_type: "api_key" },
-      { action: "learning.promotion_cycle", actor_type: "api_key" },
+      { action: "promotion_cycle.ran", actor_type: "api_key" },
+      { action: "promotion_cycle.ran", actor_type: "api_key" },
     ]);
   }, 180_000);
 });

@@ -133,7 +133,7 @@ describe(`promotion cycle and distill now (${db})`, () => {
     const r2 = await call(server.baseUrl, admin, "POST", `/api/v1/agents/distill/classes/${five[0].canonical_hash}/distill`);
     expect(r2.json.promoted).toHaveLength(1);
     expect(r2.json.candidates_considered).toBe(1);
-    const audit = await server.sql.query("SELECT count(*)::int AS n FROM audit_events WHERE action = 'learning.class_distilled' AND target_id = 'distill'");
+    const audit = await server.sql.query("SELECT count(*)::int AS n FROM audit_events WHERE action = 'class.distilled' AND target_id = 'distill'");
     expect(audit.rows[0].n).toBe(3);
   });
 
@@ -289,7 +289,7 @@ describe(`monitoring at ingestion (${db})`, () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ trigger: "cadence" });
     expect(reports[0].promoted).toHaveLength(1);
-    const audit = await server.sql.query("SELECT actor_type FROM audit_events WHERE action = 'learning.promotion_cycle' AND target_id = 'cadence'");
+    const audit = await server.sql.query("SELECT actor_type FROM audit_events WHERE action = 'promotion_cycle.ran' AND target_id = 'cadence'");
     expect(audit.rows).toEqual([{ actor_type: "system" }]);
   });
 });

@@ -26,7 +26,7 @@ const qualify = (who: Caller, skillId: string, body: unknown = { model: MODEL, r
   call(server.baseUrl, who, "POST", `/api/console/learning/skills/${encodeURIComponent(skillId)}/qualification`, body);
 const procedureRows = async () => (await server.sql.query("SELECT agent, procedure_id FROM ledger_procedures ORDER BY procedure_id")).rows;
 const auditRows = async () =>
-  (await server.sql.query("SELECT actor_type, actor_label, target_id, details FROM audit_events WHERE action = 'skill.qualification_started' ORDER BY id")).rows;
+  (await server.sql.query("SELECT actor_type, actor_label, target_id, details FROM audit_events WHERE action = 'skill_qualification.started' ORDER BY id")).rows;
 /** Visible text of a page: React separates adjacent text nodes with comment markers. */
 const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/&amp;/g, "&").replace(/&#x27;/g, "'");
 
@@ -111,7 +111,7 @@ describe(`skills meet the ledger (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, 
       actor_type: "user",
       actor_label: ADMIN_EMAIL,
       target_id: shadow.skill_id,
-      details: { procedure_id: r.json.proposal.id, scope: r.json.scope, model: MODEL, task: shadow.source_canonical_hash, reason: "causal evidence before activation" },
+      details: { agent_id: "qual", procedure_id: r.json.proposal.id, scope: r.json.scope, model: MODEL, task: shadow.source_canonical_hash, reason: "causal evidence before activation" },
     });
     expect(audit[0].details.policy).toEqual(r.json.proposal.policy);
     expect(JSON.stringify(audit[0].details)).not.toContain(shadow.content);

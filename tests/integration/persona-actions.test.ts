@@ -241,7 +241,7 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
 
     const same = await act(server, admin, { user_id: user, action: "reflect" }, { origin: server.baseUrl });
     expect(same.status).toBe(200);
-    const rows = await auditRows(server, "persona_reflect_requested");
+    const rows = await auditRows(server, "persona_reflection.requested");
     const mine = rows[rows.length - 1];
     const adminId = (await server.sql.query(`SELECT id FROM users WHERE email = $1`, [ADMIN_EMAIL])).rows[0].id;
     expect(mine.actor_id).toBe(adminId);
@@ -256,7 +256,7 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
       expect((await viewPage(server, admin, user)).status).toBe(200);
     }
     const views = (await auditRows(server)).slice(before);
-    expect(views.map((v) => v.action)).toEqual(["persona_profile_viewed", "persona_profile_viewed", "persona_profile_viewed"]);
+    expect(views.map((v) => v.action)).toEqual(["persona_profile.viewed", "persona_profile.viewed", "persona_profile.viewed"]);
     expect(views[0].target_type).toBe("account");
     expect(views[0].target_id).toMatch(/^account:[0-9a-f]{16}$/);
     expect(views[0].target_id).toBe(views[1].target_id);
@@ -267,8 +267,8 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
     for (const secret of ["acct-audit-one", "acct-audit-two", "acct-flow", "keep this sentence private", "Keep this sentence private", "Spanish", "guitar"]) {
       expect(all).not.toContain(secret);
     }
-    const approve = (await auditRows(server, "persona_approve_requested")).at(-1)!;
-    expect(approve.details).toMatchObject({ revision: s.revision, proposal_id: s.pending.id, content_mode: "persona_profile" });
+    const approve = (await auditRows(server, "persona_proposal.approved")).at(-1)!;
+    expect(approve.details).toEqual({ revision: s.revision, proposal_id: s.pending.id });
     expect(approve.target_id).toBe(views[0].target_id);
     // Nor does the server log carry it.
     expect(server.output()).not.toContain("keep this sentence private");
@@ -332,7 +332,7 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
     expect(daily.reviews.at(-1)).toMatchObject({ trigger: "daily", status: "proposed" });
     expect(Date.parse(daily.next_daily_check_at)).toBe(Date.parse(daily.last_review_at) + 24 * 3600_000);
     expect(await jobs()).toHaveLength(1);
-    expect((await auditRows(server, "persona_daily_review_started")).length).toBe(1);
+    expect((await auditRows(server, "persona_reflection.requested")).filter((r) => r.details.trigger === "daily").length).toBe(1);
 
     // Due again but nothing new was said: no review, just the next check.
     await act(server, admin, { user_id: user, action: "dismiss", revision: daily.revision, proposal_id: daily.pending.id });

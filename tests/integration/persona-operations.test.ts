@@ -119,8 +119,8 @@ describe("persona operations", () => {
 
     const audit = await sql.query(`SELECT action, details FROM audit_events WHERE request_id = $1 ORDER BY id`, [by.requestId]);
     // The refused approval's audit row was written in its transaction and rolled back with it.
-    expect(audit.rows.map((r) => r.action)).toEqual(["persona_reflect_requested", "persona_approve_requested", "persona_undo_requested"]);
-    expect(audit.rows[1].details).toMatchObject({ revision: proposed.revision, proposal_id: proposed.pending!.id, content_mode: "persona_profile" });
+    expect(audit.rows.map((r) => r.action)).toEqual(["persona_reflection.requested", "persona_proposal.approved", "persona_change.undone"]);
+    expect(audit.rows[1].details).toMatchObject({ revision: proposed.revision, proposal_id: proposed.pending!.id });
   });
 
   it("changes nothing and says the audit log is unavailable when the audit row cannot be written", async () => {

@@ -31,6 +31,6 @@ describe(`persona actions in read-only mode (${process.env.PROCTOR_TEST_DB ?? "p
     const r = await act(server, admin, { user_id: "acct-ro", action: "reflect" }, { origin: server.baseUrl });
     expect(r.status, r.text).toBe(200);
     expect(r.json.pending.changes.goals.new).toBe("Read more poetry");
-    expect((await auditRows(server, "persona_reflect_requested")).length).toBe(1);
+    expect((await auditRows(server, "persona_reflection.requested")).length).toBe(1);
   });
 });

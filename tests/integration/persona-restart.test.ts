@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function viewedTarget(userId: string): Promise<string> {
   expect((await viewPage(server, admin, userId)).status).toBe(200);
-  return (await auditRows(server, "persona_profile_viewed")).at(-1)!.target_id;
+  return (await auditRows(server, "persona_profile.viewed")).at(-1)!.target_id;
 }
 
 describe(`persona inspection and pseudonyms across restarts (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {

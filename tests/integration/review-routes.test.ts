@@ -68,7 +68,7 @@ describe(`review console routes (${dbKind})`, () => {
     expect(r.json.report.promoted).toHaveLength(1);
     const id = r.json.report.promoted[0];
     expect(r.json.skills[id]).toMatchObject({ id, version: 1, status: "shadow" });
-    const audit = await auditRows("learning.class_distilled", AGENT);
+    const audit = await auditRows("class.distilled", AGENT);
     expect(audit).toHaveLength(2);
     expect(audit[1]).toMatchObject({ actor_type: "user", actor_label: ADMIN_EMAIL, actor_role: "ADMIN", details: { promoted: [id], canonical_hash: ready } });
 
@@ -84,7 +84,7 @@ describe(`review console routes (${dbKind})`, () => {
     expect(r.json.report).toMatchObject({ trigger: "manual", agent_id: AGENT, promoted: [] });
     const stored = await server.sql.query("SELECT id FROM promotion_reports WHERE id = $1", [r.json.report.id]);
     expect(stored.rows).toHaveLength(1);
-    expect(await auditRows("learning.promotion_cycle", AGENT)).toEqual([expect.objectContaining({ actor_type: "user", actor_label: ADMIN_EMAIL })]);
+    expect(await auditRows("promotion_cycle.ran", AGENT)).toEqual([expect.objectContaining({ actor_type: "user", actor_label: ADMIN_EMAIL })]);
   });
 
   it("activation and demotion from a session: viewers 403, admins decide with a reason", async () => {
@@ -124,7 +124,7 @@ describe(`review console routes (${dbKind})`, () => {
     const range = await call(server.baseUrl, admin, "PUT", `${base}/settings`, { learning: { ...current, min_success_rate: 1.5 } });
     expect(range.status).toBe(400);
     expect(range.json.errors[0].path).toBe("/min_success_rate");
-    expect(await auditRows("agent.learning_updated", AGENT)).toEqual([]);
+    expect(await auditRows("learning_config.updated", AGENT)).toEqual([]);
 
     const next = { ...current, min_executions: 7, skill_injection_role: "user", shadow_evaluation_enabled: true };
     const saved = await call(server.baseUrl, admin, "PUT", `${base}/settings`, { learning: next });
@@ -132,7 +132,7 @@ describe(`review console routes (${dbKind})`, () => {
     expect(saved.json.learning).toEqual(next);
     const agent = await call(server.baseUrl, adminKey, "GET", `/api/v1/agents/${AGENT}`);
     expect(agent.json.learning).toEqual(next);
-    expect(await auditRows("agent.learning_updated", AGENT)).toEqual([
+    expect(await auditRows("learning_config.updated", AGENT)).toEqual([
       expect.objectContaining({
         actor_label: ADMIN_EMAIL,
         details: { changed: { min_executions: { from: 5, to: 7 }, skill_injection_role: { from: "developer", to: "user" }, shadow_evaluation_enabled: { from: false, to: true } } },

@@ -1,6 +1,8 @@
 // The audit log (admins only): every change with who made it, in which role, on what, from
-// which request. Server-paginated; filters and page live in the URL.
+// which request, as a sentence with links. Server-paginated; filters and page live in the URL.
 import Link from "next/link";
+import { AuditEventSummary, targetHref } from "@/components/audit/event-summary";
+import { linkClass } from "@/components/review/styles";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
@@ -9,7 +11,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { requireAdmin } from "@/lib/auth/page-access";
-import { auditFacets, auditQuerySchema, queryAudit, type AuditEventView } from "@/lib/audit/query";
+import { AUDIT_EVENT_TYPES, AUDIT_TARGET_TYPES } from "@/lib/audit/events";
+import { auditQuerySchema, queryAudit, type AuditEventView } from "@/lib/audit/query";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
@@ -18,14 +21,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   await requireAdmin(hrefWith("/audit", sp, {}));
   const parsed = auditQuerySchema.safeParse(sp);
-  const facets = await auditFacets(db());
   const filters = (
     <FilterBar
       key={JSON.stringify(sp)}
       fields={[
         { name: "actor", label: "Actor", type: "text", placeholder: "email, key name or id" },
-        { name: "action", label: "Action", type: "select", options: facets.actions.map((a) => ({ value: a, label: a })) },
-        { name: "target_type", label: "Target type", type: "select", options: facets.targetTypes.map((t) => ({ value: t, label: t })) },
+        { name: "action", label: "Action", type: "select", options: AUDIT_EVENT_TYPES.map((a) => ({ value: a, label: a })) },
+        { name: "target_type", label: "Target type", type: "select", options: AUDIT_TARGET_TYPES.map((t) => ({ value: t, label: t })) },
         { name: "target", label: "Target id", type: "text" },
         { name: "from", label: "From", type: "datetime" },
         { name: "to", label: "To", type: "datetime" },
@@ -72,31 +74,40 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               </span>
             ),
           },
-          { key: "action", header: "Action", cell: (e) => <code className="text-xs">{e.action}</code> },
+          { key: "action", header: "Event", cell: (e) => <code className="text-xs">{e.action}</code> },
           {
             key: "target",
             header: "Target",
             className: "min-w-[10rem]",
-            cell: (e) => (e.target_type ? <span className="block max-w-[14rem] text-xs break-all">{e.target_type}{e.target_id ? `: ${e.target_id}` : ""}</span> : "—"),
+            cell: (e) => <Target e={e} />,
           },
           { key: "request", header: "Request", cell: (e) => <code className="block max-w-[10rem] truncate text-xs" title={e.request_id ?? ""}>{e.request_id ?? "—"}</code> },
           { key: "client", header: "Client", cell: (e) => <code className="text-xs">{e.client_hash ?? "—"}</code> },
-          {
-            key: "details",
-            header: "Details",
-            className: "min-w-[18rem]",
-            cell: (e) => {
-              const text = JSON.stringify(e.details);
-              return (
-                <code title={text} className="line-clamp-3 block max-w-md text-xs break-all text-slate-600 dark:text-slate-400">
-                  {text}
-                </code>
-              );
-            },
-          },
+          { key: "details", header: "What happened", className: "min-w-[18rem]", cell: (e) => <Details e={e} /> },
         ]}
       />
       {events.length > 0 ? <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith("/audit", sp, { page: p })} /> : null}
     </>
+  );
+}
+
+function Target({ e }: { e: AuditEventView }) {
+  if (!e.target_type) return "—";
+  const text = `${e.target_type}${e.target_id ? `: ${e.target_id}` : ""}`;
+  const href = e.event ? targetHref(e.event) : null;
+  return <span className="block max-w-[14rem] text-xs break-all">{href ? <Link href={href} className={linkClass}>{text}</Link> : text}</span>;
+}
+
+/** The event's sentence; a row no current type describes shows its raw details instead. */
+function Details({ e }: { e: AuditEventView }) {
+  if (e.event) return <span className="block max-w-md text-sm"><AuditEventSummary event={e.event} /></span>;
+  const text = JSON.stringify(e.details);
+  return (
+    <span className="block max-w-md text-xs">
+      <span className="text-slate-500">Unrecognized (legacy) event: </span>
+      <code title={text} className="line-clamp-3 break-all text-slate-600 dark:text-slate-400">
+        {text}
+      </code>
+    </span>
   );
 }

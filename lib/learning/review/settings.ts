@@ -17,7 +17,7 @@ export async function updateLearningConfig(db: Db, agentId: string, next: Learni
       (Object.keys(next) as (keyof LearningConfig)[]).filter((k) => before[k] !== next[k]).map((k) => [k, { from: before[k], to: next[k] }]),
     );
     await tx.agent.update({ where: { id: agentId }, data: { learning: next as Prisma.InputJsonValue } });
-    await recordAudit(tx, audit, { action: "agent.learning_updated", targetType: "agent", targetId: agentId, details: { changed } });
+    await recordAudit(tx, audit, { type: "learning_config.updated", target: { type: "agent", id: agentId }, data: { changed } });
     return next;
   });
 }

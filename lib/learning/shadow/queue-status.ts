@@ -59,7 +59,7 @@ export async function retryShadowJob(db: Db, agentId: string, jobId: string, aud
   return db.$transaction(async (tx) => {
     const ok = await retryDeadJob(tx, BigInt(jobId), { kind: SHADOW_EVALUATION_JOB, agentId });
     if (!ok) throw new NotFound(`Dead shadow evaluation job '${jobId}' of agent '${agentId}'`);
-    await recordAudit(tx, audit, { action: "shadow_job.retried", targetType: "job", targetId: jobId, details: { agent_id: agentId, kind: SHADOW_EVALUATION_JOB } });
+    await recordAudit(tx, audit, { type: "shadow_job.retried", target: { type: "job", id: jobId }, data: { agent_id: agentId, kind: SHADOW_EVALUATION_JOB } });
     return { job_id: jobId, status: "pending" as const };
   });
 }

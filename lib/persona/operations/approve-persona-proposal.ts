@@ -9,7 +9,7 @@ export type PersonaDecisionInput = { userId: string; revision: number; proposalI
 
 export function approvePersonaProposal(database: Db, input: PersonaDecisionInput, by: AuditContext): Promise<PersonaState> {
   const { userId, revision, proposalId } = input;
-  return audited(database, by, { action: "persona_approve_requested", userId, details: { revision, proposal_id: proposalId } }, (adapter, gate) =>
+  return audited(database, by, { userId, event: { type: "persona_proposal.approved", data: { revision, proposal_id: proposalId } } }, (adapter, gate) =>
     adapter.decide(userId, { proposalId, revision, accept: true, actorId: actorId(by), gate }),
   );
 }

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/prisma";
 import { AuditUnavailableError, type AuditContext } from "../../audit/record";
 import { Unavailable } from "../../errors";
-import { personaAuditGate } from "../audit";
+import { personaAuditGate, type PersonaAuditEvent } from "../audit";
 import { personaHistoryLimitFromEnv } from "../config";
 import { PERSONA_MESSAGES, PersonaAuditUnavailable, PersonaConflict, PersonaNotFound } from "../errors";
 import { reflectorFromEnv } from "../llm-reflector";
@@ -19,17 +19,18 @@ export const DAILY_ACTOR = "system:daily-review";
 /** The history's and reviews' name for who acts: `operator:<email>` from the session, never from a request body. */
 export const actorId = (by: AuditContext) => (by.actor ? `operator:${by.actor.label}` : DAILY_ACTOR);
 
-export type AuditedEvent = { action: string; userId: string; details?: Record<string, string | number | boolean> };
+/** The account the operation changes and the typed event its audit row records. */
+export type AuditedEvent = { userId: string; event: PersonaAuditEvent };
 
 export async function audited<T>(
   database: Db,
   by: AuditContext,
-  event: AuditedEvent,
+  target: AuditedEvent,
   change: (adapter: PersonaAdapter, gate: Gate) => Promise<T>,
   failure: string = PERSONA_MESSAGES.unavailable,
 ): Promise<T> {
   try {
-    const gate = await personaAuditGate(database, by, event.action, event.userId, event.details).catch((e: unknown) => {
+    const gate = await personaAuditGate(database, by, target.userId, target.event).catch((e: unknown) => {
       throw new PersonaAuditUnavailable(e);
     });
     const adapter = createPgPersonaAdapter(database, { reflector: reflectorFromEnv(), historyLimit: personaHistoryLimitFromEnv() });
@@ -37,7 +38,7 @@ export async function audited<T>(
   } catch (e) {
     if (e instanceof PersonaConflict || e instanceof PersonaNotFound || e instanceof PersonaAuditUnavailable) throw e;
     if (e instanceof AuditUnavailableError) throw new PersonaAuditUnavailable(e);
-    console.error(`[${by.requestId}] persona ${event.action} failed: ${(e as Error)?.name ?? "error"}`);
+    console.error(`[${by.requestId}] ${target.event.type} failed: ${(e as Error)?.name ?? "error"}`);
     throw new Unavailable(failure, { cause: e });
   }
 }

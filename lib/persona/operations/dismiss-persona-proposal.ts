@@ -7,7 +7,7 @@ import { actorId, audited } from "./audited";
 
 export function dismissPersonaProposal(database: Db, input: PersonaDecisionInput, by: AuditContext): Promise<PersonaState> {
   const { userId, revision, proposalId } = input;
-  return audited(database, by, { action: "persona_dismiss_requested", userId, details: { revision, proposal_id: proposalId } }, (adapter, gate) =>
+  return audited(database, by, { userId, event: { type: "persona_proposal.dismissed", data: { revision, proposal_id: proposalId } } }, (adapter, gate) =>
     adapter.decide(userId, { proposalId, revision, accept: false, actorId: actorId(by), gate }),
   );
 }

@@ -9,7 +9,7 @@ export type PausePersonaReflectionInput = { userId: string; revision: number; pa
 
 export function pausePersonaReflection(database: Db, input: PausePersonaReflectionInput, by: AuditContext): Promise<PersonaState> {
   const { userId, revision, paused } = input;
-  return audited(database, by, { action: "persona_pause_requested", userId, details: { revision, paused } }, (adapter, gate) =>
+  return audited(database, by, { userId, event: { type: paused ? "persona_profile.paused" : "persona_profile.resumed", data: { revision } } }, (adapter, gate) =>
     adapter.pause(userId, { revision, paused, gate }),
   );
 }

@@ -10,8 +10,8 @@ import { actorId, audited } from "./audited";
 export type ReflectPersonaInput = { userId: string; trigger: ReflectTrigger };
 
 export function reflectPersona(database: Db, input: ReflectPersonaInput, by: AuditContext): Promise<PersonaState> {
-  const action = input.trigger === "daily" ? "persona_daily_review_started" : "persona_reflect_requested";
-  return audited(database, by, { action, userId: input.userId }, (adapter, gate) =>
+  const event = { type: "persona_reflection.requested", data: { trigger: input.trigger } } as const;
+  return audited(database, by, { userId: input.userId, event }, (adapter, gate) =>
     adapter.reflect(input.userId, { actorId: actorId(by), trigger: input.trigger, gate }),
   );
 }

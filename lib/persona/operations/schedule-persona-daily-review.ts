@@ -9,7 +9,7 @@ export type SchedulePersonaDailyReviewInput = { userId: string; revision: number
 
 export function schedulePersonaDailyReview(database: Db, input: SchedulePersonaDailyReviewInput, by: AuditContext): Promise<PersonaState> {
   const { userId, revision, dailyEnabled } = input;
-  return audited(database, by, { action: "persona_schedule_requested", userId, details: { revision, daily_enabled: dailyEnabled } }, (adapter, gate) =>
+  return audited(database, by, { userId, event: { type: dailyEnabled ? "persona_daily_review.enabled" : "persona_daily_review.disabled", data: { revision } } }, (adapter, gate) =>
     adapter.schedule(userId, { revision, dailyEnabled, gate }),
   );
 }

@@ -9,7 +9,7 @@ export type UndoPersonaChangeInput = { userId: string; revision: number };
 
 export function undoPersonaChange(database: Db, input: UndoPersonaChangeInput, by: AuditContext): Promise<PersonaState> {
   const { userId, revision } = input;
-  return audited(database, by, { action: "persona_undo_requested", userId, details: { revision } }, (adapter, gate) =>
+  return audited(database, by, { userId, event: { type: "persona_change.undone", data: { revision } } }, (adapter, gate) =>
     adapter.undo(userId, { revision, actorId: actorId(by), gate }),
   );
 }

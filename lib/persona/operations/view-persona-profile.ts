@@ -8,5 +8,5 @@ import { audited } from "./audited";
 
 /** null when the account has neither a persona nor any conversation evidence. */
 export function viewPersonaProfile(database: Db, input: { userId: string }, by: AuditContext): Promise<PersonaState | null> {
-  return audited(database, by, { action: "persona_profile_viewed", userId: input.userId }, (adapter, gate) => adapter.view(input.userId, gate), PERSONA_MESSAGES.loadFailed);
+  return audited(database, by, { userId: input.userId, event: { type: "persona_profile.viewed", data: {} } }, (adapter, gate) => adapter.view(input.userId, gate), PERSONA_MESSAGES.loadFailed);
 }

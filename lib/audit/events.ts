@@ -1,0 +1,121 @@
+// Every audit event Proctor writes, as one zod discriminated union on `type`. The writer
+// (`recordAudit`) accepts only these and validates before inserting; the audit page parses
+// rows with the same union. Names are `<target>.<past-tense verb>` in snake_case.
+//
+// Data holds ids, counts, statuses, configuration and reasons typed by admins: never persona
+// goals, conversation text, SKILL.md bodies or secrets. Accounts (persona) appear only as the
+// keyed pseudonym in the target id.
+//
+// | type                           | target   | written by                                        |
+// |--------------------------------|----------|---------------------------------------------------|
+// | user.bootstrapped              | user     | first start: the first admin                      |
+// | user.created                   | user     | settings: create a user                           |
+// | user.updated                   | user     | settings: change role or active (with reason)     |
+// | api_key.bootstrapped           | api_key  | first start: PROCTOR_API_KEY                      |
+// | api_key.created                | api_key  | settings: create a key                            |
+// | api_key.revoked                | api_key  | settings: revoke a key (with reason)              |
+// | agent.created / agent.replaced | agent    | PUT /api/v1/agents/{id}, the demo seed            |
+// | learning_config.updated        | agent    | agent settings page                               |
+// | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
+// | class.distilled                | agent    | "Distill now" on one class                        |
+// | skill.activated                | skill    | review: activate a shadow/candidate skill         |
+// | skill.demoted                  | skill    | review: demote an active skill                    |
+// | skill.deprecated               | skill    | promotion cycle: a tool the skill uses was removed |
+// | skill_qualification.started    | skill    | ledger: paired-evaluation qualification proposed   |
+// | shadow_job.retried             | job      | shadow queue: retry a dead evaluation job         |
+// | persona_profile.viewed         | account  | persona page: a profile read                      |
+// | persona_reflection.requested   | account  | persona: "Reflect now" or the daily review        |
+// | persona_proposal.approved      | account  | persona: approve a suggestion                     |
+// | persona_proposal.dismissed     | account  | persona: dismiss a suggestion                     |
+// | persona_profile.paused/resumed | account  | persona: pause or resume reflection               |
+// | persona_daily_review.enabled/disabled | account | persona: daily review switched on or off  |
+// | persona_change.undone          | account  | persona: undo the last applied change             |
+import { z } from "zod";
+
+export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+const id = z.string().min(1).max(256);
+const reason = z.string().max(2000);
+const ids = z.array(id);
+const role = z.enum(["ADMIN", "VIEWER"]);
+
+/** One event type: its name, the kind of thing it is about, and its data (no other keys). */
+function event<T extends string, K extends AuditTargetType, D extends z.ZodRawShape>(type: T, target: K, data: D) {
+  return z.strictObject({
+    type: z.literal(type),
+    target: z.strictObject({ type: z.literal(target), id }),
+    data: z.strictObject(data),
+  });
+}
+
+const agentData = {
+  name: z.string(),
+  tools: z.array(z.string()),
+  learning: z.record(z.string(), z.json()),
+  outcome_rule: z.json().nullable(),
+};
+
+/** What a promotion cycle (or "Distill now") did: the ids it touched and how many it left. */
+const cycleOutcome = {
+  report_id: id,
+  promoted: ids,
+  deprecated: ids,
+  /** Canonical hashes of the classes whose drafts were rejected. */
+  rejected: ids,
+  skipped: z.number().int().min(0),
+  deferred: z.number().int().min(0),
+};
+
+const personaRevision = { revision: z.number().int().min(0) };
+const personaDecision = { ...personaRevision, proposal_id: id };
+
+export const auditEventSchema = z.discriminatedUnion("type", [
+  event("user.bootstrapped", "user", {}),
+  event("user.created", "user", { email: z.string(), role, password_generated: z.boolean() }),
+  event("user.updated", "user", { role_before: role, role_after: role, active_before: z.boolean(), active_after: z.boolean(), reason }),
+  event("api_key.bootstrapped", "api_key", {}),
+  event("api_key.created", "api_key", { name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }),
+  event("api_key.revoked", "api_key", { reason }),
+  event("agent.created", "agent", agentData),
+  event("agent.replaced", "agent", agentData),
+  event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
+  event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
+  event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),
+  event("skill.activated", "skill", { agent_id: id, version: z.number().int(), injection_role: z.enum(["user", "developer"]), reason: reason.nullable() }),
+  event("skill.demoted", "skill", { agent_id: id, version: z.number().int(), reason }),
+  event("skill.deprecated", "skill", { agent_id: id, reason, trigger: z.enum(["manual", "cadence", "distill"]) }),
+  event("skill_qualification.started", "skill", {
+    agent_id: id,
+    procedure_id: id,
+    scope: z.strictObject({ tenant: z.string(), agent: z.string(), environment: z.string() }),
+    model: z.string(),
+    task: z.string(),
+    baseline_revision: z.string(),
+    policy: z.record(z.string(), z.union([z.string(), z.number()])),
+    reason,
+  }),
+  event("shadow_job.retried", "job", { agent_id: id, kind: z.string() }),
+  event("persona_profile.viewed", "account", {}),
+  event("persona_reflection.requested", "account", { trigger: z.enum(["manual", "daily"]) }),
+  event("persona_proposal.approved", "account", personaDecision),
+  event("persona_proposal.dismissed", "account", personaDecision),
+  event("persona_profile.paused", "account", personaRevision),
+  event("persona_profile.resumed", "account", personaRevision),
+  event("persona_daily_review.enabled", "account", personaRevision),
+  event("persona_daily_review.disabled", "account", personaRevision),
+  event("persona_change.undone", "account", personaRevision),
+]);
+
+export type AuditEvent = z.input<typeof auditEventSchema>;
+export type AuditEventType = AuditEvent["type"];
+export type AuditEventOf<T extends AuditEventType> = Extract<AuditEvent, { type: T }>;
+
+/** Every event type, in the order above: the audit page's action filter. */
+export const AUDIT_EVENT_TYPES = auditEventSchema.options.map((o) => o.shape.type.value) as AuditEventType[];
+
+/** A stored row as an event, or null when it matches no current type (a legacy or foreign row). */
+export function parseAuditEvent(row: { action: string; targetType: string | null; targetId: string | null; details: unknown }): AuditEvent | null {
+  const parsed = auditEventSchema.safeParse({ type: row.action, target: { type: row.targetType, id: row.targetId }, data: row.details });
+  return parsed.success ? parsed.data : null;
+}
