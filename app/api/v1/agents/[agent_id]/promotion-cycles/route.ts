@@ -1,9 +1,7 @@
 import { route } from "@/lib/api/handler";
-import { problems } from "@/lib/api/problem";
 import { db } from "@/lib/db/client";
 import { agentIdParams, reportListQuery } from "@/lib/learning/api-schemas";
-import { CycleBusyError } from "@/lib/learning/cycle-lock";
-import { runLockedPromotionCycle } from "@/lib/learning/engine";
+import { runPromotionCycle } from "@/lib/learning/review/actions";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
@@ -12,11 +10,4 @@ export const GET = route({ auth: "any", params: agentIdParams, query: reportList
   listPromotionReports(db(), params.agent_id, query.limit),
 );
 
-export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) => {
-  try {
-    return await runLockedPromotionCycle(db(), params.agent_id, { trigger: "manual", audit });
-  } catch (e) {
-    if (e instanceof CycleBusyError) throw problems.conflict("A promotion cycle is already running for this agent.");
-    throw e;
-  }
-});
+export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) => runPromotionCycle(db(), params, audit));
