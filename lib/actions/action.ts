@@ -1,7 +1,8 @@
 // The one wrapper for the console's server actions: session, access (lib/auth/access.ts, the
 // read-only flag included), zod input, an audit context, and errors as a typed result the
-// component can show. Cross-origin calls never get here: Next.js refuses a server action
-// whose Origin does not match the Host (x-forwarded-host) before running it.
+// component can show. Cross-origin calls: Next.js refuses an action whose Origin does not match
+// the Host (x-forwarded-host) before running it (500, nothing runs); it lets a call without
+// Origin through, so a foreign Referer is refused here, as route handlers refuse it.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
@@ -24,6 +25,9 @@ const REFUSAL = {
   persona_actions_off: "Persona actions are off on this instance (PROCTOR_PERSONA_ACTIONS=1 enables them).",
 } as const;
 
+/** A caller's own request id (as route handlers accept it) ties the audit row to its request. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 const fail = (kind: ActionError["kind"], message: string, fields?: FieldError[]): ActionResult<never> => ({
   ok: false,
   error: fields?.length ? { kind, message, fields } : { kind, message },
@@ -31,8 +35,10 @@ const fail = (kind: ActionError["kind"], message: string, fields?: FieldError[])
 
 export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (input: z.output<S>, ctx: ActionContext) => Promise<T>) {
   return async (raw: z.input<S>): Promise<ActionResult<T>> => {
-    const requestId = randomUUID();
+    const incoming = await headers();
+    const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
     try {
+      if (!sameOrigin(incoming)) return fail("forbidden", "Cross-origin requests may not change anything.");
       const actor = await sessionActor();
       if (!actor) return fail("unauthorized", "Sign in to do this.");
       const refused = denial(actor, scope);
@@ -42,12 +48,22 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
         const fields = parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message }));
         return fail("validation_error", "The input is invalid.", fields);
       }
-      const audit: AuditContext = { actor, requestId, clientHash: await clientHashOf(await headers()) };
+      const audit: AuditContext = { actor, requestId, clientHash: await clientHashOf(incoming) };
       return { ok: true, data: await run(parsed.data, { actor, audit }) };
     } catch (err) {
       return failure(err, requestId);
     }
   };
+}
+
+function sameOrigin(h: Awaited<ReturnType<typeof headers>>): boolean {
+  const source = h.get("origin") ?? h.get("referer");
+  if (!source) return true;
+  try {
+    return new URL(source).host === (h.get("x-forwarded-host") ?? h.get("host"));
+  } catch {
+    return false;
+  }
 }
 
 function failure(err: unknown, requestId: string): ActionResult<never> {
