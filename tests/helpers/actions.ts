@@ -11,7 +11,7 @@ import type { Caller } from "./http";
 
 type Manifest = { node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }> };
 
-const root = path.resolve(__dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../..");
 let ids: Map<string, { id: string; page: string }> | null = null;
 
 /** "lib/actions/users.ts#createUser" → the action's id and a page that bundles it. */
