@@ -9,6 +9,7 @@ import { headers } from "next/headers";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { denial, type Scope } from "../auth/access";
+import { crossOrigin } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
 import type { AuditContext } from "../audit/record";
@@ -38,7 +39,7 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
     const incoming = await headers();
     const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
     try {
-      if (!sameOrigin(incoming)) return fail("forbidden", "Cross-origin requests may not change anything.");
+      if (crossOrigin(incoming)) return fail("forbidden", "Cross-origin requests may not change anything.");
       const actor = await sessionActor();
       if (!actor) return fail("unauthorized", "Sign in to do this.");
       const refused = denial(actor, scope);
@@ -54,16 +55,6 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
       return failure(err, requestId);
     }
   };
-}
-
-function sameOrigin(h: Awaited<ReturnType<typeof headers>>): boolean {
-  const source = h.get("origin") ?? h.get("referer");
-  if (!source) return true;
-  try {
-    return new URL(source).host === (h.get("x-forwarded-host") ?? h.get("host"));
-  } catch {
-    return false;
-  }
 }
 
 function failure(err: unknown, requestId: string): ActionResult<never> {

@@ -9,6 +9,7 @@ import { authenticateApiKey } from "../auth/api-keys";
 import { sessionActor } from "../auth/session";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { clientHashOf } from "../audit/client-hash";
+import { crossOrigin } from "../auth/origin";
 import { readJsonBody } from "./json-body";
 import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
@@ -133,18 +134,11 @@ function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>, 
   if (needsAdmin && actor.role !== "ADMIN") throw problems.forbidden("This action needs an admin account.");
 }
 
-/** Cross-site writes are refused: a browser always sends Origin (or Referer) on them. */
+/** Cross-site writes are refused (lib/auth/origin.ts). */
 export function checkOrigin(req: Request) {
-  const source = req.headers.get("origin") ?? req.headers.get("referer");
-  if (!source) return;
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  let sourceHost: string;
-  try {
-    sourceHost = new URL(source).host;
-  } catch {
-    throw problems.forbidden("The request's origin is malformed.");
-  }
-  if (!host || sourceHost !== host) throw problems.forbidden("Cross-origin requests may not change anything.");
+  const why = crossOrigin(req.headers);
+  if (why === "malformed") throw problems.forbidden("The request's origin is malformed.");
+  if (why) throw problems.forbidden("Cross-origin requests may not change anything.");
 }
 
 export const clientHash = (req: Request): Promise<string | null> => clientHashOf(req.headers);

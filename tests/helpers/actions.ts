@@ -21,10 +21,13 @@ function lookup(name: string) {
     const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
     ids = new Map();
     for (const [id, a] of Object.entries(manifest.node)) {
-      // Pages without dynamic segments: the URL follows from the entry name.
-      const page = Object.keys(a.workers).find((w) => w.startsWith("app/") && w.endsWith("/page") && !w.includes("["));
+      // A page that bundles the action, static ones first; its URL follows from the entry name
+      // (route groups dropped, a dynamic segment filled with "-": the page is not rendered).
+      const pages = Object.keys(a.workers).filter((w) => w.startsWith("app/") && w.endsWith("/page"));
+      const page = pages.find((w) => !w.includes("[")) ?? pages[0];
       if (a.filename && a.exportedName && page) {
-        ids.set(`${a.filename}#${a.exportedName}`, { id, page: page.slice(3, -5).replace(/\/\([^)]*\)/g, "") || "/" });
+        const url = page.slice(3, -5).replace(/\/\([^)]*\)/g, "").replace(/\[[^\]]+\]/g, "-");
+        ids.set(`${a.filename}#${a.exportedName}`, { id, page: url || "/" });
       }
     }
   }
