@@ -4,7 +4,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { fetchJson } from "@/lib/api/browser-fetch";
+import { retryShadowJob } from "@/lib/actions/learning";
+import { unwrap } from "@/lib/actions/client";
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 
@@ -13,8 +14,7 @@ export function RetryJobButton({ agentId, jobId }: { agentId: string; jobId: str
   const toast = useToast();
   const [refreshing, startRefresh] = useTransition();
   const retry = useMutation({
-    mutationFn: () =>
-      fetchJson(`/api/console/learning/agents/${encodeURIComponent(agentId)}/shadow-jobs/${encodeURIComponent(jobId)}/retry`, { method: "POST", body: {} }),
+    mutationFn: () => unwrap(retryShadowJob({ agent_id: agentId, job_id: jobId })),
     onSuccess: () => {
       toast.success(`Job ${jobId} is queued again.`);
       startRefresh(() => router.refresh());

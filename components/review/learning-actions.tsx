@@ -5,8 +5,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { fetchJson } from "@/lib/api/browser-fetch";
-import type { ReportWithSkills } from "@/lib/learning/review/reports";
+import { distillClass, runPromotionCycle } from "@/lib/actions/learning";
+import { unwrap } from "@/lib/actions/client";
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 import { ReportCard } from "./report-card";
@@ -17,12 +17,13 @@ function useLearningAction(target: Target) {
   const router = useRouter();
   const toast = useToast();
   const [refreshing, startRefresh] = useTransition();
-  const base = `/api/console/learning/agents/${encodeURIComponent(target.agentId)}`;
   const mutation = useMutation({
     mutationFn: () =>
-      target.kind === "distill"
-        ? fetchJson<ReportWithSkills>(`${base}/distill`, { method: "POST", body: { canonical_hash: target.hash, user_id: target.userId } })
-        : fetchJson<ReportWithSkills>(`${base}/promotion-cycle`, { method: "POST", body: {} }),
+      unwrap(
+        target.kind === "distill"
+          ? distillClass({ agent_id: target.agentId, canonical_hash: target.hash, user_id: target.userId })
+          : runPromotionCycle({ agent_id: target.agentId }),
+      ),
     onSuccess: (r) => {
       const n = r.report.promoted.length;
       toast.success(n ? `${n} skill${n === 1 ? "" : "s"} promoted; see the report.` : "Finished without a new skill; see the report.");

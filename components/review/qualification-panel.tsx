@@ -6,7 +6,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
-import { fetchJson } from "@/lib/api/browser-fetch";
+import { startQualification } from "@/lib/actions/skills";
+import { unwrap } from "@/lib/actions/client";
 import type { SkillQualificationSummary } from "@/lib/ledger/skills";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
@@ -30,8 +31,7 @@ export function QualificationPanel({ skillId, label, status, qualification, canA
   const [model, setModel] = useState("");
   const [refreshing, startRefresh] = useTransition();
   const start = useMutation({
-    mutationFn: (reason: string) =>
-      fetchJson(`/api/console/learning/skills/${encodeURIComponent(skillId)}/qualification`, { method: "POST", body: { model: model.trim(), reason } }),
+    mutationFn: (reason: string) => unwrap(startQualification({ skill_id: skillId, model: model.trim(), reason })),
     onSuccess: () => {
       toast.success(`Paired-evaluation qualification of ${label} started.`);
       setOpen(false);

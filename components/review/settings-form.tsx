@@ -6,7 +6,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { ApiError, fetchJson } from "@/lib/api/browser-fetch";
+import { saveLearningSettings } from "@/lib/actions/learning";
+import { ActionFailure, unwrap } from "@/lib/actions/client";
 import { learningConfigSchema, type LearningConfig } from "@/lib/learning/config";
 import { CONFIG_GROUPS, type ConfigField } from "@/lib/learning/review/config-fields";
 import { Button } from "../ui/button";
@@ -51,8 +52,7 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
   const set = (k: string, v: string | boolean) => setDraft((d) => ({ ...d, [k]: v }));
 
   const save = useMutation({
-    mutationFn: (learning: Record<string, unknown>) =>
-      fetchJson<{ learning: LearningConfig }>(`/api/console/learning/agents/${encodeURIComponent(agentId)}/settings`, { method: "PUT", body: { learning } }),
+    mutationFn: (learning: LearningConfig) => unwrap(saveLearningSettings({ agent_id: agentId, learning })),
     onSuccess: (r) => {
       setDraft(toDraft(r.learning));
       setErrors({});
@@ -60,7 +60,7 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
       router.refresh();
     },
     onError: (e) => {
-      if (e instanceof ApiError && e.errors.length) setErrors(issuesToErrors(e.errors));
+      if (e instanceof ActionFailure && e.error.fields?.length) setErrors(issuesToErrors(e.error.fields));
       toast.error(e.message);
     },
   });

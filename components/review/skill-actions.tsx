@@ -6,7 +6,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { fetchJson } from "@/lib/api/browser-fetch";
+import { activateSkill, demoteSkill } from "@/lib/actions/skills";
+import { unwrap } from "@/lib/actions/client";
 import type { Readiness } from "@/lib/learning/readiness";
 import type { SkillQualificationSummary } from "@/lib/ledger/skills";
 import { Button } from "../ui/button";
@@ -42,9 +43,7 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
   const [refreshing, startRefresh] = useTransition();
   const decide = useMutation({
     mutationFn: ({ d, reason }: { d: Decision; reason: string }) =>
-      d.kind === "activate"
-        ? fetchJson(`/api/v1/skills/${encodeURIComponent(skillId)}/activate`, { method: "POST", body: { injection_role: d.role, reason } })
-        : fetchJson(`/api/v1/skills/${encodeURIComponent(skillId)}/demote`, { method: "POST", body: { reason } }),
+      unwrap(d.kind === "activate" ? activateSkill({ skill_id: skillId, injection_role: d.role, reason }) : demoteSkill({ skill_id: skillId, reason })),
     onSuccess: (_r, { d }) => {
       toast.success(d.kind === "activate" ? `${label} is active with ${d.role} authority.` : `${label} was demoted.`);
       setOpen(null);

@@ -1,8 +1,10 @@
 "use client";
-// Create, list and revoke API keys against /api/console/api-keys. Creation and revocation are
-// audited decisions: no optimistic updates, the list refreshes from the server's answer.
+// List API keys (GET /api/console/api-keys), create and revoke them (server actions). Creation
+// and revocation are audited decisions: no optimistic updates, the list refreshes from the server's answer.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { createApiKey, revokeApiKey } from "@/lib/actions/api-keys";
+import { unwrap } from "@/lib/actions/client";
 import { fetchJson } from "@/lib/api/browser-fetch";
 import type { ApiKeyView } from "@/lib/auth/api-key-admin";
 import { Badge } from "../ui/badge";
@@ -28,7 +30,7 @@ export function ApiKeysPanel() {
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
 
   const create = useMutation({
-    mutationFn: () => fetchJson<{ api_key: ApiKeyView; secret: string }>("/api/console/api-keys", { method: "POST", body: { name, scopes } }),
+    mutationFn: () => unwrap(createApiKey({ name, scopes: scopes as ("ingest" | "admin")[] })),
     onSuccess: (r) => {
       setSecret({ name: r.api_key.name, value: r.secret });
       setName("");
@@ -38,7 +40,7 @@ export function ApiKeysPanel() {
     onError: (e) => toast.error(e.message),
   });
   const revoke = useMutation({
-    mutationFn: (v: { id: string; reason: string }) => fetchJson(`/api/console/api-keys/${encodeURIComponent(v.id)}/revoke`, { method: "POST", body: { reason: v.reason } }),
+    mutationFn: (v: { id: string; reason: string }) => unwrap(revokeApiKey(v)),
     onSuccess: () => {
       toast.success(`API key “${revoking?.name}” revoked.`);
       setRevoking(null);

@@ -1,8 +1,11 @@
 "use client";
-// Create users, change roles, deactivate and reactivate, against /api/console/users. Every
+// List users (GET /api/console/users); create, change roles, deactivate and reactivate (server
+// actions). Every
 // change asks for a reason (it goes to the audit log) and waits for the server's answer.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { createUser, updateUser } from "@/lib/actions/users";
+import { unwrap } from "@/lib/actions/client";
 import { fetchJson } from "@/lib/api/browser-fetch";
 import type { UserView } from "@/lib/auth/users";
 import { Badge } from "../ui/badge";
@@ -35,10 +38,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
 
   const create = useMutation({
     mutationFn: () =>
-      fetchJson<{ user: UserView; generated_password: string | null }>("/api/console/users", {
-        method: "POST",
-        body: { email: form.email, role: form.role, ...(form.name.trim() ? { name: form.name } : {}), ...(form.password ? { password: form.password } : {}) },
-      }),
+      unwrap(createUser({ email: form.email, role: form.role, ...(form.name.trim() ? { name: form.name } : {}), ...(form.password ? { password: form.password } : {}) })),
     onSuccess: (r) => {
       if (r.generated_password) setGenerated({ email: r.user.email, password: r.generated_password });
       setForm({ email: "", name: "", role: "VIEWER", password: "" });
@@ -49,7 +49,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   });
   const update = useMutation({
     mutationFn: (v: { id: string; role?: Role; active?: boolean; reason: string }) =>
-      fetchJson<{ user: UserView }>(`/api/console/users/${encodeURIComponent(v.id)}`, { method: "PATCH", body: { role: v.role, active: v.active, reason: v.reason } }),
+      unwrap(updateUser(v)),
     onSuccess: (r) => {
       toast.success(`${r.user.email} is now ${r.user.active ? r.user.role.toLowerCase() : "deactivated"}.`);
       setChange(null);

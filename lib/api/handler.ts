@@ -1,14 +1,15 @@
 // The one wrapper for every route handler: auth mode and scopes, zod for body, query and
 // params, body limits, origin and read-only checks, rate limits, request ids, problem+json.
 import "server-only";
-import { randomUUID, createHmac } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
 import type { Actor, ApiScope } from "../auth/actor";
 import { authenticateApiKey } from "../auth/api-keys";
 import { sessionActor } from "../auth/session";
-import { pseudonymKey } from "../auth/instance-secret";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
+import { clientHashOf } from "../audit/client-hash";
+import { crossOrigin } from "../auth/origin";
 import { readJsonBody } from "./json-body";
 import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
@@ -138,25 +139,14 @@ function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>, 
   if (needsAdmin && actor.role !== "ADMIN") throw problems.forbidden("This action needs an admin account.");
 }
 
-/** Cross-site writes are refused: a browser always sends Origin (or Referer) on them. */
+/** Cross-site writes are refused (lib/auth/origin.ts). */
 export function checkOrigin(req: Request) {
-  const source = req.headers.get("origin") ?? req.headers.get("referer");
-  if (!source) return;
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  let sourceHost: string;
-  try {
-    sourceHost = new URL(source).host;
-  } catch {
-    throw problems.forbidden("The request's origin is malformed.");
-  }
-  if (!host || sourceHost !== host) throw problems.forbidden("Cross-origin requests may not change anything.");
+  const why = crossOrigin(req.headers);
+  if (why === "malformed") throw problems.forbidden("The request's origin is malformed.");
+  if (why) throw problems.forbidden("Cross-origin requests may not change anything.");
 }
 
-export async function clientHash(req: Request): Promise<string | null> {
-  const ip = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip");
-  if (!ip) return null;
-  return createHmac("sha256", await pseudonymKey(db())).update(`client\u0000${ip}`).digest("hex").slice(0, 16);
-}
+export const clientHash = (req: Request): Promise<string | null> => clientHashOf(req.headers);
 
 export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof ProblemError) return problemResponse(err, requestId);

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { learningConfigSchema } from "./config";
 import { outcomeRuleSchema } from "./outcome";
+import { pathId } from "../ids";
 
 export const isoDateTime = z.iso.datetime({ offset: true });
 export const shortText = z.string().min(1).max(256);
@@ -219,3 +220,17 @@ export const contextBody = z.object({
     .default([]),
 });
 export type ContextBody = z.output<typeof contextBody>;
+
+// Path parameters and review decisions shared by the agent API and the console's actions.
+export const agentIdParams = z.object({ agent_id: pathId });
+export const skillParams = z.object({ skill_id: pathId });
+export const classParams = z.object({ agent_id: pathId, canonical_hash: pathId });
+
+const reason = z.string().trim().min(1).max(2000);
+
+export const activateBody = z.object({
+  injection_role: z.enum(["user", "developer"]).optional(),
+  reason: reason.optional(),
+});
+
+export const demoteBody = z.object({ reason });

@@ -6,6 +6,7 @@
 // a viewer who sees no actions and is refused by their endpoints.
 import type { Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { callAction } from "../helpers/actions";
 import { ARTIFACTS, expect, test as base } from "./fixtures";
 
 // The template distiller (no LLM): the flow does not depend on a model.
@@ -44,7 +45,7 @@ function run(i: number, tools: string[], outcome: "success" | "failure" = "succe
   };
 }
 
-test("an admin reviews classes, distills, activates as developer and demotes; a viewer cannot act", async ({ page, request }) => {
+test("an admin reviews classes, distills, activates as developer and demotes; a viewer cannot act", async ({ page, request, server }) => {
   const put = await request.put(`/api/v1/agents/${AGENT}`, {
     headers: auth,
     data: {
@@ -195,9 +196,10 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
     await expect(page.getByRole("group", { name: legend })).toBeVisible();
   }
 
-  // A viewer: the pages without actions, and the actions' endpoints refuse.
-  const created = await page.request.post("/api/console/users", { data: { ...VIEWER, role: "VIEWER" } });
-  expect(created.status()).toBe(201);
+  // A viewer: the pages without actions, and the actions refuse them.
+  const asSession = async () => ({ headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; "), origin: server.baseUrl } });
+  const created = await callAction(server, await asSession(), "lib/actions/users.ts#createUser", { ...VIEWER, role: "VIEWER" });
+  expect(created.kind).toBe("ok");
   await page.getByRole("button", { name: `Account: ${ADMIN_EMAIL}` }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
@@ -210,12 +212,18 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(page.getByRole("button", { name: /Activate as|Demote/ })).toHaveCount(0);
   await page.goto(`/agents/${AGENT}/settings`);
   await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
+  const viewer = await asSession();
   const refused = [
-    await page.request.post(`/api/console/learning/agents/${AGENT}/distill`, { data: { canonical_hash: "0".repeat(64), user_id: null } }),
-    await page.request.post(`/api/console/learning/agents/${AGENT}/promotion-cycle`, { data: {} }),
-    await page.request.put(`/api/console/learning/agents/${AGENT}/settings`, { data: { learning: {} } }),
+    await callAction(server, viewer, "lib/actions/learning.ts#distillClass", { agent_id: AGENT, canonical_hash: "0".repeat(64), user_id: null }),
+    await callAction(server, viewer, "lib/actions/learning.ts#runPromotionCycle", { agent_id: AGENT }),
+    await callAction(server, viewer, "lib/actions/learning.ts#saveLearningSettings", { agent_id: AGENT, learning: {} }),
+    await callAction(server, viewer, "lib/actions/skills.ts#activateSkill", { skill_id: skillId, injection_role: "developer", reason: "viewer" }),
+    await callAction(server, viewer, "lib/actions/skills.ts#demoteSkill", { skill_id: skillId, reason: "viewer" }),
+  ];
+  expect(refused.map((r) => r.kind)).toEqual(["forbidden", "forbidden", "forbidden", "forbidden", "forbidden"]);
+  const agentApi = [
     await page.request.post(`/api/v1/skills/${skillId}/activate`, { data: { injection_role: "developer", reason: "viewer" } }),
     await page.request.post(`/api/v1/skills/${skillId}/demote`, { data: { reason: "viewer" } }),
   ];
-  expect(refused.map((r) => r.status())).toEqual([403, 403, 403, 403, 403]);
+  expect(agentApi.map((r) => r.status())).toEqual([403, 403]);
 });

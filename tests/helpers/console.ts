@@ -1,12 +1,13 @@
-// Console helpers for tests: users created through the real console route, and a credentials
+// Console helpers for tests: users created through the real console action, and a credentials
 // login that can come from a chosen loopback address (127.0.0.x) for per-address throttling.
 import http from "node:http";
-import { call, type Caller } from "./http";
+import { callAction } from "./actions";
+import type { Caller } from "./http";
 
 export async function createConsoleUser(baseUrl: string, admin: Caller, user: { email: string; role: "ADMIN" | "VIEWER"; password: string }) {
-  const r = await call(baseUrl, admin, "POST", "/api/console/users", user);
-  if (r.status !== 201) throw new Error(`creating ${user.email} failed: ${r.status} ${r.text}`);
-  return r.json.user as { id: string; email: string; role: string };
+  const r = await callAction({ baseUrl }, admin, "lib/actions/users.ts#createUser", user);
+  if (r.kind !== "ok") throw new Error(`creating ${user.email} failed: ${r.kind} ${r.error?.message}`);
+  return r.data.user as { id: string; email: string; role: string };
 }
 
 type RawResponse = { status: number; setCookies: string[]; headers: http.IncomingHttpHeaders; body: string };

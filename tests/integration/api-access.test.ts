@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
+import { callAction } from "../helpers/actions";
 import { hashPassword } from "@/lib/auth/password";
 import { hashApiKey } from "@/lib/auth/api-keys";
 
@@ -95,17 +96,17 @@ describe(`agent API access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`,
   });
 
   it("a key records its last use, and once revoked is refused at once; a wrong secret for a known prefix too", async () => {
-    const made = await call(server.baseUrl, callers.adminSession, "POST", "/api/console/api-keys", { name: "short-lived", scopes: ["ingest"] });
-    expect(made.status).toBe(201);
-    const key: string = made.json.secret;
-    const lastUsed = () => server.sql.query("SELECT last_used_at FROM api_keys WHERE id = $1", [made.json.api_key.id]).then((r) => r.rows[0].last_used_at);
+    const made = await callAction(server, callers.adminSession, "lib/actions/api-keys.ts#createApiKey", { name: "short-lived", scopes: ["ingest"] });
+    expect(made.kind).toBe("ok");
+    const key: string = made.data.secret;
+    const lastUsed = () => server.sql.query("SELECT last_used_at FROM api_keys WHERE id = $1", [made.data.api_key.id]).then((r) => r.rows[0].last_used_at);
     expect(await lastUsed()).toBeNull();
     expect((await call(server.baseUrl, withKey(key), "GET", "/api/v1/agents/acl")).status).toBe(200);
     expect(await lastUsed()).toBeInstanceOf(Date);
     const forged = key.slice(0, key.lastIndexOf("_") + 1) + "x".repeat(32);
     expect((await call(server.baseUrl, withKey(forged), "GET", "/api/v1/agents/acl")).status).toBe(401);
-    const revoked = await call(server.baseUrl, callers.adminSession, "POST", `/api/console/api-keys/${made.json.api_key.id}/revoke`, { reason: "rotated" });
-    expect(revoked.status).toBe(200);
+    const revoked = await callAction(server, callers.adminSession, "lib/actions/api-keys.ts#revokeApiKey", { id: made.data.api_key.id, reason: "rotated" });
+    expect(revoked.kind).toBe("ok");
     expect((await call(server.baseUrl, withKey(key), "GET", "/api/v1/agents/acl")).status).toBe(401);
   });
 

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAuditEvent } from "@/lib/audit/events";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
+import { callAction, type ActionCall } from "../helpers/actions";
+
+const KEYS = "lib/actions/api-keys.ts";
+const USERS = "lib/actions/users.ts";
 
 let server: TestServer;
 let admin: Caller;
@@ -40,26 +44,26 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   });
 
   it("writes exactly one row per console change, with actor, role, request id and no secret", async () => {
-    const changes: { action: string; res: Awaited<ReturnType<typeof call>>; secrets: string[] }[] = [];
+    const changes: { action: string; res: ActionCall; secrets: string[] }[] = [];
 
-    const key = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "audited key", scopes: ["ingest", "admin"] });
-    expect(key.status).toBe(201);
-    changes.push({ action: "api_key.created", res: key, secrets: [key.json.secret, key.json.secret.split("_").slice(2).join("_")] });
-    const keyId = key.json.api_key.id;
+    const key = await callAction(server, admin, `${KEYS}#createApiKey`, { name: "audited key", scopes: ["ingest", "admin"] });
+    expect(key.kind).toBe("ok");
+    changes.push({ action: "api_key.created", res: key, secrets: [key.data.secret, key.data.secret.split("_").slice(2).join("_")] });
+    const keyId = key.data.api_key.id;
 
-    const revoke = await call(server.baseUrl, admin, "POST", `/api/console/api-keys/${keyId}/revoke`, { reason: "rotated" });
-    expect(revoke.status).toBe(200);
+    const revoke = await callAction(server, admin, `${KEYS}#revokeApiKey`, { id: keyId, reason: "rotated" });
+    expect(revoke.kind).toBe("ok");
     changes.push({ action: "api_key.revoked", res: revoke, secrets: [] });
 
-    const generated = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "gen@test.local", role: "VIEWER" });
-    expect(generated.status).toBe(201);
-    expect(generated.json.generated_password).toMatch(/.{12,}/);
-    changes.push({ action: "user.created", res: generated, secrets: [generated.json.generated_password] });
-    const userId = generated.json.user.id;
+    const generated = await callAction(server, admin, `${USERS}#createUser`, { email: "gen@test.local", role: "VIEWER" });
+    expect(generated.kind).toBe("ok");
+    expect(generated.data.generated_password).toMatch(/.{12,}/);
+    changes.push({ action: "user.created", res: generated, secrets: [generated.data.generated_password] });
+    const userId = generated.data.user.id;
 
-    const chosen = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "chosen@test.local", role: "ADMIN", password: "chosen-password-123" });
-    expect(chosen.status).toBe(201);
-    expect(chosen.json.generated_password).toBeNull();
+    const chosen = await callAction(server, admin, `${USERS}#createUser`, { email: "chosen@test.local", role: "ADMIN", password: "chosen-password-123" });
+    expect(chosen.kind).toBe("ok");
+    expect(chosen.data.generated_password).toBeNull();
     changes.push({ action: "user.created", res: chosen, secrets: ["chosen-password-123"] });
 
     const updates = [];
@@ -67,22 +71,21 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       { role: "ADMIN", reason: "on call" },
       { active: false, reason: "left" },
       { active: true, reason: "back" },
-    ]) {
-      const r = await call(server.baseUrl, admin, "PATCH", `/api/console/users/${userId}`, body);
-      expect(r.status).toBe(200);
+    ] as const) {
+      const r = await callAction(server, admin, `${USERS}#updateUser`, { id: userId, ...body });
+      expect(r.kind).toBe("ok");
       changes.push({ action: "user.updated", res: r, secrets: [] });
       updates.push(r);
     }
 
     // The generated password works (and is stored only as a hash).
-    expect((await login(server.baseUrl, "gen@test.local", generated.json.generated_password)).status).toBe(200);
+    expect((await login(server.baseUrl, "gen@test.local", generated.data.generated_password)).status).toBe(200);
     const stored = (await server.sql.query(`SELECT password_hash FROM users WHERE email = 'gen@test.local'`)).rows[0].password_hash;
     expect(stored).toMatch(/^scrypt\$/);
-    expect(stored).not.toContain(generated.json.generated_password);
+    expect(stored).not.toContain(generated.data.generated_password);
 
     for (const c of changes) {
-      const requestId = c.res.headers.get("x-request-id")!;
-      expect(requestId).toBeTruthy();
+      const requestId = c.res.requestId;
       const rows = await rowsFor(requestId);
       expect(rows, c.action).toHaveLength(1);
       const [row] = rows;
@@ -96,28 +99,29 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       expect(text).not.toMatch(/scrypt\$|password_hash|"hash"/);
     }
     // The revocation keeps the admin's reason; a user change keeps before, after and reason.
-    expect((await rowsFor(revoke.headers.get("x-request-id")!))[0].details).toEqual({ reason: "rotated" });
-    expect((await rowsFor(updates[1].headers.get("x-request-id")!))[0].details).toEqual({
+    expect((await rowsFor(revoke.requestId))[0].details).toEqual({ reason: "rotated" });
+    expect((await rowsFor(updates[1].requestId))[0].details).toEqual({
       role_before: "ADMIN",
       role_after: "ADMIN",
       active_before: true,
       active_after: false,
       reason: "left",
     });
-    expect((await rowsFor(generated.headers.get("x-request-id")!))[0].details).toEqual({ email: "gen@test.local", role: "VIEWER", password_generated: true });
+    expect((await rowsFor(generated.requestId))[0].details).toEqual({ email: "gen@test.local", role: "VIEWER", password_generated: true });
   });
 
   it("a refused request writes no audit row", async () => {
-    const invalid = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "", scopes: [] });
-    expect(invalid.status).toBe(400);
-    const dup = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: ADMIN_EMAIL, role: "VIEWER" });
-    expect(dup.status).toBe(409);
-    for (const r of [invalid, dup]) expect(await rowsFor(r.headers.get("x-request-id")!)).toHaveLength(0);
+    const invalid = await callAction(server, admin, `${KEYS}#createApiKey`, { name: "", scopes: [] });
+    expect(invalid.kind).toBe("validation_error");
+    expect(invalid.error!.fields!.map((f) => f.path)).toEqual(["/name", "/scopes"]);
+    const dup = await callAction(server, admin, `${USERS}#createUser`, { email: ADMIN_EMAIL, role: "VIEWER" });
+    expect(dup.kind).toBe("conflict");
+    for (const r of [invalid, dup]) expect(await rowsFor(r.requestId)).toHaveLength(0);
   });
 
   it("when the audit row cannot be written, the change does not happen and the caller gets 503", async () => {
-    const victim = await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "victim@test.local", role: "VIEWER", password: "victim-password-1" });
-    const liveKey = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "live key", scopes: ["ingest"] });
+    const victim = await callAction(server, admin, `${USERS}#createUser`, { email: "victim@test.local", role: "VIEWER", password: "victim-password-1" });
+    const liveKey = await callAction(server, admin, `${KEYS}#createApiKey`, { name: "live key", scopes: ["ingest"] });
     const before = (await server.sql.query(`SELECT count(*)::int AS n FROM audit_events`)).rows[0].n;
     await server.sql.query(`
       CREATE FUNCTION test_audit_unavailable() RETURNS trigger AS $$
@@ -125,18 +129,17 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       CREATE TRIGGER test_audit_unavailable BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_audit_unavailable();`);
     try {
       const attempts = [
-        await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "unaudited key", scopes: ["ingest"] }),
-        await call(server.baseUrl, admin, "POST", "/api/console/users", { email: "unaudited@test.local", role: "VIEWER" }),
-        await call(server.baseUrl, admin, "PATCH", `/api/console/users/${victim.json.user.id}`, { active: false, reason: "x" }),
-        await call(server.baseUrl, admin, "POST", `/api/console/api-keys/${liveKey.json.api_key.id}/revoke`, { reason: "x" }),
+        await callAction(server, admin, `${KEYS}#createApiKey`, { name: "unaudited key", scopes: ["ingest"] }),
+        await callAction(server, admin, `${USERS}#createUser`, { email: "unaudited@test.local", role: "VIEWER" }),
+        await callAction(server, admin, `${USERS}#updateUser`, { id: victim.data.user.id, active: false, reason: "x" }),
+        await callAction(server, admin, `${KEYS}#revokeApiKey`, { id: liveKey.data.api_key.id, reason: "x" }),
       ];
       for (const r of attempts) {
-        expect(r.status).toBe(503);
-        expect(r.headers.get("content-type")).toContain("application/problem+json");
-        expect(r.json).toMatchObject({ code: "unavailable", status: 503 });
+        expect(r.kind).toBe("unavailable");
+        expect(r.error!.message).toBe("The audit log could not be written; nothing was changed.");
         expect(r.text).not.toContain("audit store unavailable (test)"); // no internal detail
         // The secret of a key that was never stored must not have been handed out either.
-        expect(r.json.secret).toBeUndefined();
+        expect(r.text).not.toContain("pk_");
       }
     } finally {
       await server.sql.query(`DROP TRIGGER test_audit_unavailable ON audit_events; DROP FUNCTION test_audit_unavailable();`);
@@ -148,7 +151,7 @@ describe(`audit log (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect((await q(`SELECT revoked_at FROM api_keys WHERE name = 'live key'`))[0].revoked_at).toBeNull();
     expect((await server.sql.query(`SELECT count(*)::int AS n FROM audit_events`)).rows[0].n).toBe(before);
     // With the audit store back, the same change goes through.
-    expect((await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "unaudited key", scopes: ["ingest"] })).status).toBe(201);
+    expect((await callAction(server, admin, `${KEYS}#createApiKey`, { name: "unaudited key", scopes: ["ingest"] })).kind).toBe("ok");
   });
 
   it("reads the log page by page, filtered by actor, action, target and time", async () => {

@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser, loginFrom } from "../helpers/console";
+import { callAction } from "../helpers/actions";
+
+const CREATE_KEY = "lib/actions/api-keys.ts#createApiKey";
+const CREATE_USER = "lib/actions/users.ts#createUser";
+const UPDATE_USER = "lib/actions/users.ts#updateUser";
 
 let server: TestServer;
 let admin: Caller;
@@ -81,12 +86,16 @@ describe(`login throttling (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => 
 describe("cross-origin writes", () => {
   it("refuses a state-changing request whose Origin or Referer names another host", async () => {
     const before = await auditCount(server);
-    const viaOrigin = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "csrf", scopes: ["ingest"] }, { origin: "http://evil.example" });
-    expect(viaOrigin.status).toBe(403);
-    expect(viaOrigin.headers.get("content-type")).toContain("application/problem+json");
+    // Next.js itself refuses a server action from another origin, before running it.
+    const viaOrigin = await callAction(server, admin, CREATE_KEY, { name: "csrf", scopes: ["ingest"] }, { origin: "http://evil.example" });
+    expect(viaOrigin.kind).toBe("rejected");
+    expect(viaOrigin.httpStatus).toBe(500);
     const { origin: _drop, ...noOrigin } = admin.headers;
-    const viaReferer = await call(server.baseUrl, { headers: noOrigin }, "POST", "/api/console/api-keys", { name: "csrf", scopes: ["ingest"] }, { referer: "http://evil.example/page" });
-    expect(viaReferer.status).toBe(403);
+    const viaReferer = await callAction(server, { headers: noOrigin }, CREATE_KEY, { name: "csrf", scopes: ["ingest"] }, { referer: "http://evil.example/page" });
+    expect(viaReferer.kind).toBe("forbidden");
+    const viaRoute = await call(server.baseUrl, withKey(ADMIN_KEY), "PUT", "/api/v1/agents/csrf-bot", { name: "CSRF" }, { origin: "http://evil.example" });
+    expect(viaRoute.status).toBe(403);
+    expect(viaRoute.headers.get("content-type")).toContain("application/problem+json");
     const login = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example" },
@@ -94,10 +103,11 @@ describe("cross-origin writes", () => {
     });
     expect(login.status).toBe(403);
     expect((await server.sql.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = 'csrf'`)).rows[0].n).toBe(0);
+    expect((await server.sql.query(`SELECT count(*)::int AS n FROM agents WHERE id = 'csrf-bot'`)).rows[0].n).toBe(0);
     expect(await auditCount(server)).toBe(before);
     // The same request from the console's own origin goes through.
-    const same = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "same-origin", scopes: ["ingest"] });
-    expect(same.status).toBe(201);
+    const same = await callAction(server, admin, CREATE_KEY, { name: "same-origin", scopes: ["ingest"] });
+    expect(same.kind).toBe("ok");
   });
 });
 
@@ -110,26 +120,29 @@ describe("sessions follow the database", () => {
     expect((await call(server.baseUrl, viewerSession, "GET", "/agents")).status).toBe(200);
     expect((await call(server.baseUrl, adminSession, "GET", "/api/console/users")).status).toBe(200);
 
-    expect((await call(server.baseUrl, admin, "PATCH", `/api/console/users/${viewer.id}`, { active: false, reason: "left the team" })).status).toBe(200);
+    expect((await callAction(server, admin, UPDATE_USER, { id: viewer.id, active: false, reason: "left the team" })).kind).toBe("ok");
     const page = await call(server.baseUrl, viewerSession, "GET", "/agents");
     expect(page.status).toBe(307);
     expect(page.headers.get("location")).toContain("/login");
     expect((await login(server.baseUrl, "leaver@test.local", "leaver-password-1")).status).toBe(401);
 
-    expect((await call(server.baseUrl, admin, "PATCH", `/api/console/users/${other.id}`, { role: "VIEWER", reason: "least privilege" })).status).toBe(200);
+    expect((await callAction(server, admin, UPDATE_USER, { id: other.id, role: "VIEWER", reason: "least privilege" })).kind).toBe("ok");
     expect((await call(server.baseUrl, adminSession, "GET", "/api/console/users")).status).toBe(403);
+    expect((await callAction(server, adminSession, CREATE_USER, { email: "late@test.local", role: "VIEWER" })).kind).toBe("forbidden");
     expect((await call(server.baseUrl, adminSession, "GET", "/settings/users")).status).toBe(403);
 
-    expect((await call(server.baseUrl, admin, "PATCH", `/api/console/users/${other.id}`, { active: false, reason: "gone" })).status).toBe(200);
+    expect((await callAction(server, admin, UPDATE_USER, { id: other.id, active: false, reason: "gone" })).kind).toBe("ok");
     expect((await call(server.baseUrl, adminSession, "GET", "/api/console/audit")).status).toBe(401);
+    // The JWT is still valid; the action re-reads the user and refuses.
+    expect((await callAction(server, adminSession, CREATE_USER, { email: "late@test.local", role: "VIEWER" })).kind).toBe("unauthorized");
+    expect((await server.sql.query(`SELECT count(*)::int AS n FROM users WHERE email = 'late@test.local'`)).rows[0].n).toBe(0);
   });
 
   it("an admin cannot demote or deactivate themselves", async () => {
     const me = (await call(server.baseUrl, admin, "GET", "/api/console/users")).json.users.find((u: { email: string }) => u.email === ADMIN_EMAIL);
     for (const change of [{ role: "VIEWER" }, { active: false }]) {
-      const r = await call(server.baseUrl, admin, "PATCH", `/api/console/users/${me.id}`, { ...change, reason: "oops" });
-      expect(r.status).toBe(409);
-      expect(r.json.code).toBe("invalid_state");
+      const r = await callAction(server, admin, UPDATE_USER, { id: me.id, ...change, reason: "oops" });
+      expect(r.kind).toBe("invalid_state");
     }
   });
 
@@ -140,18 +153,18 @@ describe("sessions follow the database", () => {
     const boot = (await call(server.baseUrl, admin, "GET", "/api/console/users")).json.users.find((u: { email: string }) => u.email === ADMIN_EMAIL);
     const sa = await login(server.baseUrl, "duel-a@test.local", "duel-a-password");
     const sb = await login(server.baseUrl, "duel-b@test.local", "duel-b-password");
-    expect((await call(server.baseUrl, sa, "PATCH", `/api/console/users/${boot.id}`, { role: "VIEWER", reason: "hand over" })).status).toBe(200);
+    expect((await callAction(server, sa, UPDATE_USER, { id: boot.id, role: "VIEWER", reason: "hand over" })).kind).toBe("ok");
     const [ra, rb] = await Promise.all([
-      call(server.baseUrl, sa, "PATCH", `/api/console/users/${b.id}`, { role: "VIEWER", reason: "duel" }),
-      call(server.baseUrl, sb, "PATCH", `/api/console/users/${a.id}`, { role: "VIEWER", reason: "duel" }),
+      callAction(server, sa, UPDATE_USER, { id: b.id, role: "VIEWER", reason: "duel" }),
+      callAction(server, sb, UPDATE_USER, { id: a.id, role: "VIEWER", reason: "duel" }),
     ]);
-    expect([ra.status, rb.status].filter((s) => s === 200)).toHaveLength(1);
-    expect([ra.status, rb.status].filter((s) => s === 403 || s === 409)).toHaveLength(1);
+    expect([ra.kind, rb.kind].filter((k) => k === "ok")).toHaveLength(1);
+    expect([ra.kind, rb.kind].filter((k) => k === "forbidden" || k === "invalid_state" || k === "conflict")).toHaveLength(1);
     const admins = await server.sql.query(`SELECT email FROM users WHERE role = 'ADMIN' AND active`);
     expect(admins.rows).toHaveLength(1);
     // Restore the bootstrap admin for the tests that follow.
     const winner = admins.rows[0].email === "duel-a@test.local" ? sa : sb;
-    expect((await call(server.baseUrl, winner, "PATCH", `/api/console/users/${boot.id}`, { role: "ADMIN", reason: "restore" })).status).toBe(200);
+    expect((await callAction(server, winner, UPDATE_USER, { id: boot.id, role: "ADMIN", reason: "restore" })).kind).toBe("ok");
   });
 });
 
@@ -181,15 +194,17 @@ describe("read-only mode and single sign-on", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Read-only mode");
 
-    const attempts = [
-      await call(ro.baseUrl, session, "POST", "/api/console/api-keys", { name: "ro", scopes: ["ingest"] }),
-      await call(ro.baseUrl, session, "POST", "/api/console/users", { email: "ro@test.local", role: "VIEWER" }),
-      await call(ro.baseUrl, withKey(ADMIN_KEY), "PUT", "/api/v1/agents/ro-bot", { name: "RO" }),
-    ];
-    for (const r of attempts) {
-      expect(r.status).toBe(403);
-      expect(r.json.detail).toContain("read-only");
+    for (const r of [
+      await callAction(ro, session, CREATE_KEY, { name: "ro", scopes: ["ingest"] }),
+      await callAction(ro, session, CREATE_USER, { email: "ro@test.local", role: "VIEWER" }),
+    ]) {
+      expect(r.kind).toBe("forbidden");
+      expect(r.error!.message).toContain("read-only");
     }
+    const put = await call(ro.baseUrl, withKey(ADMIN_KEY), "PUT", "/api/v1/agents/ro-bot", { name: "RO" });
+    expect(put.status).toBe(403);
+    expect(put.json.detail).toContain("read-only");
+    expect((await ro.sql.query(`SELECT count(*)::int AS n FROM users WHERE email = 'ro@test.local'`)).rows[0].n).toBe(0);
     expect((await ro.sql.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = 'ro'`)).rows[0].n).toBe(0);
     expect((await ro.sql.query(`SELECT count(*)::int AS n FROM agents`)).rows[0].n).toBe(0);
     expect(await auditCount(ro)).toBe(before);

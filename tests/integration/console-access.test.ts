@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
+import { callAction, type ActionCall } from "../helpers/actions";
 
 type Who = "anonymous" | "viewer" | "admin" | "ingestKey" | "adminKey";
 const WHO: Who[] = ["anonymous", "viewer", "admin", "ingestKey", "adminKey"];
@@ -20,13 +21,13 @@ beforeAll(async () => {
   const admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
   const viewer = await createConsoleUser(server.baseUrl, admin, { email: "viewer@test.local", role: "VIEWER", password: "viewer-password-1" });
   viewerId = viewer.id;
-  const ingest = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: "ingest only", scopes: ["ingest"] });
-  expect(ingest.status).toBe(201);
+  const ingest = await callAction(server, admin, "lib/actions/api-keys.ts#createApiKey", { name: "ingest only", scopes: ["ingest"] });
+  expect(ingest.kind).toBe("ok");
   callers = {
     anonymous,
     viewer: await login(server.baseUrl, "viewer@test.local", "viewer-password-1"),
     admin,
-    ingestKey: withKey(ingest.json.secret),
+    ingestKey: withKey(ingest.data.secret),
     adminKey: withKey(ADMIN_KEY),
   };
   agentId = "access-bot";
@@ -45,8 +46,8 @@ beforeAll(async () => {
   runId = run.json.id;
   // Keys the revoke column can revoke, one per caller that is allowed to.
   for (let i = 0; i < WHO.length; i++) {
-    const k = await call(server.baseUrl, admin, "POST", "/api/console/api-keys", { name: `spare ${i}`, scopes: ["ingest"] });
-    spareKeyIds.push(k.json.api_key.id);
+    const k = await callAction(server, admin, "lib/actions/api-keys.ts#createApiKey", { name: `spare ${i}`, scopes: ["ingest"] });
+    spareKeyIds.push(k.data.api_key.id);
   }
 });
 afterAll(async () => {
@@ -114,25 +115,16 @@ describe(`console access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
     expect((await call(server.baseUrl, callers.viewer, "GET", "/workflows/runs/no-such-run")).status).toBe(404);
   });
 
-  it("console routes: session-only, admin-only, problem+json otherwise", async () => {
-    let spare = 0;
-    const routes: [string, string, () => unknown, Record<Who, number>][] = [
-      ["GET", "/api/console/api-keys", () => undefined, ROUTE_FOR_ADMINS(200)],
-      ["POST", "/api/console/api-keys", () => ({ name: "matrix", scopes: ["ingest"] }), ROUTE_FOR_ADMINS(201)],
-      ["GET", "/api/console/users", () => undefined, ROUTE_FOR_ADMINS(200)],
-      ["GET", "/api/console/audit", () => undefined, ROUTE_FOR_ADMINS(200)],
-      ["GET", "/api/console/audit?action=api_key.&page_size=5", () => undefined, ROUTE_FOR_ADMINS(200)],
-      ["PATCH", `/api/console/users/${viewerId}`, () => ({ role: "VIEWER", reason: "matrix" }), ROUTE_FOR_ADMINS(200)],
-    ];
+  it("console reads: session-only, admin-only, problem+json otherwise", async () => {
+    const routes = ["/api/console/api-keys", "/api/console/users", "/api/console/audit", "/api/console/audit?action=api_key.&page_size=5"];
     const actual: Record<string, Record<Who, number>> = {};
     const expected: Record<string, Record<Who, number>> = {};
-    for (const [method, path, body, want] of routes) {
-      const key = `${method} ${path}`;
-      expected[key] = want;
-      actual[key] = {} as Record<Who, number>;
+    for (const path of routes) {
+      expected[path] = ROUTE_FOR_ADMINS(200);
+      actual[path] = {} as Record<Who, number>;
       for (const who of WHO) {
-        const r = await call(server.baseUrl, callers[who], method, path, body());
-        actual[key][who] = r.status;
+        const r = await call(server.baseUrl, callers[who], "GET", path);
+        actual[path][who] = r.status;
         if (r.status >= 400) {
           expect(r.headers.get("content-type")).toContain("application/problem+json");
           expect(r.json.status).toBe(r.status);
@@ -140,19 +132,26 @@ describe(`console access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
         }
       }
     }
-    // Revocation: each caller gets its own key, so an earlier success cannot mask a later one.
-    const revoke: Record<Who, number> = {} as Record<Who, number>;
-    for (const who of WHO) {
-      revoke[who] = (await call(server.baseUrl, callers[who], "POST", `/api/console/api-keys/${spareKeyIds[spare++]}/revoke`, { reason: "matrix" })).status;
+    expect(actual).toEqual(expected);
+  });
+
+  it("console actions: admins only; anyone else is sent to sign in or refused, and nothing changes", async () => {
+    let spare = 0;
+    const actions: [string, (who: Who) => unknown][] = [
+      ["lib/actions/api-keys.ts#createApiKey", () => ({ name: "matrix", scopes: ["ingest"] })],
+      ["lib/actions/api-keys.ts#revokeApiKey", () => ({ id: spareKeyIds[spare++], reason: "matrix" })],
+      ["lib/actions/users.ts#createUser", (who) => ({ email: `matrix-${who}@test.local`, role: "VIEWER" })],
+      ["lib/actions/users.ts#updateUser", () => ({ id: viewerId, role: "VIEWER", reason: "matrix" })],
+    ];
+    // Without a session the middleware sends the caller to sign in; a viewer's session is refused.
+    const ACTION_FOR_ADMINS = { anonymous: "unauthorized", viewer: "forbidden", admin: "ok", ingestKey: "unauthorized", adminKey: "unauthorized" };
+    const actual: Record<string, Record<Who, ActionCall["kind"]>> = {};
+    const expected: Record<string, Record<Who, string>> = {};
+    for (const [name, input] of actions) {
+      expected[name] = ACTION_FOR_ADMINS;
+      actual[name] = {} as Record<Who, ActionCall["kind"]>;
+      for (const who of WHO) actual[name][who] = (await callAction(server, callers[who], name, input(who))).kind;
     }
-    actual["POST /api/console/api-keys/{id}/revoke"] = revoke;
-    expected["POST /api/console/api-keys/{id}/revoke"] = ROUTE_FOR_ADMINS(200);
-    const createUser: Record<Who, number> = {} as Record<Who, number>;
-    for (const who of WHO) {
-      createUser[who] = (await call(server.baseUrl, callers[who], "POST", "/api/console/users", { email: `matrix-${who}@test.local`, role: "VIEWER" })).status;
-    }
-    actual["POST /api/console/users"] = createUser;
-    expected["POST /api/console/users"] = ROUTE_FOR_ADMINS(201);
     expect(actual).toEqual(expected);
 
     // Only the admin's attempts changed anything.

@@ -9,6 +9,7 @@ import { DEPLOYMENT_SETTING, environmentFingerprint } from "@/lib/ledger/skills"
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
+import { callAction } from "../helpers/actions";
 import { cycle, getSkill, postRuns, putAgent } from "../helpers/learning";
 import { fixtureEvaluation, ledgerClient } from "../helpers/ledger";
 import { reviewDb } from "../helpers/review";
@@ -22,8 +23,8 @@ let active: { skill_id: string };
 
 const MODEL = "gpt-4o-2024-08-06";
 const LEDGER_CONFIG = { ledger_baseline_revision: "agent-without-skills", ledger_qualification_trials: 4, ledger_min_improvement: 0.1, ledger_evaluator_id: "ci-evaluator" };
-const qualify = (who: Caller, skillId: string, body: unknown = { model: MODEL, reason: "causal evidence before activation" }) =>
-  call(server.baseUrl, who, "POST", `/api/console/learning/skills/${encodeURIComponent(skillId)}/qualification`, body);
+const qualify = (who: Caller, skillId: string, body: Record<string, unknown> = { model: MODEL, reason: "causal evidence before activation" }) =>
+  callAction(server, who, "lib/actions/skills.ts#startQualification", { skill_id: skillId, ...body });
 const procedureRows = async () => (await server.sql.query("SELECT agent, procedure_id FROM ledger_procedures ORDER BY procedure_id")).rows;
 const auditRows = async () =>
   (await server.sql.query("SELECT actor_type, actor_label, target_id, details FROM audit_events WHERE action = 'skill_qualification.started' ORDER BY id")).rows;
@@ -54,29 +55,28 @@ afterAll(async () => {
 
 describe(`skills meet the ledger (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("refuses viewers, API keys, non-shadow and unknown skills and bad input, changing nothing", async () => {
-    const byViewer = await qualify(viewer, shadow.skill_id);
-    expect(byViewer.status).toBe(403);
-    expect(byViewer.headers.get("content-type")).toContain("application/problem+json");
-    expect((await qualify(withKey(ADMIN_KEY), shadow.skill_id)).status).toBe(401);
+    expect((await qualify(viewer, shadow.skill_id)).kind).toBe("forbidden");
+    expect((await qualify(withKey(ADMIN_KEY), shadow.skill_id)).kind).toBe("unauthorized");
 
     const notShadow = await qualify(admin, active.skill_id);
-    expect(notShadow.status).toBe(409);
-    expect(notShadow.json).toMatchObject({ code: "invalid_state" });
-    expect(notShadow.json.detail).toContain("this skill is active");
+    expect(notShadow.kind).toBe("invalid_state");
+    expect(notShadow.error!.message).toContain("this skill is active");
 
-    expect((await qualify(admin, "no-such-skill")).status).toBe(404);
+    expect((await qualify(admin, "no-such-skill")).kind).toBe("not_found");
     const blankModel = await qualify(admin, shadow.skill_id, { model: "  ", reason: "r" });
-    expect(blankModel.status).toBe(400);
-    expect(blankModel.json.errors.map((e: { path: string }) => e.path)).toContain("/model");
-    expect((await qualify(admin, shadow.skill_id, { model: MODEL })).status).toBe(400);
+    expect(blankModel.kind).toBe("validation_error");
+    expect(blankModel.error!.fields!.map((e) => e.path)).toContain("/model");
+    expect((await qualify(admin, shadow.skill_id, { model: MODEL })).kind).toBe("validation_error");
 
     expect(await procedureRows()).toEqual([]);
     expect(await auditRows()).toEqual([]);
   });
 
   it("proposes the SKILL.md with the deployment/agent/fingerprint scope, class task and the agent's baseline and policy", async () => {
-    const r = await qualify(admin, shadow.skill_id);
-    expect(r.status, r.text).toBe(201);
+    const q = await qualify(admin, shadow.skill_id);
+    expect(q.kind, q.text).toBe("ok");
+    expect(q.data.created).toBe(true);
+    const r = { json: q.data.record };
     const deployment = (await server.sql.query("SELECT value FROM settings WHERE key = $1", [DEPLOYMENT_SETTING])).rows[0].value;
     const tools = (await server.sql.query("SELECT tools FROM agents WHERE id = 'qual'")).rows[0].tools;
     expect(r.json.scope).toEqual({ tenant: deployment, agent: "qual", environment: environmentFingerprint(tools, MODEL) });
@@ -122,14 +122,15 @@ describe(`skills meet the ledger (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, 
     const [before] = await procedureRows();
     await putAgent(server, "qual", { require_shadow: true, ...LEDGER_CONFIG, ledger_qualification_trials: 64 });
     const again = await qualify(admin, shadow.skill_id, { model: MODEL, reason: "clicked twice" });
-    expect(again.status, again.text).toBe(200);
-    expect(again.json.proposal.policy.qualification_trials).toBe(4);
+    expect(again.kind, again.text).toBe("ok");
+    expect(again.data.created).toBe(false);
+    expect(again.data.record.proposal.policy.qualification_trials).toBe(4);
     expect(await procedureRows()).toEqual([before]);
     expect(await auditRows()).toHaveLength(1);
   });
 
   it("shows the procedure's state, n / trials and bound on the skill page (admins) and in the detail data", async () => {
-    const record = (await qualify(admin, shadow.skill_id)).json;
+    const record = (await qualify(admin, shadow.skill_id)).data.record;
     const ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY));
     for (const k of [0, 1, 2]) {
       const r = await ledger.record(record.scope, record.proposal.id, fixtureEvaluation(k, "qualification", { evaluator_id: "ci-evaluator", evaluation_contract: "proctor-skill-paired-v1" }));

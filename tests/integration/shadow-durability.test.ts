@@ -4,7 +4,8 @@
 // processes on one database (no duplicates, all done), and an admin's retry of a dead job.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
-import { call, login } from "../helpers/http";
+import { call, login, type Caller } from "../helpers/http";
+import { callAction } from "../helpers/actions";
 import { admin, getSkill, postRuns, putAgent, refundRun } from "../helpers/learning";
 import { drained, jobCounts, records, shadowAgent, SHADOW_JOB } from "../helpers/shadow";
 import { startWorker } from "../helpers/worker";
@@ -105,15 +106,15 @@ describe(`durable shadow evaluation queue (${db})`, () => {
     expect(page.text).toMatch(new RegExp(`job (<!-- -->)?${jobId}<`));
     expect(page.text).toContain("Retry");
 
-    const path = `/api/console/learning/agents/dead/shadow-jobs/${jobId}/retry`;
-    const r = await call(server.baseUrl, session, "POST", path, {});
-    expect(r.status, r.text).toBe(200);
-    expect(r.json).toEqual({ job_id: jobId, status: "pending" });
+    const retry = (who: Caller) => callAction(server, who, "lib/actions/learning.ts#retryShadowJob", { agent_id: "dead", job_id: jobId });
+    const r = await retry(session);
+    expect(r.kind, r.text).toBe("ok");
+    expect(r.data).toEqual({ job_id: jobId, status: "pending" });
     const audit = await server.sql.query("SELECT actor_label, details FROM audit_events WHERE action = 'shadow_job.retried' AND target_id = $1", [jobId]);
     expect(audit.rows).toEqual([{ actor_label: ADMIN_EMAIL, details: { agent_id: "dead", kind: SHADOW_JOB } }]);
     // Only dead jobs can be retried; an API key is not a console session.
-    expect((await call(server.baseUrl, session, "POST", path, {})).status).toBe(404);
-    expect((await call(server.baseUrl, admin, "POST", path, {})).status).toBe(401);
+    expect((await retry(session)).kind).toBe("not_found");
+    expect((await retry(admin)).kind).toBe("unauthorized");
 
     const worker = startWorker(server);
     try {

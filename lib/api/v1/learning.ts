@@ -7,9 +7,7 @@ import { zodProblem } from "../zod-errors";
 
 const ONE_MIB = 1024 * 1024;
 
-export const agentIdParams = z.object({ agent_id: pathId });
-export const skillParams = z.object({ skill_id: pathId });
-export const classParams = z.object({ agent_id: pathId, canonical_hash: pathId });
+export { agentIdParams, skillParams, classParams, activateBody, demoteBody } from "../../learning/schemas";
 
 export const skillStatus = z.enum(["candidate", "shadow", "active", "deprecated", "demoted"]);
 
@@ -23,14 +21,6 @@ export const reportListQuery = z.object({ limit: z.coerce.number().int().min(1).
 /** "Distill now": every user scope of the hash, or only the one named (`user_id=` empty: runs without a user). */
 export const distillQuery = z.object({ user_id: z.string().max(256).optional() });
 
-const reason = z.string().trim().min(1).max(2000);
-
-export const activateBody = z.object({
-  injection_role: z.enum(["user", "developer"]).optional(),
-  reason: reason.optional(),
-});
-
-export const demoteBody = z.object({ reason });
 
 /** A JSON body that may be absent: an empty POST means `{}`. */
 export async function optionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {

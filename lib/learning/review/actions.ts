@@ -1,32 +1,27 @@
-// The console's promotion actions: the engine's locked cycle ("Distill now" is the cycle
-// restricted to one class, gates and validation included), answered with the report and the
-// names of the skills it touched. The cycle writes its audit row with the report.
+// Distill one class and run a promotion cycle: the engine's locked cycle ("Distill now" is the
+// cycle restricted to one class, gates and validation included). The agent API's routes and
+// the console's actions call these with the same input. The cycle writes its audit row with
+// the report; a cycle already running for the agent is a Conflict (lib/learning/errors.ts).
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
-import { pathId } from "../../ids";
+import { agentIdParams, classParams } from "../schemas";
 import { runLockedPromotionCycle } from "../engine";
-import { withSkillNames, type ReportWithSkills } from "./reports";
 
-export const distillBody = z
-  .object({
-    canonical_hash: pathId,
-    /** The class's user scope; null for runs without a user. */
-    user_id: z.string().max(256).nullable(),
+export const promotionCycleInput = agentIdParams.strict();
+
+export const distillInput = classParams
+  .extend({
+    /** The class's user scope: null for runs without a user; omitted for every user scope. */
+    user_id: z.string().max(256).nullable().optional(),
   })
   .strict();
 
-export const cycleBody = z.object({}).strict();
-
-export async function distillClass(db: Db, agentId: string, body: z.output<typeof distillBody>, audit: AuditContext): Promise<ReportWithSkills> {
-  const report = await runLockedPromotionCycle(db, agentId, {
-    trigger: "distill",
-    audit,
-    only: { canonicalHash: body.canonical_hash, userId: body.user_id },
-  });
-  return withSkillNames(db, report);
+export async function distillClass(db: Db, input: z.output<typeof distillInput>, audit: AuditContext) {
+  const only = { canonicalHash: input.canonical_hash, ...(input.user_id !== undefined ? { userId: input.user_id } : {}) };
+  return runLockedPromotionCycle(db, input.agent_id, { trigger: "distill", audit, only });
 }
 
-export async function runManualCycle(db: Db, agentId: string, audit: AuditContext): Promise<ReportWithSkills> {
-  return withSkillNames(db, await runLockedPromotionCycle(db, agentId, { trigger: "manual", audit }));
+export async function runPromotionCycle(db: Db, input: z.output<typeof promotionCycleInput>, audit: AuditContext) {
+  return runLockedPromotionCycle(db, input.agent_id, { trigger: "manual", audit });
 }

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { agentIdParams, reportListQuery } from "@/lib/api/v1/learning";
-import { runLockedPromotionCycle } from "@/lib/learning/engine";
+import { runPromotionCycle } from "@/lib/learning/review/actions";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +10,4 @@ export const GET = route({ auth: "any", params: agentIdParams, query: reportList
   listPromotionReports(db(), params.agent_id, query.limit),
 );
 
-export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) =>
-  runLockedPromotionCycle(db(), params.agent_id, { trigger: "manual", audit }),
-);
+export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) => runPromotionCycle(db(), params, audit));

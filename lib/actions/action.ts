@@ -1,0 +1,70 @@
+// The one wrapper for the console's server actions: session, access (lib/auth/access.ts, the
+// read-only flag included), zod input, an audit context, and errors as a typed result the
+// component can show. Cross-origin calls: Next.js refuses an action whose Origin does not match
+// the Host (x-forwarded-host) before running it (500, nothing runs); it lets a call without
+// Origin through, so a foreign Referer is refused here, as route handlers refuse it.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { headers } from "next/headers";
+import type { z } from "zod";
+import type { Actor } from "../auth/actor";
+import { denial, type Scope } from "../auth/access";
+import { crossOrigin } from "../auth/origin";
+import { sessionActor } from "../auth/session";
+import { clientHashOf } from "../audit/client-hash";
+import type { AuditContext } from "../audit/record";
+import { DomainError, type ErrorKind, type FieldError } from "../errors";
+
+export type ActionError = { kind: ErrorKind | "unauthorized"; message: string; fields?: FieldError[] };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
+export type ActionContext = { actor: Extract<Actor, { type: "user" }>; audit: AuditContext };
+
+const REFUSAL = {
+  scope: "This action needs an admin account.",
+  read_only: "This Proctor instance is read-only (PROCTOR_READ_ONLY=1).",
+  persona_actions_off: "Persona actions are off on this instance (PROCTOR_PERSONA_ACTIONS=1 enables them).",
+} as const;
+
+/** A caller's own request id (as route handlers accept it) ties the audit row to its request. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const fail = (kind: ActionError["kind"], message: string, fields?: FieldError[]): ActionResult<never> => ({
+  ok: false,
+  error: fields?.length ? { kind, message, fields } : { kind, message },
+});
+
+export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (input: z.output<S>, ctx: ActionContext) => Promise<T>) {
+  return async (raw: z.input<S>): Promise<ActionResult<T>> => {
+    const incoming = await headers();
+    const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
+    try {
+      if (crossOrigin(incoming)) return fail("forbidden", "Cross-origin requests may not change anything.");
+      const actor = await sessionActor();
+      if (!actor) return fail("unauthorized", "Sign in to do this.");
+      const refused = denial(actor, scope);
+      if (refused) return fail("forbidden", REFUSAL[refused]);
+      const parsed = input.safeParse(raw);
+      if (!parsed.success) {
+        const fields = parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message }));
+        return fail("validation_error", "The input is invalid.", fields);
+      }
+      const audit: AuditContext = { actor, requestId, clientHash: await clientHashOf(incoming) };
+      return { ok: true, data: await run(parsed.data, { actor, audit }) };
+    } catch (err) {
+      return failure(err, requestId);
+    }
+  };
+}
+
+function failure(err: unknown, requestId: string): ActionResult<never> {
+  if (err instanceof DomainError) {
+    if (err.kind === "unavailable") console.error(`[${requestId}] ${err.name}: ${err.message}`);
+    return fail(err.kind, err.message, err.fields);
+  }
+  // The caller gets no internal detail; the log gets the error's kind and code only, since
+  // driver messages can quote stored values.
+  const e = err as { name?: string; code?: string };
+  console.error(`[${requestId}] unhandled error in a server action: ${e?.name ?? "unknown"}${e?.code ? ` (${e.code})` : ""}`);
+  if (process.env.PROCTOR_DEBUG_ERRORS === "1") console.error(err);
+  return fail("unavailable", `The service is temporarily unavailable (request ${requestId}).`);
+}

@@ -1,0 +1,16 @@
+"use server";
+// Settings → Users: create (a generated password is in this answer only), change a role,
+// deactivate or reactivate, each with the admin's reason in the audit row.
+import { action } from "./action";
+import { consoleId } from "./ids";
+import { db } from "../db/client";
+import { createUser as create, createUserSchema, updateUser as update, updateUserSchema } from "../auth/users";
+
+export const createUser = action("users:manage", createUserSchema, async (input, { audit }) => {
+  const { user, generatedPassword } = await create(db(), audit, input);
+  return { user, generated_password: generatedPassword };
+});
+
+export const updateUser = action("users:manage", updateUserSchema.extend({ id: consoleId }), async ({ id, ...change }, { actor, audit }) => ({
+  user: await update(db(), audit, actor.id, id, change),
+}));

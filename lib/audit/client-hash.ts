@@ -1,0 +1,11 @@
+// The client address behind a request as a keyed pseudonym: audit rows and login throttling
+// can tell clients apart without storing their addresses.
+import { createHmac } from "node:crypto";
+import { db } from "../db/client";
+import { pseudonymKey } from "../auth/instance-secret";
+
+export async function clientHashOf(headers: Pick<Headers, "get">): Promise<string | null> {
+  const ip = headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip");
+  if (!ip) return null;
+  return createHmac("sha256", await pseudonymKey(db())).update(`client\u0000${ip}`).digest("hex").slice(0, 16);
+}
