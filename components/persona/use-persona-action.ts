@@ -1,12 +1,13 @@
 "use client";
-// One persona action as a TanStack Query mutation against POST /persona-evolution/action (the
-// published contract, which calls the same operations as everything else). Not optimistic:
+// One persona action as a TanStack Query mutation through the console's server action (the same
+// operations and body rules as the published POST /persona-evolution/action). Not optimistic:
 // the button shows "Saving…" (or "Reviewing memories…") until the server answers and the
 // server-rendered state is reloaded; a refusal shows the server's detail.
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { fetchJson } from "@/lib/api/browser-fetch";
+import { runPersonaAction } from "@/lib/actions/persona";
+import { unwrap } from "@/lib/actions/client";
 import type { ActionName } from "@/lib/persona/action-body";
 import type { PersonaState } from "@/lib/persona/types";
 
@@ -31,7 +32,7 @@ export function usePersonaAction(target: Target) {
   const [refreshing, startTransition] = useTransition();
   const mutation = useMutation({
     mutationFn: ({ action, settings }: { action: ActionName; settings: Settings }) =>
-      fetchJson<PersonaState>("/persona-evolution/action", { method: "POST", body: actionBody(target, action, settings) }),
+      unwrap<PersonaState>(runPersonaAction(actionBody(target, action, settings))),
     onSuccess: (state) => {
       if (state.notice !== "no_new_evidence") startTransition(() => router.refresh());
     },

@@ -13,6 +13,7 @@ import { crossOrigin } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
 import type { AuditContext } from "../audit/record";
+import { PERSONA_MESSAGES } from "../persona/errors";
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
 
 export type ActionError = { kind: ErrorKind | "unauthorized"; message: string; fields?: FieldError[] };
@@ -22,7 +23,7 @@ export type ActionContext = { actor: Extract<Actor, { type: "user" }>; audit: Au
 const REFUSAL = {
   scope: "This action needs an admin account.",
   read_only: "This Proctor instance is read-only (PROCTOR_READ_ONLY=1).",
-  persona_actions_off: "Persona actions are off on this instance (PROCTOR_PERSONA_ACTIONS=1 enables them).",
+  persona_actions_off: PERSONA_MESSAGES.disabled,
 } as const;
 
 /** A caller's own request id (as route handlers accept it) ties the audit row to its request. */

@@ -78,6 +78,14 @@ export function parseActionBody(data: unknown): ParsedAction {
   return parsed.success ? { ok: true, value: parsed.data as PersonaAction } : { ok: false, message: parsed.error.issues[0].message };
 }
 
+/** The same rules as a zod schema, for the console's server action. */
+export const personaActionBody = z.unknown().transform((data, ctx): PersonaAction => {
+  const parsed = parseActionBody(data);
+  if (parsed.ok) return parsed.value;
+  ctx.addIssue({ code: "custom", message: parsed.message });
+  return z.NEVER;
+});
+
 /** The account id, or null when it is not one (the pages show ACTION_MESSAGES.account). */
 export function validAccountId(value: unknown): string | null {
   const r = accountId.safeParse(value);
