@@ -2,8 +2,7 @@
 // The trajectory classes of the current page. Rows select the class shown in the detail
 // panel (URL state); j/k move, c copies the selected class's hash, / focuses the filter.
 // In a narrow container the numeric columns fold into the first cell, so nothing scrolls sideways.
-import type { Gate } from "@/lib/learning/class-gates";
-import type { ClassStatus } from "@/lib/learning/review/status";
+import type { ClassRowView } from "@/lib/learning/pages/workflows";
 import { LocalTime } from "../ui/local-time";
 import { ClassStatusBadge } from "./class-status-badge";
 import { GateChips } from "./gate-chips";
@@ -12,21 +11,7 @@ import { useUrlSelection } from "./selection";
 import { SortTh, thClass, type SortHeader } from "./sort-header";
 import { pct } from "./styles";
 
-export type ClassRowView = {
-  key: string;
-  selectHref: string;
-  agentId: string;
-  agentName: string;
-  userId: string | null;
-  hash: string;
-  toolPath: string;
-  status: ClassStatus;
-  executions: number;
-  successRate: number | null;
-  distinctQueries: number;
-  gates: Gate[];
-  lastSeen: string;
-};
+export type { ClassRowView };
 
 
 export function ClassesTable({ rows, selected, headers, showAgent }: { rows: ClassRowView[]; selected: string | null; headers: SortHeader[]; showAgent: boolean }) {

@@ -1,117 +1,57 @@
-// A small Markdown renderer for SKILL.md: frontmatter, headings, lists, fenced code,
-// paragraphs, inline code, bold and italics. It builds React elements (never HTML strings),
-// so distilled text cannot inject markup.
-import { Fragment } from "react";
-
-type Block =
-  | { kind: "heading"; level: number; text: string }
-  | { kind: "list"; ordered: boolean; items: string[] }
-  | { kind: "code"; text: string }
-  | { kind: "paragraph"; text: string }
-  | { kind: "frontmatter"; text: string };
-
-const FRONTMATTER = /^\s*---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/;
-const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+(.*)$/;
-
-export function parseBlocks(source: string): Block[] {
-  const blocks: Block[] = [];
-  let body = source;
-  const fm = FRONTMATTER.exec(source);
-  if (fm) {
-    blocks.push({ kind: "frontmatter", text: fm[1] });
-    body = source.slice(fm[0].length);
-  }
-  const lines = body.split(/\r?\n/);
-  let para: string[] = [];
-  const flush = () => {
-    if (para.length) blocks.push({ kind: "paragraph", text: para.join(" ") });
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (/^\s*```/.test(line)) {
-      flush();
-      const code: string[] = [];
-      while (++i < lines.length && !/^\s*```/.test(lines[i])) code.push(lines[i]);
-      blocks.push({ kind: "code", text: code.join("\n") });
-      continue;
-    }
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (h) {
-      flush();
-      blocks.push({ kind: "heading", level: h[1].length, text: h[2].trim() });
-      continue;
-    }
-    const li = LIST_ITEM.exec(line);
-    if (li) {
-      flush();
-      const ordered = /\d/.test(li[1]);
-      const prev = blocks[blocks.length - 1];
-      if (prev?.kind === "list" && prev.ordered === ordered) prev.items.push(li[2]);
-      else blocks.push({ kind: "list", ordered, items: [li[2]] });
-      continue;
-    }
-    if (!line.trim()) {
-      flush();
-      continue;
-    }
-    // A continuation line of a list item belongs to it.
-    const prev = blocks[blocks.length - 1];
-    if (!para.length && prev?.kind === "list" && /^\s+\S/.test(line)) prev.items[prev.items.length - 1] += " " + line.trim();
-    else para.push(line.trim());
-  }
-  flush();
-  return blocks;
-}
-
-const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*|_[^_\s][^_]*_)/g;
-
-function Inline({ text }: { text: string }) {
-  const parts = text.split(INLINE);
-  return (
-    <>
-      {parts.map((p, i) => {
-        if (p.startsWith("`") && p.endsWith("`") && p.length > 1) return <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] dark:bg-slate-800">{p.slice(1, -1)}</code>;
-        if (p.startsWith("**") && p.endsWith("**") && p.length > 3) return <strong key={i}>{p.slice(2, -2)}</strong>;
-        if ((p.startsWith("*") && p.endsWith("*")) || (p.startsWith("_") && p.endsWith("_") && p.length > 2)) return <em key={i}>{p.slice(1, -1)}</em>;
-        return <Fragment key={i}>{p}</Fragment>;
-      })}
-    </>
-  );
-}
+// SKILL.md rendered with react-markdown + GitHub-flavoured Markdown (tables, strikethrough,
+// task lists). The frontmatter is shown verbatim. Raw HTML in a document is shown as text,
+// never as markup, and unsafe link protocols are dropped (react-markdown's defaults).
+import type { ComponentProps } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { splitFrontmatter } from "@/lib/learning/skill-md-split";
 
 const HEADING = ["text-base font-semibold", "text-sm font-semibold", "text-sm font-semibold", "text-sm font-medium", "text-sm font-medium", "text-sm font-medium"];
+type Tag = "h3" | "h4" | "h5" | "h6";
+
+/** Inside a page section: headings start at h3 so the page outline stays intact. */
+function heading(level: number) {
+  const Tag = `h${Math.min(6, level + 2)}` as Tag;
+  return function Heading({ node: _node, ...props }: ComponentProps<Tag> & { node?: unknown }) {
+    return <Tag {...props} className={`${HEADING[level - 1]} pt-1`} />;
+  };
+}
+
+const COMPONENTS: Components = {
+  h1: heading(1),
+  h2: heading(2),
+  h3: heading(3),
+  h4: heading(4),
+  h5: heading(5),
+  h6: heading(6),
+  ul: ({ node: _node, ...props }) => <ul {...props} className="list-disc space-y-1 pl-5" />,
+  ol: ({ node: _node, ...props }) => <ol {...props} className="list-decimal space-y-1 pl-5" />,
+  code: ({ node: _node, ...props }) => <code {...props} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] dark:bg-slate-800" />,
+  pre: ({ node: _node, ...props }) => (
+    <pre {...props} className="overflow-x-auto rounded-md bg-slate-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-slate-900 [&_code]:bg-transparent [&_code]:p-0" />
+  ),
+  a: ({ node: _node, ...props }) => <a {...props} rel="nofollow noreferrer" className="text-indigo-700 underline dark:text-indigo-300" />,
+  table: ({ node: _node, ...props }) => (
+    <div className="overflow-x-auto">
+      <table {...props} className="min-w-full border-collapse text-xs" />
+    </div>
+  ),
+  th: ({ node: _node, ...props }) => <th {...props} className="border border-slate-200 bg-slate-50 px-2 py-1 text-left font-medium dark:border-slate-800 dark:bg-slate-900" />,
+  td: ({ node: _node, ...props }) => <td {...props} className="border border-slate-200 px-2 py-1 align-top dark:border-slate-800" />,
+};
 
 export function Markdown({ source }: { source: string }) {
+  const split = splitFrontmatter(source);
   return (
     <div className="space-y-3 text-sm leading-relaxed break-words">
-      {parseBlocks(source).map((b, i) => {
-        switch (b.kind) {
-          case "frontmatter":
-            return (
-              <pre key={i} className="overflow-x-auto rounded-md border border-slate-200 bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900">
-                {b.text}
-              </pre>
-            );
-          case "heading": {
-            // Inside a page section: headings start at h3 so the page outline stays intact.
-            const Tag = (`h${Math.min(6, b.level + 2)}`) as "h3" | "h4" | "h5" | "h6";
-            return <Tag key={i} className={`${HEADING[b.level - 1]} pt-1`}><Inline text={b.text} /></Tag>;
-          }
-          case "list": {
-            const Tag = b.ordered ? "ol" : "ul";
-            return (
-              <Tag key={i} className={`space-y-1 pl-5 ${b.ordered ? "list-decimal" : "list-disc"}`}>
-                {b.items.map((item, j) => <li key={j}><Inline text={item} /></li>)}
-              </Tag>
-            );
-          }
-          case "code":
-            return <pre key={i} className="overflow-x-auto rounded-md bg-slate-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-slate-900">{b.text}</pre>;
-          default:
-            return <p key={i}><Inline text={b.text} /></p>;
-        }
-      })}
+      {split ? (
+        <pre className="overflow-x-auto rounded-md border border-slate-200 bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900">
+          {split.frontmatter}
+        </pre>
+      ) : null}
+      <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>
+        {split ? split.body : source}
+      </ReactMarkdown>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // The skills of the current page. Rows select the skill shown in the detail view (URL
 // state); j/k move, c copies the selected skill's SKILL.md, / focuses the filter. In a
 // narrow container the numbers fold into the first cell.
+import type { SkillRowView } from "@/lib/learning/pages/skills";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { SortTh, thClass, type SortHeader } from "./sort-header";
@@ -9,22 +10,7 @@ import { SelectableTr, SelectLink } from "./selectable-row";
 import { useUrlSelection } from "./selection";
 import { pct } from "./styles";
 
-export type SkillRowView = {
-  key: string;
-  selectHref: string;
-  name: string;
-  version: number;
-  status: string;
-  agentName: string;
-  showAgent: boolean;
-  authority: "user" | "developer";
-  tools: string[];
-  activations: number;
-  successRate: number | null;
-  deviations: number;
-  shadow: { ready: boolean; observations: number } | null;
-  listedAt: string;
-};
+export type { SkillRowView };
 
 
 export function SkillsTable({ rows, selected, selectedContent, headers }: { rows: SkillRowView[]; selected: string | null; selectedContent: string | null; headers: SortHeader[] }) {

@@ -1,7 +1,8 @@
 // A sortable column header: a link to the same list sorted by this column (URL state).
 import Link from "next/link";
+import type { SortHeader } from "@/lib/console/url";
 
-export type SortHeader = { key: string; label: string; href: string; active: "asc" | "desc" | null };
+export type { SortHeader };
 
 export const thClass = "px-3 py-2 text-left text-xs font-medium whitespace-nowrap text-slate-600 dark:text-slate-300";
 

@@ -1,8 +1,8 @@
 // Segmented filters (with counts where known); each is a link that keeps the other URL state.
 import Link from "next/link";
+import type { Chip } from "@/lib/console/url";
 
-/** `count` is omitted for chips that only filter. */
-export type Chip = { value: string | null; label: string; count?: number; href: string };
+export type { Chip };
 
 export function StatusChips({ chips, current, label }: { chips: Chip[]; current: string | null; label: string }) {
   return (

@@ -2,22 +2,8 @@
 // render them on the server and every control is a plain link.
 import Link from "next/link";
 
-export type SearchParams = Record<string, string | string[] | undefined>;
+export { hrefWith, param, type SearchParams } from "@/lib/console/url";
 export type SortDir = "asc" | "desc";
-
-/** `path?query` with `changes` applied to the current parameters (null removes one). */
-export function hrefWith(path: string, current: SearchParams, changes: Record<string, string | number | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(current)) {
-    if (typeof v === "string" && v !== "") q.set(k, v);
-  }
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null || v === undefined || v === "") q.delete(k);
-    else q.set(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `${path}?${s}` : path;
-}
 
 export type Column<T> = {
   key: string;
@@ -115,10 +101,4 @@ export function Pagination({ page, pageSize, total, href }: { page: number; page
       </div>
     </nav>
   );
-}
-
-/** The first value of a search parameter. */
-export function param(sp: SearchParams, key: string): string | undefined {
-  const v = sp[key];
-  return Array.isArray(v) ? v[0] : v;
 }

@@ -1,10 +1,11 @@
 // Server-side access checks for console pages and layouts. The middleware only screens out
-// anonymous requests; every page calls one of these again, because roles and deactivation
+// anonymous requests; every page calls requireScope again, because roles and deactivation
 // are read from the database on each request.
 import "server-only";
 import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import type { Actor } from "./actor";
+import { denial, type Scope } from "./access";
 import { sessionActor } from "./session";
 
 export type ConsoleUser = Extract<Actor, { type: "user" }>;
@@ -13,16 +14,13 @@ export type ConsoleUser = Extract<Actor, { type: "user" }>;
 export const currentUser = cache(sessionActor);
 
 /**
- * The signed-in console user, or a redirect to the login page (which comes back to `next`).
- * With `role: "ADMIN"` a viewer gets the 403 page.
+ * The signed-in console user whose role grants `scope`, or a redirect to the login page (which
+ * comes back to `next`), or the 403 page. Read-only mode does not hide pages: what a page may
+ * change it asks with `can`.
  */
-export async function requireUser(next: string, role: "ADMIN" | "VIEWER" = "VIEWER"): Promise<ConsoleUser> {
+export async function requireScope(next: string, scope: Scope): Promise<ConsoleUser> {
   const user = await currentUser();
   if (!user) redirect(`/login?next=${encodeURIComponent(next)}`);
-  if (role === "ADMIN" && user.role !== "ADMIN") forbidden();
+  if (denial(user, scope) === "scope") forbidden();
   return user;
-}
-
-export function requireAdmin(next: string): Promise<ConsoleUser> {
-  return requireUser(next, "ADMIN");
 }

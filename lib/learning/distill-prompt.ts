@@ -53,7 +53,7 @@ export function distillInstructions(maxChars: number): string {
   return [
     "You compile an AI agent's repeated successful tool-calling runs into a reusable SKILL.md procedure.",
     "Requirements:",
-    "1. Start with YAML frontmatter containing exactly: name, description, preconditions (a list), tools (a list of tool names).",
+    "1. Start with YAML frontmatter containing exactly: name, description, preconditions (a list), tools (a list of tool names). It must be valid YAML: double-quote a value that contains \": \" or \" #\" or starts with a backtick.",
     "2. The description states WHEN to use the skill, in one sentence. It must not enumerate the tool sequence.",
     "3. Preconditions are checkable facts, derived from what varied and what stayed constant across the runs. If no precondition can be stated, output exactly INSUFFICIENT.",
     "4. Procedure steps name tools and give argument SHAPES. Never copy literal argument values, result values, identifiers, amounts or e-mail addresses from the runs.",

@@ -1,6 +1,8 @@
-// SKILL.md reading: YAML-style frontmatter (a tolerant subset: scalars, block scalars, inline
-// `[a, b]` lists and dash lists, quotes stripped) and the Markdown sections the validation
-// gate and the deterministic judge look at.
+// SKILL.md reading and writing: the frontmatter is YAML (Agent Skills format), read and printed
+// with the `yaml` library; the Markdown sections are what the validation gate and the
+// deterministic judge look at.
+import { parseDocument, stringify } from "yaml";
+import { splitFrontmatter } from "./skill-md-split";
 
 export type Frontmatter = {
   name: string;
@@ -9,77 +11,31 @@ export type Frontmatter = {
   tools: string[];
 };
 
-export type ParsedSkill = { frontmatter: Frontmatter; fields: Record<string, string | string[]>; body: string };
+type Fields = Record<string, unknown>;
+export type ParsedSkill = { frontmatter: Frontmatter; fields: Fields; body: string };
 
-const FRONTMATTER = /^\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n([\s\S]*))?$/;
+const asList = (v: unknown): string[] =>
+  v === undefined || v === null ? [] : Array.isArray(v) ? v.map((x) => String(x ?? "").trim()).filter((x) => x !== "") : String(v).trim() === "" ? [] : [String(v).trim()];
+const asText = (v: unknown): string => (v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : String(v)).trim();
 
-function unquote(s: string): string {
-  const t = s.trim();
-  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")))) return t.slice(1, -1).trim();
-  return t;
-}
-
-function inlineList(s: string): string[] {
-  return s
-    .slice(1, -1)
-    .split(",")
-    .map(unquote)
-    .filter((x) => x !== "");
-}
-
-/** Parses the frontmatter block into scalars and lists. */
-export function parseFrontmatterBlock(block: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const lines = block.split(/\r?\n/);
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    i++;
-    if (!m) continue;
-    const key = m[1];
-    const rest = m[2].trim();
-    if (rest === "" || rest === "|" || rest === ">" || rest === "|-" || rest === ">-") {
-      // A dash list or an indented block scalar follows.
-      const items: string[] = [];
-      const text: string[] = [];
-      while (i < lines.length && (/^\s+\S/.test(lines[i]) || /^-\s/.test(lines[i]) || lines[i].trim() === "")) {
-        const l = lines[i];
-        i++;
-        if (l.trim() === "") continue;
-        const dash = /^\s*-\s+(.*)$/.exec(l);
-        if (dash && rest === "") items.push(unquote(dash[1]));
-        else text.push(l.trim());
-      }
-      out[key] = items.length ? items.filter((x) => x !== "") : text.join(rest.startsWith("|") ? "\n" : " ");
-    } else if (rest.startsWith("[") && rest.endsWith("]")) {
-      out[key] = inlineList(rest);
-    } else {
-      out[key] = unquote(rest);
-    }
-  }
-  return out;
-}
-
-const asList = (v: string | string[] | undefined): string[] =>
-  v === undefined ? [] : Array.isArray(v) ? v : v.trim() === "" ? [] : [v.trim()];
-const asText = (v: string | string[] | undefined): string => (v === undefined ? "" : Array.isArray(v) ? v.join(" ") : v).trim();
-
-/** null when the document does not have the `---` frontmatter `---` body structure. */
+/** null without the `---` frontmatter `---` body structure, or when the frontmatter is not a YAML mapping. */
 export function parseSkillMd(content: string): ParsedSkill | null {
-  const m = FRONTMATTER.exec(content);
-  if (!m) return null;
-  const fields = parseFrontmatterBlock(m[1]);
+  const split = splitFrontmatter(content);
+  if (!split) return null;
+  const doc = parseDocument(split.frontmatter);
+  const fields: unknown = doc.errors.length ? null : doc.toJS();
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) return null;
+  const f = fields as Fields;
   return {
-    fields,
-    body: m[2] ?? "",
-    frontmatter: {
-      name: asText(fields.name),
-      description: asText(fields.description),
-      preconditions: asList(fields.preconditions),
-      tools: asList(fields.tools),
-    },
+    fields: f,
+    body: split.body,
+    frontmatter: { name: asText(f.name), description: asText(f.description), preconditions: asList(f.preconditions), tools: asList(f.tools) },
   };
+}
+
+/** The frontmatter block with its `---` fences; values that need quoting are quoted, lines are never folded. */
+export function printFrontmatter(fm: Frontmatter): string {
+  return `---\n${stringify(fm, { lineWidth: 0 })}---`;
 }
 
 type Section = { title: string; level: number; text: string };

@@ -7,6 +7,7 @@ import { canonicalSignature, parseJsonText } from "./canonical";
 import type { DistillInput } from "./distill-prompt";
 import { findLeak, leakProbes, type LeakProbe } from "./leaks";
 import { failingTools, stepErrorType, type SampleRun, type SampleStep } from "./sample-run";
+import { printFrontmatter } from "./skill-md";
 
 const STOPWORDS = new Set(
   "a an and are as at be by can could do does for from get give how i in into is it its me my of on or our please should so that the their them this to up us we what when where which who why will with would you your".split(
@@ -121,14 +122,7 @@ function render(input: DistillInput, words: string[], withResults: boolean): str
     : "";
   const example = steps.map((s, i) => `${i + 1}. \`${s.tool}\`${withResults ? ` → ${shapeOf(s.result)}` : ""}`);
   const lines = [
-    "---",
-    `name: ${name}`,
-    `description: Use when a request asks for ${intent} and the preconditions hold.`,
-    "preconditions:",
-    ...preconditions.map((p) => `  - ${p}`),
-    "tools:",
-    ...tools.map((t) => `  - ${t}`),
-    "---",
+    printFrontmatter({ name, description: `Use when a request asks for ${intent} and the preconditions hold.`, preconditions, tools }),
     `# ${name}`,
     "",
     "## When to apply",

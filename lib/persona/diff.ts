@@ -1,31 +1,11 @@
-// Line diff of two goals texts (longest common subsequence), for the Before/After panes.
+// Line diff of two goals texts (the `diff` package), for the Before/After panes.
+import { diffArrays } from "diff";
+
 export type DiffLine = { kind: "same" | "removed" | "added"; text: string };
 
 export function diffLines(before: string, after: string): DiffLine[] {
-  const a = before ? before.split("\n") : [];
-  const b = after ? after.split("\n") : [];
-  // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
-  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      out.push({ kind: "same", text: a[i] });
-      i++;
-      j++;
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-      out.push({ kind: "removed", text: a[i++] });
-    } else {
-      out.push({ kind: "added", text: b[j++] });
-    }
-  }
-  while (i < a.length) out.push({ kind: "removed", text: a[i++] });
-  while (j < b.length) out.push({ kind: "added", text: b[j++] });
-  return out;
+  const lines = (s: string) => (s ? s.split("\n") : []);
+  return diffArrays(lines(before), lines(after)).flatMap((c) =>
+    c.value.map((text) => ({ kind: c.removed ? "removed" : c.added ? "added" : "same", text }) as const),
+  );
 }

@@ -1,11 +1,10 @@
 // Pure parts of the review pages: every learning setting is on the settings page exactly
-// once, the class status rules, the SKILL.md version diff and the Markdown block parser.
+// once, the class status rules and the SKILL.md version diff.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
 import { AUTHORITY_KEYS, CONFIG_GROUPS } from "@/lib/learning/review/config-fields";
 import { classStatus } from "@/lib/learning/review/status";
 import { sideBySideDiff } from "@/lib/learning/review/diff";
-import { parseBlocks } from "@/components/review/markdown";
 
 describe("settings fields", () => {
   it("present every configuration key exactly once, in the five groups", () => {
@@ -37,40 +36,5 @@ describe("side-by-side diff", () => {
     expect(rows[4]).toEqual({ kind: "added", left: null, right: { line: 5, text: "e" } });
     expect(sideBySideDiff("x\ny", "y").map((r) => r.kind)).toEqual(["removed", "same"]);
     expect(sideBySideDiff("same", "same").every((r) => r.kind === "same")).toBe(true);
-  });
-});
-
-describe("SKILL.md blocks", () => {
-  it("splits frontmatter, headings, lists, code and paragraphs", () => {
-    const md = [
-      "---",
-      "name: refund-order",
-      "tools: [lookup_order]",
-      "---",
-      "# Refund an order",
-      "",
-      "## When to apply",
-      "- the order is paid",
-      "- the customer asks",
-      "  for a refund",
-      "",
-      "1. Call `lookup_order` with an id",
-      "2. Call `issue_refund`",
-      "",
-      "Some text",
-      "continues here.",
-      "```",
-      "<script>alert(1)</script>",
-      "```",
-    ].join("\n");
-    expect(parseBlocks(md)).toEqual([
-      { kind: "frontmatter", text: "name: refund-order\ntools: [lookup_order]" },
-      { kind: "heading", level: 1, text: "Refund an order" },
-      { kind: "heading", level: 2, text: "When to apply" },
-      { kind: "list", ordered: false, items: ["the order is paid", "the customer asks for a refund"] },
-      { kind: "list", ordered: true, items: ["Call `lookup_order` with an id", "Call `issue_refund`"] },
-      { kind: "paragraph", text: "Some text continues here." },
-      { kind: "code", text: "<script>alert(1)</script>" },
-    ]);
   });
 });

@@ -2,18 +2,17 @@
 import Link from "next/link";
 import { headers } from "next/headers";
 import { PageHeader } from "@/components/ui/page-header";
-import { DataTable, Pagination, hrefWith, param, type SearchParams } from "@/components/ui/table";
+import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
-import { requireUser } from "@/lib/auth/page-access";
-import { listAgentSummaries } from "@/lib/console/agents";
+import { requireScope } from "@/lib/auth/page-access";
+import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/console/pages/agents";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
-const PAGE_SIZE = 25;
 const MAX_TOOLS_SHOWN = 6;
 
 function curlExample(origin: string): string {
@@ -33,9 +32,8 @@ function curlExample(origin: string): string {
 
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireUser(hrefWith("/agents", sp, {}));
-  const page = Math.max(1, Number(param(sp, "page")) || 1);
-  const { agents, total } = await listAgentSummaries(db(), page, PAGE_SIZE);
+  await requireScope(hrefWith("/agents", sp, {}), "learning:read");
+  const { page, agents, total } = await loadAgentsPage(db(), sp);
   const h = await headers();
   const origin = `${h.get("x-forwarded-proto") ?? "http"}://${h.get("host") ?? "localhost:3000"}`;
   const example = curlExample(origin);

@@ -10,24 +10,25 @@ import { FilterBar } from "@/components/ui/filter-bar";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
-import { requireAdmin } from "@/lib/auth/page-access";
-import { AUDIT_EVENT_TYPES, AUDIT_TARGET_TYPES } from "@/lib/audit/events";
-import { auditQuerySchema, queryAudit, type AuditEventView } from "@/lib/audit/query";
+import { requireScope } from "@/lib/auth/page-access";
+import { loadAuditPage } from "@/lib/audit/pages/audit";
+import type { AuditEventView } from "@/lib/audit/query";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireAdmin(hrefWith("/audit", sp, {}));
-  const parsed = auditQuerySchema.safeParse(sp);
+  await requireScope(hrefWith("/audit", sp, {}), "audit:read");
+  const view = await loadAuditPage(db(), sp);
+  const { facets } = view;
   const filters = (
     <FilterBar
       key={JSON.stringify(sp)}
       fields={[
         { name: "actor", label: "Actor", type: "text", placeholder: "email, key name or id" },
-        { name: "action", label: "Action", type: "select", options: AUDIT_EVENT_TYPES.map((a) => ({ value: a, label: a })) },
-        { name: "target_type", label: "Target type", type: "select", options: AUDIT_TARGET_TYPES.map((t) => ({ value: t, label: t })) },
+        { name: "action", label: "Action", type: "select", options: facets.actions.map((a) => ({ value: a, label: a })) },
+        { name: "target_type", label: "Target type", type: "select", options: facets.targetTypes.map((t) => ({ value: t, label: t })) },
         { name: "target", label: "Target id", type: "text" },
         { name: "from", label: "From", type: "datetime" },
         { name: "to", label: "To", type: "datetime" },
@@ -35,21 +36,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     />
   );
   const header = <PageHeader title="Audit log" description="Append-only: every change in Proctor, recorded in the same transaction as the change itself." />;
-  if (!parsed.success) {
+  if (view.invalid !== null) {
     return (
       <>
         {header}
         <ErrorState
           title="These filters cannot be read"
-          message={parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+          message={view.invalid}
           action={<Link href="/audit" className={buttonClasses("secondary")}>Clear filters</Link>}
         />
       </>
     );
   }
-  const q = parsed.data;
-  const { events, total } = await queryAudit(db(), q);
-  const filtered = Boolean(q.actor || q.action || q.target_type || q.target || q.from || q.to);
+  const { q, events, total, filtered } = view;
 
   return (
     <>

@@ -9,9 +9,10 @@ import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { fixed, Progress } from "@/components/ledger/figures";
 import { procedureHref } from "@/components/ledger/links";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { listProcedures, PAGE_SIZE, procedureListQuery, type ProcedureSummary } from "@/lib/ledger/console";
+import { PAGE_SIZE, type ProcedureSummary } from "@/lib/ledger/console";
+import { loadProceduresPage } from "@/lib/ledger/pages/procedures";
 import { PROCEDURE_STATES } from "@/lib/ledger/types";
 
 export const dynamic = "force-dynamic";
@@ -20,10 +21,8 @@ const cellText = "block max-w-[14rem] break-all text-xs";
 
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireAdmin(hrefWith("/ledger", sp, {}));
-  const q = procedureListQuery.parse(sp);
-  const { rows, total } = await listProcedures(db(), q);
-  const filtered = Boolean(q.tenant || q.agent || q.environment || q.task || q.state);
+  await requireScope(hrefWith("/ledger", sp, {}), "ledger:read");
+  const { q, rows, total, filtered } = await loadProceduresPage(db(), sp);
   return (
     <>
       <PageHeader

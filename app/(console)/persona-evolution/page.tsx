@@ -3,7 +3,8 @@
 // read and the page says so. Actions go to POST /persona-evolution/action.
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { readOnlyMode } from "@/lib/auth/access";
+import { requireScope } from "@/lib/auth/page-access";
 import { clientHash } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { isDomainError } from "@/lib/errors";
@@ -23,7 +24,7 @@ type Search = Promise<{ user_id?: string | string[] }>;
 export default async function PersonaEvolutionPage({ searchParams }: { searchParams: Search }) {
   const raw = (await searchParams).user_id;
   const userId = typeof raw === "string" ? raw : "";
-  const user = await requireAdmin(`/persona-evolution${userId ? `?user_id=${encodeURIComponent(userId)}` : ""}`);
+  const user = await requireScope(`/persona-evolution${userId ? `?user_id=${encodeURIComponent(userId)}` : ""}`, "persona:read");
   let state: PersonaState | null = null;
   let error: string | null = null;
   if (userId) {
@@ -60,7 +61,7 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
         </p>
       ) : null}
       {state ? (
-        <PersonaMonitor key={state.user_id} state={state} writable={personaActionsEnabled()} readOnly={process.env.PROCTOR_READ_ONLY === "1"} />
+        <PersonaMonitor key={state.user_id} state={state} writable={personaActionsEnabled()} readOnly={readOnlyMode()} />
       ) : !error ? (
         <EmptyState title="Start with an account">
           {userId

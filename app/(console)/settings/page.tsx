@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function SettingsIndex() {
-  await requireAdmin("/settings");
+  await requireScope("/settings", "apiKeys:manage");
   redirect("/settings/api-keys");
 }

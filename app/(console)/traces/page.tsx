@@ -1,11 +1,9 @@
 // GET /traces?agent_id=…&user_id=…&thread_id=…: conversation traces for admins and viewers.
 // Without a thread it lists recent threads; with one it shows the thread's timeline at
 // #trace-timeline. It never shows persona goals.
-import { requireUser } from "@/lib/auth/page-access";
-import { agentOptions } from "@/lib/console/agents";
+import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { validAccountId } from "@/lib/persona/action-body";
-import { listThreads, threadTimeline } from "@/lib/traces/timeline";
+import { loadTracesPage, tracesFilters } from "@/lib/traces/pages/traces";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TraceFilters } from "@/components/traces/trace-filters";
@@ -16,24 +14,12 @@ export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-/** A usable filter value, or "" (absent, repeated, blank, too long or unstorable text). */
-const filterValue = (v: string | string[] | undefined) => (typeof v === "string" ? (validAccountId(v.trim()) ?? "") : "");
-
 export default async function TracesPage({ searchParams }: { searchParams: Search }) {
   const sp = await searchParams;
-  const agentId = filterValue(sp.agent_id);
-  const userId = filterValue(sp.user_id);
-  const threadId = filterValue(sp.thread_id);
-  const rootTraceId = filterValue(sp.root_trace_id);
-  const q = new URLSearchParams(Object.entries({ agent_id: agentId, user_id: userId, thread_id: threadId }).filter(([, v]) => v));
-  await requireUser(`/traces${q.size ? `?${q.toString()}` : ""}`);
-  const database = db();
-  const filter = { ...(agentId ? { agentId } : {}), ...(userId ? { userId } : {}) };
-  const [agents, threads, timeline] = await Promise.all([
-    agentOptions(database),
-    threadId ? Promise.resolve([]) : listThreads(database, filter),
-    threadId ? threadTimeline(database, { ...filter, threadId }) : Promise.resolve(null),
-  ]);
+  const filters = tracesFilters(sp);
+  await requireScope(filters.path, "learning:read");
+  const { agentId, userId, threadId, rootTraceId } = filters;
+  const { agents, threads, timeline } = await loadTracesPage(db(), filters);
   return (
     <div className="min-w-0">
       <PageHeader title="Traces" description="Conversations as timelines: messages, tool-calling runs, the skills supplied to them, and persona reviews." />

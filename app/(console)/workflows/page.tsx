@@ -8,8 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
-import { ClassesTable, type ClassRowView } from "@/components/review/classes-table";
-import type { SortHeader } from "@/components/review/sort-header";
+import { ClassesTable } from "@/components/review/classes-table";
 import { ClassDetailPanel } from "@/components/review/class-detail-panel";
 import { CycleButton } from "@/components/review/learning-actions";
 import { ReportCard } from "@/components/review/report-card";
@@ -19,80 +18,18 @@ import { StatusChips } from "@/components/review/status-chips";
 import { SummaryStrip } from "@/components/review/summary-strip";
 import { WorkflowTabs } from "@/components/review/workflow-tabs";
 import { linkClass, pct, sectionTitle } from "@/components/review/styles";
-import { requireUser } from "@/lib/auth/page-access";
+import { can } from "@/lib/auth/access";
+import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { classStatusCountsByAgent, listReviewClasses, totalCounts } from "@/lib/learning/review/class-list";
-import { getClassDetail, listClassRuns, resolveClassKey } from "@/lib/learning/review/class-detail";
-import { classQuerySchema, defaultDir, type ClassSort } from "@/lib/learning/review/class-query";
-import { latestReports } from "@/lib/learning/review/reports";
-import { agentRollup, workflowSummary } from "@/lib/learning/review/summary";
-import { CLASS_STATUSES, CLASS_STATUS_LABEL } from "@/lib/learning/review/status";
+import { AGENTS_PAGE, loadWorkflowsPage, REPORTS_PAGE, RUNS_PAGE, WORKFLOWS_PATH as PATH } from "@/lib/learning/pages/workflows";
 
 export const dynamic = "force-dynamic";
 
-const PATH = "/workflows";
-const RUNS_PAGE = 10;
-const REPORTS_PAGE = 5;
-const AGENTS_PAGE = 10;
-/** Changing what the table shows keeps the selection but returns to its first page. */
-const LIST_RESET = { page: null } as const;
-
-const SORT_LABEL: Record<ClassSort, string> = { tools: "Tool path", agent: "Agent", status: "Status", runs: "Runs", success: "Success", queries: "Queries", last_seen: "Last seen" };
-
 export default async function WorkflowsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  const user = await requireUser(hrefWith(PATH, sp, {}));
-  const q = classQuerySchema.parse(sp);
-  const canAct = user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1";
-  const now = new Date();
-  const list = await listReviewClasses(db(), q, now);
-  // The summary and the roll-up count every class; the list's counts are under the text filter.
-  const byAgent = q.q ? await classStatusCountsByAgent(db(), list.agents, undefined, now) : list.countsByAgent;
-  const countsAll = totalCounts(byAgent);
-  const [summary, reports, rollup] = await Promise.all([
-    workflowSummary(db(), list.agents, countsAll),
-    latestReports(db(), q.agent, q.reports_page, REPORTS_PAGE),
-    q.agent ? Promise.resolve(null) : agentRollup(db(), list.agents, byAgent, q.agents_page, AGENTS_PAGE),
-  ]);
-
-  const first = list.rows[0];
-  const classAgent = q.class_agent ?? q.agent;
-  const key = q.class && classAgent
-    ? await resolveClassKey(db(), classAgent, q.class, q.class_user)
-    : first
-      ? { agentId: first.agentId, userScope: first.userScope, canonicalHash: first.canonicalHash }
-      : null;
-  const detail = key ? await getClassDetail(db(), key, now) : null;
-  const runs = detail ? await listClassRuns(db(), detail.key, q.runs_page, RUNS_PAGE) : [];
-  const selectedKey = detail ? rowKey(detail.key.agentId, detail.key.userScope, detail.key.canonicalHash) : null;
-
-  const agentName = (id: string) => list.agents.find((a) => a.id === id)?.name ?? id;
-  const rows: ClassRowView[] = list.rows.map((r) => ({
-    key: rowKey(r.agentId, r.userScope, r.canonicalHash),
-    selectHref: hrefWith(PATH, sp, { class: r.canonicalHash, class_agent: r.agentId, class_user: r.userScope || null, runs_page: null }),
-    agentId: r.agentId,
-    agentName: r.agentName,
-    userId: r.userScope || null,
-    hash: r.canonicalHash,
-    toolPath: r.tools.join(" → ") || "(no steps recorded)",
-    status: r.status,
-    executions: r.executions,
-    successRate: r.executions ? r.successes / r.executions : null,
-    distinctQueries: r.distinctQueries,
-    gates: r.gates,
-    lastSeen: r.lastSeen.toISOString(),
-  }));
-  const currentDir = q.dir ?? defaultDir(q.sort);
-  const headers: SortHeader[] = (Object.keys(SORT_LABEL) as ClassSort[]).map((k) => ({
-    key: k,
-    label: SORT_LABEL[k],
-    active: q.sort === k ? currentDir : null,
-    href: hrefWith(PATH, sp, { ...LIST_RESET, sort: k, dir: q.sort === k ? (currentDir === "asc" ? "desc" : "asc") : defaultDir(k) }),
-  }));
-  const chips = [
-    { value: null, label: "All", count: CLASS_STATUSES.reduce((a, s) => a + list.counts[s], 0), href: hrefWith(PATH, sp, { ...LIST_RESET, status: null }) },
-    ...CLASS_STATUSES.map((s) => ({ value: s, label: CLASS_STATUS_LABEL[s], count: list.counts[s], href: hrefWith(PATH, sp, { ...LIST_RESET, status: s }) })),
-  ];
+  const user = await requireScope(hrefWith(PATH, sp, {}), "learning:read");
+  const canAct = can(user, "learning:write");
+  const { q, hasAgents, summary, countsAll, rows, total, headers, chips, detail, runs, selectedKey, reports, rollup } = await loadWorkflowsPage(db(), sp);
 
   const header = (
     <PageHeader
@@ -114,7 +51,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
     />
   );
 
-  if (list.agents.length === 0) {
+  if (!hasAgents) {
     return (
       <>
         {header}
@@ -161,7 +98,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
               {rows.length ? (
                 <>
                   <ClassesTable rows={rows} selected={selectedKey} headers={headers} showAgent={!q.agent} />
-                  <Pagination page={q.page} pageSize={q.page_size} total={list.total} href={(p) => hrefWith(PATH, sp, { page: p })} />
+                  <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith(PATH, sp, { page: p })} />
                 </>
               ) : (
                 <EmptyState title="No trajectory classes match this filter">Clear the filter box or choose All to see every class.</EmptyState>
@@ -189,11 +126,11 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
         <h2 id="reports-title" className={sectionTitle}>
           Promotion reports
         </h2>
-        {reports.reports.length ? (
+        {reports.items.length ? (
           <>
             <div className="grid gap-3 lg:grid-cols-2">
-              {reports.reports.map((r) => (
-                <ReportCard key={r.report.id} data={r} agentName={q.agent ? undefined : agentName(r.report.agent_id)} />
+              {reports.items.map((r) => (
+                <ReportCard key={r.data.report.id} data={r.data} agentName={r.agentName} />
               ))}
             </div>
             <Pagination page={q.reports_page} pageSize={REPORTS_PAGE} total={reports.total} href={(p) => `${hrefWith(PATH, sp, { reports_page: p })}#reports-title`} />
@@ -257,9 +194,4 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
       ) : null}
     </>
   );
-}
-
-/** Agent ids and hashes never contain "|"; the user scope (any text) comes last. */
-function rowKey(agentId: string, userScope: string, hash: string) {
-  return `${agentId}|${hash}|${userScope}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calledTools, findSection, parseSkillMd } from "@/lib/learning/skill-md";
+import { calledTools, findSection, parseSkillMd, printFrontmatter } from "@/lib/learning/skill-md";
 
 describe("SKILL.md parsing", () => {
   it("reads scalars, quoted values, inline and dash lists, and a scalar list as one item", () => {
@@ -16,6 +16,14 @@ describe("SKILL.md parsing", () => {
   it("requires the --- frontmatter --- structure", () => {
     expect(parseSkillMd("name: x\n# body")).toBeNull();
     expect(parseSkillMd("---\nname: x\n")).toBeNull();
+    expect(parseSkillMd("---\nname: x\ndescription: Use when: asked\n---\n# body")).toBeNull();
+  });
+
+  it("prints frontmatter that reads back the same, quoting what YAML needs quoted", () => {
+    const fm = { name: "refund-order", description: "Use when: the customer asks # for a refund", preconditions: ["`order_id` is known", "amount: positive"], tools: ["lookup_order"] };
+    const printed = printFrontmatter(fm);
+    expect(printed).toMatch(/^---\nname: refund-order\n[\s\S]*\ntools:\n  - lookup_order\n---$/);
+    expect(parseSkillMd(`${printed}\n# body`)!.frontmatter).toEqual(fm);
   });
 
   it("finds sections by title up to the next heading of the same level", () => {

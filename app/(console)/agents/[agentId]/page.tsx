@@ -11,10 +11,9 @@ import { buttonClasses } from "@/components/ui/button";
 import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { ShadowQueue } from "@/components/agents/shadow-queue";
-import { shadowQueueStatus } from "@/lib/learning/shadow/queue-status";
-import { requireUser } from "@/lib/auth/page-access";
-import { getAgentDetail } from "@/lib/console/agents";
-import { listRuns, runsQuerySchema } from "@/lib/console/runs";
+import { can } from "@/lib/auth/access";
+import { requireScope } from "@/lib/auth/page-access";
+import { loadAgentPage } from "@/lib/console/pages/agent";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
@@ -38,11 +37,11 @@ type Props = { params: Promise<{ agentId: string }>; searchParams: Promise<Searc
 export default async function AgentPage({ params, searchParams }: Props) {
   const [{ agentId }, sp] = await Promise.all([params, searchParams]);
   const path = `/agents/${encodeURIComponent(agentId)}`;
-  const user = await requireUser(hrefWith(path, sp, {}));
-  const agent = await getAgentDetail(db(), agentId);
-  if (!agent) notFound();
-  const q = runsQuerySchema.parse({ ...sp, agent: agent.id });
-  const [{ runs, total }, shadow] = await Promise.all([listRuns(db(), q), shadowQueueStatus(db(), agent.id)]);
+  const user = await requireScope(hrefWith(path, sp, {}), "learning:read");
+  const view = await loadAgentPage(db(), agentId, sp);
+  if (!view) notFound();
+  const { agent, q, runs, total, shadow } = view;
+  const mayEdit = can(user, "learning:write");
 
   return (
     <>
@@ -65,8 +64,8 @@ export default async function AgentPage({ params, searchParams }: Props) {
             <Link href={`/skills?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
               Skills
             </Link>
-            <Link href={`${path}/settings`} className={buttonClasses(user.role === "ADMIN" ? "primary" : "secondary")}>
-              {user.role === "ADMIN" ? "Edit learning settings" : "Learning settings"}
+            <Link href={`${path}/settings`} className={buttonClasses(mayEdit ? "primary" : "secondary")}>
+              {mayEdit ? "Edit learning settings" : "Learning settings"}
             </Link>
           </>
         }
@@ -120,7 +119,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
           status={shadow}
           enabled={agent.learning.shadow_evaluation_enabled === true}
           queueSize={Number(agent.learning.shadow_evaluation_queue_size)}
-          canRetry={user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1"}
+          canRetry={mayEdit}
         />
       ) : null}
       <section aria-labelledby="runs" className="mt-8">

@@ -4,39 +4,28 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";
-import { hrefWith, param, type SearchParams } from "@/components/ui/table";
+import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { fixed, gateExplanations, Progress } from "@/components/ledger/figures";
 import { ProposalPanel } from "@/components/ledger/proposal-panel";
 import { DecisionTimeline } from "@/components/ledger/decision-timeline";
 import { EvaluationsTable } from "@/components/ledger/evaluations-table";
 import { QualificationChart } from "@/components/ledger/qualification-chart";
 import { procedureHref } from "@/components/ledger/links";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { failedGates } from "@/lib/ledger/arithmetic";
-import { listEvaluations, PAGE_SIZE, qualificationSeries } from "@/lib/ledger/console";
-import { isLedgerError } from "@/lib/ledger/errors";
-import { getProcedure } from "@/lib/ledger/read";
+import { PAGE_SIZE } from "@/lib/ledger/console";
+import { loadProcedurePage } from "@/lib/ledger/pages/procedure";
 
 export const dynamic = "force-dynamic";
 
 export default async function ProcedurePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireAdmin(hrefWith("/ledger/procedure", sp, {}));
-  const scope = { tenant: param(sp, "tenant") ?? "", agent: param(sp, "agent") ?? "", environment: param(sp, "environment") ?? "" };
-  const id = param(sp, "id") ?? "";
-  const page = Math.max(1, Math.floor(Number(param(sp, "page") ?? 1)) || 1);
-  const record = await getProcedure(db(), scope, id).catch((e) => {
-    if (isLedgerError(e, "ValidationError")) notFound();
-    throw e;
-  });
-  if (!record) notFound();
+  await requireScope(hrefWith("/ledger/procedure", sp, {}), "ledger:read");
+  const view = await loadProcedurePage(db(), sp);
+  if (!view) notFound();
+  const { scope, id, page, record, series, evaluations } = view;
   const policy = record.proposal.policy;
-  const [series, evaluations] = await Promise.all([
-    qualificationSeries(db(), scope, id, policy.confidence_delta),
-    listEvaluations(db(), scope, id, page),
-  ]);
-  const gates = record.state === "rejected" ? gateExplanations(failedGates(record), { ...record, policy }) : [];
+  const gates = gateExplanations(view.failedGates, { ...record, policy });
   const facts: [string, React.ReactNode][] = [
     ["State", <Badge key="s" status={record.state} />],
     ["Qualification", <Progress key="p" n={record.qualification_count} of={policy.qualification_trials} />],

@@ -1,12 +1,12 @@
 // Settings → API keys: what agents authenticate with. Secrets are shown once, at creation.
 import { PageHeader } from "@/components/ui/page-header";
 import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
-  await requireAdmin("/settings/api-keys");
+  await requireScope("/settings/api-keys", "apiKeys:manage");
   return (
     <>
       <PageHeader

@@ -1,12 +1,12 @@
 // Settings → Users: who may sign in to the console, and as what.
 import { PageHeader } from "@/components/ui/page-header";
 import { UsersPanel } from "@/components/settings/users-panel";
-import { requireAdmin } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 
 export const dynamic = "force-dynamic";
 
 export default async function UsersPage() {
-  const me = await requireAdmin("/settings/users");
+  const me = await requireScope("/settings/users", "users:manage");
   return (
     <>
       <PageHeader

@@ -6,19 +6,16 @@ import { FilterBar } from "@/components/ui/filter-bar";
 import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { WorkflowTabs } from "@/components/review/workflow-tabs";
-import { requireUser } from "@/lib/auth/page-access";
-import { agentOptions } from "@/lib/console/agents";
-import { listRuns, runsQuerySchema } from "@/lib/console/runs";
+import { requireScope } from "@/lib/auth/page-access";
+import { loadRunsPage } from "@/lib/console/pages/runs";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireUser(hrefWith("/workflows/runs", sp, {}));
-  const q = runsQuerySchema.parse(sp);
-  const [{ runs, total }, agents] = await Promise.all([listRuns(db(), q), agentOptions(db())]);
-  const filtered = Boolean(q.agent || q.outcome || q.user);
+  await requireScope(hrefWith("/workflows/runs", sp, {}), "learning:read");
+  const { q, runs, total, agents, filtered } = await loadRunsPage(db(), sp);
 
   return (
     <>

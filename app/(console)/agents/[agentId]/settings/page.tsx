@@ -6,32 +6,22 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { LearningSettingsForm } from "@/components/review/settings-form";
-import { requireUser } from "@/lib/auth/page-access";
-import { getAgentDetail } from "@/lib/console/agents";
+import { denial } from "@/lib/auth/access";
+import { requireScope } from "@/lib/auth/page-access";
+import { loadAgentSettingsPage } from "@/lib/console/pages/agent-settings";
 import { db } from "@/lib/db/client";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { llmConfigFromEnv } from "@/lib/llm/client";
 
 export const dynamic = "force-dynamic";
-
-/** Where the model lives, without any credentials a URL might carry. */
-function endpointLabel(baseURL: string | undefined): string {
-  if (!baseURL) return "the OpenAI API";
-  try {
-    return new URL(baseURL).host;
-  } catch {
-    return "a configured endpoint";
-  }
-}
 
 export default async function AgentSettingsPage({ params }: { params: Promise<{ agentId: string }> }) {
   const { agentId } = await params;
   const path = `/agents/${encodeURIComponent(agentId)}/settings`;
-  const user = await requireUser(path);
-  const agent = await getAgentDetail(db(), agentId);
-  if (!agent) notFound();
-  const llm = llmConfigFromEnv();
-  const canEdit = user.role === "ADMIN" && process.env.PROCTOR_READ_ONLY !== "1";
+  const user = await requireScope(path, "learning:read");
+  const view = await loadAgentSettingsPage(db(), agentId);
+  if (!view) notFound();
+  const { agent, defaults, llm } = view;
+  const refused = denial(user, "learning:write");
+  const canEdit = refused === null;
   return (
     <>
       <PageHeader
@@ -58,7 +48,7 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
           <>
             <Badge tone="green">LLM connected</Badge>
             <span>
-              model <code>{llm.model}</code> at {endpointLabel(llm.baseURL)}; it writes each SKILL.md and judges it during validation.
+              model <code>{llm.model}</code> at {llm.endpoint}; it writes each SKILL.md and judges it during validation.
             </span>
           </>
         ) : (
@@ -70,10 +60,10 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
       </section>
       {!canEdit ? (
         <p role="status" className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-          {user.role === "ADMIN" ? "This instance is read-only; settings cannot be changed." : "Only admins can change these settings."}
+          {refused === "read_only" ? "This instance is read-only; settings cannot be changed." : "Only admins can change these settings."}
         </p>
       ) : null}
-      <LearningSettingsForm agentId={agent.id} initial={agent.learning} defaults={DEFAULT_LEARNING_CONFIG} canEdit={canEdit} />
+      <LearningSettingsForm agentId={agent.id} initial={agent.learning} defaults={defaults} canEdit={canEdit} />
     </>
   );
 }

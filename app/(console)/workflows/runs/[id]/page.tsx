@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
-import { requireUser } from "@/lib/auth/page-access";
+import { requireScope } from "@/lib/auth/page-access";
 import { getRun } from "@/lib/console/runs";
 import { db } from "@/lib/db/client";
 
@@ -17,7 +17,7 @@ const hasError = (e: unknown) => e !== undefined && e !== null && e !== "";
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await requireUser(`/workflows/runs/${encodeURIComponent(id)}`);
+  await requireScope(`/workflows/runs/${encodeURIComponent(id)}`, "learning:read");
   const run = await getRun(db(), id);
   if (!run) notFound();
 
