@@ -2,9 +2,10 @@
 // Everything per run is computed first (validation, trajectory identity, outcome, embedding);
 // then ONE statement inserts the new runs and, from exactly the rows it inserted, maintains the
 // trajectory-class statistics, the distinct-query child table, the daily counts, write-time
-// stamping, the agent's counters, the promotion cadence and the shadow evaluation outbox. A run
-// commits in that one round trip; runs that report activated skills take a transaction so that
-// outcome monitoring (the monitor hook) commits with them.
+// stamping, the agent's counters and the shadow evaluation outbox. A run commits in that one
+// round trip; the run that crosses the promotion cadence takes a second one (CADENCE_SQL: see
+// ./ingest/sql.ts for why it cannot share the statement); runs that report activated skills take
+// a transaction so that outcome monitoring (the monitor hook) commits with them.
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
@@ -16,7 +17,7 @@ import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
-import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
+import { CADENCE_SQL, INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
 import { shadowEligible } from "./shadow/enqueue";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
@@ -73,7 +74,7 @@ async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
 /** Whether storing these runs needs the monitor hook (outcome monitoring) in the same transaction. */
 const needsMonitor = (runs: Prepared[]) => runs.some((p) => (p.input.skills_activated?.length ?? 0) > 0);
 
-type Inserted = { id: string | null; promoted_skill_id: string | null };
+type Inserted = { id: string | null; promoted_skill_id: string | null; cycle_due: boolean };
 
 /** Stores runs for one agent; each item succeeds or fails on its own. Unknown agent → 404. */
 export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
@@ -124,6 +125,7 @@ export async function ingestWorkflows(db: Db, agentId: string, items: readonly u
       agent.config.shadow_evaluation_enabled ? agent.config.shadow_evaluation_queue_size : null,
     );
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
+    if (inserted[0].cycle_due) await q.$executeRawUnsafe(CADENCE_SQL, agentId, agent.config.promotion_every_n_runs);
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));
     if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map(storedRun), agent.config);

@@ -60,26 +60,15 @@ counted AS (
     last_run_at = GREATEST(r.last_run_at, EXCLUDED.last_run_at)
   RETURNING 1
 ),
--- The promotion cadence: once the total reaches the mark plus promotion_every_n_runs, the mark
--- moves and a promotion_cycle job is enqueued. The agent row is locked only then, and only one
--- of several concurrent requests that see the crossing moves the mark (its WHERE is re-checked
--- on the locked row). A total read a little low under concurrency only delays the crossing to
--- the next request. PostgreSQL runs unreferenced data-modifying CTEs after the main query, the
--- latest-defined first, so these, defined before the other writers, lock after them.
+-- The promotion cadence is only read here (cycle_due): moving the mark writes the agent row,
+-- which shadow_dropped may write too, and PostgreSQL keeps only one of two changes to a row
+-- made by one statement. CADENCE_SQL moves it, in the next round trip, when this says due.
 total AS (
   SELECT COALESCE((SELECT sum(runs) FROM agent_run_counters WHERE agent_id = $1), 0) + (SELECT count(*) FROM fresh) AS runs
 ),
-cycle_mark AS (
-  UPDATE agents SET cycle_mark = (SELECT runs FROM total)
+cycle_due AS (
+  SELECT 1 FROM agents
   WHERE id = $1 AND $5::int > 0 AND EXISTS (SELECT 1 FROM fresh) AND (SELECT runs FROM total) >= cycle_mark + $5::int
-  RETURNING 1
-),
-cycle_job AS (
-  INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-  SELECT '${PROMOTION_CYCLE_JOB}', $1, '{}'::jsonb, 'PENDING', now()
-  FROM cycle_mark
-  WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = '${PROMOTION_CYCLE_JOB}' AND agent_id = $1 AND status = 'PENDING')
-  RETURNING 1
 ),
 -- The shadow evaluation outbox: one job per eligible new run, bounded by the agent's queue
 -- size; runs beyond the bound are counted in agents.shadow_dropped instead (the agent row is
@@ -158,7 +147,29 @@ upsert_days AS (
     successes = d.successes + EXCLUDED.successes
   RETURNING 1
 )
-SELECT f.id, f.promoted_skill_id FROM guard LEFT JOIN fresh f ON true`;
+SELECT f.id, f.promoted_skill_id, EXISTS (SELECT 1 FROM cycle_due) AS cycle_due FROM guard LEFT JOIN fresh f ON true`;
+
+/**
+ * Moves the promotion cadence mark and enqueues a promotion_cycle job ($1 = agent id, $2 = its
+ * promotion_every_n_runs), run after INSERT_RUNS_SQL answered cycle_due. The total is re-read
+ * (it now includes the runs just stored). The agent row's WHERE is re-checked once locked, so
+ * of several concurrent requests that see the crossing only one moves the mark. The check is a
+ * level (total ≥ mark + n), not an edge: if this statement never runs (the process died after
+ * the insert committed), the next stored run finds the mark still due and moves it.
+ */
+export const CADENCE_SQL = `
+WITH total AS (
+  SELECT COALESCE(sum(runs), 0) AS runs FROM agent_run_counters WHERE agent_id = $1
+),
+cycle_mark AS (
+  UPDATE agents SET cycle_mark = (SELECT runs FROM total)
+  WHERE id = $1 AND (SELECT runs FROM total) >= cycle_mark + $2::int
+  RETURNING 1
+)
+INSERT INTO jobs (kind, agent_id, payload, status, run_after)
+SELECT '${PROMOTION_CYCLE_JOB}', $1, '{}'::jsonb, 'PENDING', now()
+FROM cycle_mark
+WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = '${PROMOTION_CYCLE_JOB}' AND agent_id = $1 AND status = 'PENDING')`;
 
 /** What is stored now for the request's workflow_ids ($2 = JSON array of them). */
 export const READ_STORED_SQL = `
