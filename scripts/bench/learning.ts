@@ -17,7 +17,7 @@ import { createPrismaClient } from "../../lib/db/prisma.ts";
 import { listClasses } from "../../lib/learning/classes.ts";
 import { agentContext } from "../../lib/learning/skills-api.ts";
 import { contextBody } from "../../lib/learning/api-schemas.ts";
-import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+import { largestDescendant, memoryOf, mib, sampleRss } from "./measure.ts";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);
 const CLASSES = Number(process.env.BENCH_CLASSES ?? 10_000);

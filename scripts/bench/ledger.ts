@@ -22,7 +22,7 @@ import { policySchema } from "../../lib/ledger/schemas.ts";
 import { compareBytes } from "../../lib/ledger/text.ts";
 import type { LedgerScope, ProcedureAggregates } from "../../lib/ledger/types.ts";
 import { startTestServer } from "../../tests/helpers/server.ts";
-import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+import { largestDescendant, memoryOf, mib, sampleRss } from "./measure.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SELECTS = Number(process.env.BENCH_SELECTS ?? 1000);

@@ -13,7 +13,7 @@ import pg from "pg";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../tests/helpers/server.ts";
 import { applicabilityVectors } from "../../lib/learning/applicability.ts";
 import { offlineEmbedder } from "../../lib/learning/embedder.ts";
-import { largestDescendant, mib, sampleRss } from "./proc.ts";
+import { largestDescendant, mib, sampleRss } from "./measure.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
