@@ -102,14 +102,14 @@ export const describePhase = (name: string, p: Phase, unit = "requests") =>
 
 export type HttpClient = ReturnType<typeof httpClient>;
 
-/** A keep-alive client authenticated with the test servers' admin key. */
+/** A keep-alive client, authenticated with the test servers' admin key unless given another. */
 export function httpClient(baseUrl: string, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const url = new URL(baseUrl);
   return {
-    send(method: string, pathname: string, body?: string): Promise<{ status: number; body: string }> {
+    send(method: string, pathname: string, body?: string, key = ADMIN_KEY): Promise<{ status: number; body: string }> {
       return new Promise((resolve, reject) => {
-        const headers: Record<string, string | number> = { authorization: `Bearer ${ADMIN_KEY}` };
+        const headers: Record<string, string | number> = { authorization: `Bearer ${key}` };
         if (body !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
         const req = http.request(
           { agent, host: url.hostname, port: url.port, method, path: pathname, headers, timeout: 120_000 },
