@@ -50,8 +50,8 @@ export async function backfillHashes(
   for (;;) {
     const rows = await db.$queryRaw<Row[]>`
       SELECT id, agent_id, user_scope, steps, canonical_hash FROM workflows
-      WHERE (canonical_version IS NULL OR canonical_version < ${CANONICAL_VERSION}) AND (agent_id, id) > (${after[0]}, ${after[1]})
-      ORDER BY agent_id, id LIMIT ${batchSize}`;
+      WHERE (canonical_version IS NULL OR canonical_version < ${CANONICAL_VERSION}::int) AND (agent_id, id) > (${after[0]}::text, ${after[1]}::text)
+      ORDER BY agent_id, id LIMIT ${batchSize}::int`;
     if (rows.length === 0) break;
     after = [rows[rows.length - 1].agent_id, rows[rows.length - 1].id];
     report.examined += rows.length;

@@ -37,7 +37,7 @@ export async function ingestConversation(db: Db, agentId: string, body: unknown)
   }
   const inserted = await db.$queryRaw<unknown[]>`
     INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
-    SELECT id, ${agentId}, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
+    SELECT id, ${agentId}::text, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
     FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
       message_id text, role text, text text, timestamp timestamptz)
     ORDER BY message_id

@@ -32,7 +32,7 @@ export type InsertRuns = {
 export const insertRunsSql = (p: InsertRuns) => Prisma.sql`
 WITH guard AS (
   SELECT 1 AS ok FROM agents
-  WHERE id = ${p.agentId} AND outcome_rule IS NOT DISTINCT FROM ${p.outcomeRule}::jsonb AND learning = ${p.learning}::jsonb
+  WHERE id = ${p.agentId}::text AND outcome_rule IS NOT DISTINCT FROM ${p.outcomeRule}::jsonb AND learning = ${p.learning}::jsonb
 ),
 src AS (
   SELECT * FROM jsonb_to_recordset(${p.rows}::jsonb) AS x(
@@ -47,12 +47,12 @@ ins AS (
     query, normalized_query, steps, execution_error, answer, outcome, outcome_source, learning_error,
     canonical_signature, canonical_hash, canonical_version, step_count, promoted_skill_id,
     skills_activated, shadow_evaluations, embedding, embedder_id, body_hash, created_at)
-  SELECT id, ${p.agentId}, workflow_id, user_id, user_scope, thread_id, root_trace_id,
+  SELECT id, ${p.agentId}::text, workflow_id, user_id, user_scope, thread_id, root_trace_id,
     query, normalized_query, steps, execution_error, answer, outcome::"Outcome", outcome_source::"OutcomeSource", learning_error,
     canonical_signature, canonical_hash, canonical_version, step_count,
     -- Write-time stamping: a run whose class an ACTIVE skill covers in its scope is suppressed.
     (SELECT s.id FROM skills s
-      WHERE s.agent_id = ${p.agentId} AND s.user_scope = src.user_scope AND s.source_canonical_hash = src.canonical_hash
+      WHERE s.agent_id = ${p.agentId}::text AND s.user_scope = src.user_scope AND s.source_canonical_hash = src.canonical_hash
         AND s.status = 'ACTIVE'
       ORDER BY s.id LIMIT 1),
     skills_activated, '[]'::jsonb, embedding::real[], embedder_id, body_hash, created_at
@@ -66,7 +66,7 @@ classed AS (SELECT * FROM fresh WHERE canonical_hash IS NOT NULL),
 -- different sessions, do not queue on one hot row; the totals are the sums over the slots.
 counted AS (
   INSERT INTO agent_run_counters AS r (agent_id, slot, runs, last_run_at)
-  SELECT ${p.agentId}, pg_backend_pid() % ${RUN_COUNTER_SLOTS}::int, count(*), max(created_at) FROM fresh HAVING count(*) > 0
+  SELECT ${p.agentId}::text, pg_backend_pid() % ${RUN_COUNTER_SLOTS}::int, count(*), max(created_at) FROM fresh HAVING count(*) > 0
   ON CONFLICT (agent_id, slot) DO UPDATE SET
     runs = r.runs + EXCLUDED.runs,
     last_run_at = GREATEST(r.last_run_at, EXCLUDED.last_run_at)
@@ -76,15 +76,15 @@ counted AS (
 -- which shadow_dropped may write too, and PostgreSQL keeps only one of two changes to a row
 -- made by one statement. cadenceSql moves it, in the next round trip, when this says due.
 total AS (
-  SELECT COALESCE((SELECT sum(runs) FROM agent_run_counters WHERE agent_id = ${p.agentId}), 0) + (SELECT count(*) FROM fresh) AS runs
+  SELECT COALESCE((SELECT sum(runs) FROM agent_run_counters WHERE agent_id = ${p.agentId}::text), 0) + (SELECT count(*) FROM fresh) AS runs
 ),
 cycle_due AS (
   SELECT 1 FROM agents
-  WHERE id = ${p.agentId} AND ${p.every}::int > 0 AND EXISTS (SELECT 1 FROM fresh) AND (SELECT runs FROM total) >= cycle_mark + ${p.every}::int
+  WHERE id = ${p.agentId}::text AND ${p.every}::int > 0 AND EXISTS (SELECT 1 FROM fresh) AND (SELECT runs FROM total) >= cycle_mark + ${p.every}::int
 ),
 -- The shadow evaluation outbox: one job per eligible new run, bounded by the agent's queue
 -- size; runs beyond the bound are counted in agents.shadow_dropped instead (the agent row is
--- locked only then). Counting stops at the bound, so the check reads at most ${p.queueSize} index entries.
+-- locked only then). Counting stops at the bound, so the check reads at most queue-size index entries.
 -- Under concurrency two requests may both see the last free places: the bound is a backlog
 -- guard, exact for sequential ingestion and exceeded by at most the requests in flight.
 shadow_wanted AS (
@@ -92,25 +92,25 @@ shadow_wanted AS (
 ),
 shadow_room AS (
   SELECT GREATEST(0, ${p.queueSize}::int - (SELECT count(*) FROM (
-    SELECT 1 FROM jobs WHERE kind = ${SHADOW_EVALUATION_JOB} AND agent_id = ${p.agentId} AND status = 'PENDING' LIMIT ${p.queueSize}::int
+    SELECT 1 FROM jobs WHERE kind = ${SHADOW_EVALUATION_JOB}::text AND agent_id = ${p.agentId}::text AND status = 'PENDING' LIMIT ${p.queueSize}::int
   ) pending))::int AS n
   WHERE ${p.queueSize}::int IS NOT NULL AND EXISTS (SELECT 1 FROM shadow_wanted)
 ),
 shadow_jobs AS (
   INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-  SELECT ${SHADOW_EVALUATION_JOB}, ${p.agentId}, jsonb_build_object('run_id', w.id), 'PENDING', now()
+  SELECT ${SHADOW_EVALUATION_JOB}::text, ${p.agentId}::text, jsonb_build_object('run_id', w.id), 'PENDING', now()
   FROM shadow_wanted w, shadow_room r WHERE w.ord <= r.n
   ORDER BY w.ord
   RETURNING 1
 ),
 shadow_dropped AS (
   UPDATE agents SET shadow_dropped = shadow_dropped + ((SELECT count(*) FROM shadow_wanted) - (SELECT count(*) FROM shadow_jobs))::int
-  WHERE id = ${p.agentId} AND (SELECT count(*) FROM shadow_jobs) < (SELECT count(*) FROM shadow_wanted)
+  WHERE id = ${p.agentId}::text AND (SELECT count(*) FROM shadow_jobs) < (SELECT count(*) FROM shadow_wanted)
   RETURNING 1
 ),
 new_queries AS (
   INSERT INTO trajectory_class_queries (agent_id, user_scope, canonical_hash, normalized_query, first_seen)
-  SELECT ${p.agentId}, user_scope, canonical_hash, normalized_query, min(created_at)
+  SELECT ${p.agentId}::text, user_scope, canonical_hash, normalized_query, min(created_at)
   FROM classed WHERE normalized_query <> ''
   GROUP BY user_scope, canonical_hash, normalized_query
   ORDER BY user_scope, canonical_hash, normalized_query
@@ -133,7 +133,7 @@ class_stats AS (
 upsert_classes AS (
   INSERT INTO trajectory_classes AS c (agent_id, user_scope, canonical_hash, signature, tools, executions,
     successes, distinct_queries, first_seen, last_seen)
-  SELECT ${p.agentId}, s.user_scope, s.canonical_hash, r.canonical_signature, r.tools, s.executions, s.successes,
+  SELECT ${p.agentId}::text, s.user_scope, s.canonical_hash, r.canonical_signature, r.tools, s.executions, s.successes,
     COALESCE(q.n, 0), s.first_seen, s.last_seen
   FROM class_stats s
   JOIN class_rows r USING (user_scope, canonical_hash)
@@ -149,7 +149,7 @@ upsert_classes AS (
 ),
 upsert_days AS (
   INSERT INTO trajectory_class_days AS d (agent_id, user_scope, canonical_hash, day, executions, successes)
-  SELECT ${p.agentId}, user_scope, canonical_hash, (created_at AT TIME ZONE 'UTC')::date, count(*)::int,
+  SELECT ${p.agentId}::text, user_scope, canonical_hash, (created_at AT TIME ZONE 'UTC')::date, count(*)::int,
     (count(*) FILTER (WHERE outcome = 'SUCCESS'))::int
   FROM classed
   GROUP BY 2, 3, 4
@@ -171,21 +171,21 @@ SELECT f.id, f.promoted_skill_id, EXISTS (SELECT 1 FROM cycle_due) AS cycle_due 
  */
 export const cadenceSql = (agentId: string, every: number) => Prisma.sql`
 WITH total AS (
-  SELECT COALESCE(sum(runs), 0) AS runs FROM agent_run_counters WHERE agent_id = ${agentId}
+  SELECT COALESCE(sum(runs), 0) AS runs FROM agent_run_counters WHERE agent_id = ${agentId}::text
 ),
 cycle_mark AS (
   UPDATE agents SET cycle_mark = (SELECT runs FROM total)
-  WHERE id = ${agentId} AND (SELECT runs FROM total) >= cycle_mark + ${every}::int
+  WHERE id = ${agentId}::text AND (SELECT runs FROM total) >= cycle_mark + ${every}::int
   RETURNING 1
 )
 INSERT INTO jobs (kind, agent_id, payload, status, run_after)
-SELECT ${PROMOTION_CYCLE_JOB}, ${agentId}, '{}'::jsonb, 'PENDING', now()
+SELECT ${PROMOTION_CYCLE_JOB}::text, ${agentId}::text, '{}'::jsonb, 'PENDING', now()
 FROM cycle_mark
-WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ${PROMOTION_CYCLE_JOB} AND agent_id = ${agentId} AND status = 'PENDING')`;
+WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ${PROMOTION_CYCLE_JOB}::text AND agent_id = ${agentId}::text AND status = 'PENDING')`;
 
 /** What is stored now for the request's workflow_ids (a JSON array of them). */
 export const readStoredSql = (agentId: string, workflowIds: string) => Prisma.sql`
 SELECT id, workflow_id, body_hash, canonical_hash, step_count, outcome::text AS outcome,
   outcome_source::text AS outcome_source, promoted_skill_id
 FROM workflows
-WHERE agent_id = ${agentId} AND workflow_id IN (SELECT jsonb_array_elements_text(${workflowIds}::jsonb))`;
+WHERE agent_id = ${agentId}::text AND workflow_id IN (SELECT jsonb_array_elements_text(${workflowIds}::jsonb))`;
