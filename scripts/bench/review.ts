@@ -5,7 +5,7 @@
 // generate_series; then the page's queries are timed in-process (20 runs each, after a warm-up)
 // and printed with PASS/FAIL against the 300 ms target.
 //
-// In-process, so no framework floor applies (./measure.ts is for HTTP benchmarks).
+// In-process (no HTTP), so it has no framework floor; ./measure.ts gives it --quick.
 // Knobs (environment): BENCH_WORKFLOWS (1000000; 50000 with --quick), BENCH_CLASSES (10000;
 // 1000 with --quick), BENCH_AGENTS (5).
 import pg from "pg";
