@@ -62,9 +62,6 @@ async function main(server: TestServer) {
   console.log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
 
   const sampler = sampleRss(pid);
-  // The floor every API call pays here (HTTP, routing, API-key check): GET /api/health with the key.
-  const floorTimes: number[] = [];
-  for (let i = 0; i < 20; i++) floorTimes.push(await timed(() => client.send("GET", "/api/health")));
   // Classes API: 20 requests over HTTP (first page of each agent's classes), after one warm-up each.
   for (let a = 0; a < AGENTS; a++) await client.send("GET", `/api/v1/agents/${agentId(a)}/classes?limit=50`);
   const classTimes: number[] = [];
@@ -151,7 +148,7 @@ async function main(server: TestServer) {
   verdicts.peakRss(peakKb);
   console.log(`medians: classes ${p50(classTimes).toFixed(1)} ms, context ${p50(contextTimes).toFixed(1)} ms`);
   console.log(`in-process engine (no HTTP) p95: classes ${p95(classEngineTimes).toFixed(1)} ms, context ${p95(contextEngineTimes).toFixed(1)} ms`);
-  console.log(`HTTP floor (GET /api/health) p50 ${p50(floorTimes).toFixed(1)} ms, p95 ${p95(floorTimes).toFixed(1)} ms; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(`server RSS: idle ${mib(idleKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
   process.exitCode = verdicts.failed ? 1 : 0;
 }
