@@ -143,17 +143,10 @@ try {
   const httpEight = await forDuration((w, i) => evaluate(`proc-${w}`, keys[w], `eight-${w}-${i}`));
   const ledgerEight = httpEight.perSecond;
   const evaluatedKb = memoryOf(pid)?.rssKb ?? 0;
-  // The same work without HTTP (the core called in this process, on a client from createPrismaClient), and the server's
-  // baseline for any request: how much of the above is the ledger and how much the HTTP stack.
+  // The same work without HTTP (the core called in this process, on a client from createPrismaClient): how much of
+  // the above is the ledger and how much the HTTP stack (whose own cost is the floor's).
   const coreOne = (await forDuration((w, i) => recordEvaluation(prisma, scope, "one", evaluation(`core-one-${w}-${i}`)))).perSecond;
   const coreEight = (await forDuration((w, i) => recordEvaluation(prisma, scope, `proc-${w}`, evaluation(`core-eight-${w}-${i}`)))).perSecond;
-  const health: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const t = performance.now();
-    await send("GET", "/api/health", keys[0]);
-    health.push(performance.now() - t);
-  }
-  health.sort((a, b) => a - b);
 
   // 10,000 procedures in one scope, written in bulk (proposing and qualifying each one over
   // HTTP would take minutes): half Active with bounds from the ledger's own arithmetic spread
@@ -242,7 +235,7 @@ try {
   console.log(`  over HTTP: one procedure ${ledgerOne.toFixed(0)}/s vs ceiling ${ceilingOne.toFixed(0)} tx/s on one row = ${(ratioOne * 100).toFixed(0)}%; 8 procedures ${ledgerEight.toFixed(0)}/s vs ${ceilingEight.toFixed(0)} tx/s on 8 rows = ${(ratioEight * 100).toFixed(0)}%`);
   console.log(`  in process (the core on this process's pool, same 8 clients): one procedure ${coreOne.toFixed(0)}/s (${((coreOne / ceilingOne) * 100).toFixed(0)}%), 8 procedures ${coreEight.toFixed(0)}/s`);
   console.log(`  select core query alone: p50 ${percentile(coreTimes, 50).toFixed(2)} ms, p95 ${percentile(coreTimes, 95).toFixed(2)} ms; plan: ${plan.rows.map((r) => r["QUERY PLAN"].trim()).filter((l: string) => /Scan/.test(l)).join("; ")}`);
-  console.log(`  server baseline: GET /api/health p50 ${percentile(health, 50).toFixed(2)} ms, p95 ${percentile(health, 95).toFixed(2)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+  console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   console.log(`  server RSS: idle ${mib(idleKb)}, after evaluations ${mib(evaluatedKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
   const v = new Verdicts();
   v.check(`evaluations in process ≥ ${TARGET_RATIO * 100}% of the plain transaction ceiling on 8 procedures`, coreRatio >= TARGET_RATIO, `${coreEight.toFixed(0)}/s vs ${ceilingEight.toFixed(0)} tx/s = ${(coreRatio * 100).toFixed(0)}%`);
