@@ -5,8 +5,10 @@
 // computed from `ins`, i.e. only from the rows this statement really inserted: a duplicate or a
 // row lost to a concurrent insert of the same workflow_id never counts twice.
 // One statement does all the write-time bookkeeping (class statistics, distinct queries, daily
-// counts, stamping runs whose class an ACTIVE skill covers, the run counters, the promotion
-// cadence and the shadow evaluation outbox), so a plain run commits in one round trip.
+// counts, stamping runs whose class an ACTIVE skill covers, the run counters and the shadow
+// evaluation outbox), so a plain run commits in one round trip. It writes the agents row at most
+// once (shadow_dropped); the promotion cadence, which writes that row too, is cadenceSql, a
+// second statement run only by the request that crosses the mark (one in promotion_every_n_runs).
 // Every INSERT feeds its rows in key order, so concurrent requests lock rows in one order.
 import { Prisma } from "../../db/generated/client";
 import { PROMOTION_CYCLE_JOB } from "../monitor";
