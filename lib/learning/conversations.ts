@@ -12,14 +12,6 @@ export function derivedMessageId(threadId: string, timestamp: string, role: stri
   return "m_" + createHash("sha256").update([threadId, at, role, textHash].join("\u0000")).digest("hex").slice(0, 32);
 }
 
-const INSERT_MESSAGES_SQL = `
-INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
-SELECT id, $1, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
-FROM jsonb_to_recordset($2::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
-  message_id text, role text, text text, timestamp timestamptz)
-ORDER BY message_id
-ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
-RETURNING 1`;
 
 /** Stores a thread's messages. A message already stored counts as a duplicate. */
 export async function ingestConversation(db: Db, agentId: string, c: ConversationBody): Promise<{ stored: number; duplicates: number }> {
@@ -39,6 +31,13 @@ export async function ingestConversation(db: Db, agentId: string, c: Conversatio
       timestamp: m.timestamp,
     });
   }
-  const inserted = await db.$queryRawUnsafe<unknown[]>(INSERT_MESSAGES_SQL, agentId, JSON.stringify([...rows.values()]));
+  const inserted = await db.$queryRaw<unknown[]>`
+    INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
+    SELECT id, ${agentId}::text, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
+    FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
+      message_id text, role text, text text, timestamp timestamptz)
+    ORDER BY message_id
+    ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
+    RETURNING 1`;
   return { stored: inserted.length, duplicates: c.messages.length - inserted.length };
 }

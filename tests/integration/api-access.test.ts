@@ -95,6 +95,14 @@ describe(`agent API access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`,
     }
   });
 
+  it("the benchmarks' floor route does not exist unless the server was started for benchmarking", async () => {
+    for (const caller of [withKey(ADMIN_KEY), anonymous]) {
+      const r = await call(server.baseUrl, caller, "POST", "/api/v1/bench/floor", { any: "body" });
+      expect(r.status).toBe(404);
+      expect(r.json.code).toBe("not_found");
+    }
+  });
+
   it("a key records its last use, and once revoked is refused at once; a wrong secret for a known prefix too", async () => {
     const made = await callAction(server, callers.adminSession, "lib/actions/api-keys.ts#createApiKey", { name: "short-lived", scopes: ["ingest"] });
     expect(made.kind).toBe("ok");

@@ -62,6 +62,15 @@ describe(`durable shadow evaluation queue (${db})`, () => {
     expect(page.text).toMatch(/Queue depth<\/dt><dd[^>]*>5 \/ 5</);
   });
 
+  it("a run that both crosses the promotion cadence and overflows the bound enqueues its cycle and counts the drop", async () => {
+    await putAgent(server, "both", { shadow_evaluation_enabled: true, shadow_evaluation_queue_size: 5, promotion_every_n_runs: 6 });
+    await postRuns(server, "both", 6); // the 6th run is the cadence's and finds the queue full
+    const cycles = await server.sql.query("SELECT count(*)::int AS n FROM jobs WHERE kind = 'promotion_cycle' AND agent_id = 'both'");
+    expect(cycles.rows[0].n).toBe(1);
+    const agent = await server.sql.query("SELECT cycle_mark, shadow_dropped FROM agents WHERE id = 'both'");
+    expect(agent.rows[0]).toEqual({ cycle_mark: 6, shadow_dropped: 1 });
+  });
+
   it("a worker killed in the middle of a batch loses nothing: a new worker finishes, one record per (workflow, skill, version)", async () => {
     const { skill } = await shadowAgent(server, "crash", { shadow_evaluation_queue_size: 1000 });
     const runIds = await batch("crash", 300);

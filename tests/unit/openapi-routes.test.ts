@@ -11,7 +11,8 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** "app/api/v1/skills/[skill_id]/route.ts" → "/api/v1/skills/{skill_id}", with its exported methods. */
 function routes(): { path: string; method: string }[] {
-  const files = readdirSync(v1, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts");
+  // bench/: the benchmarks' floor, served only with PROCTOR_BENCH_FLOOR=1, is not the agent API.
+  const files = readdirSync(v1, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts" && !f.startsWith("bench" + path.sep));
   return files.flatMap((f) => {
     const urlPath = "/api/v1/" + path.dirname(f).split(path.sep).map((seg) => seg.replace(/^\[(.+)\]$/, "{$1}")).join("/");
     const source = readFileSync(path.join(v1, f), "utf8");
