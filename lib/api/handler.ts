@@ -1,5 +1,6 @@
 // The one wrapper for every route handler: auth mode and scopes, zod for body, query and
 // params, body limits, origin and read-only checks, rate limits, request ids, problem+json.
+// Agent API routes pass their operation's declaration (lib/api/v1/contract.ts) as options.
 import "server-only";
 import { randomUUID, createHmac } from "node:crypto";
 import { z } from "zod";
@@ -30,6 +31,8 @@ export type RouteOptions<B, Q, P> = {
   /** Scope an API key needs. Session callers need ADMIN for "admin" scope routes. */
   scope?: ApiScope;
   body?: B;
+  /** An absent body means `{}`. */
+  bodyOptional?: true;
   query?: Q;
   params?: P;
   maxBodyBytes?: number;
@@ -76,9 +79,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       const params = parseWith(opts.params, nextCtx ? await nextCtx.params : {}, "path parameters");
       const url = new URL(req.url);
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
-      const body = opts.body
-        ? parseWith(opts.body, await readJsonBody(req, opts.maxBodyBytes ?? ONE_MIB), "request body")
-        : undefined;
+      const body = opts.body ? parseWith(opts.body, await readBody(req, opts), "request body") : undefined;
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
       const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
       if (result instanceof Response) {
@@ -101,6 +102,16 @@ function parseWith(schema: Schema | undefined, value: unknown, where: string) {
   const r = schema.safeParse(value);
   if (!r.success) throw zodProblem(where, r.error);
   return r.data;
+}
+
+async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<unknown> {
+  const limit = opts.maxBodyBytes ?? ONE_MIB;
+  if (!opts.bodyOptional) return readJsonBody(req, limit);
+  if (req.headers.get("content-length") === "0" || !req.body) return {};
+  return readJsonBody(req, limit).catch((e) => {
+    if ((e as { detail?: string }).detail?.startsWith("The request body is empty")) return {};
+    throw e;
+  });
 }
 
 async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean): Promise<Actor | null> {

@@ -1,10 +1,6 @@
 // zod schemas of the learning engine's API (api.md: promotion, skills, context assembly).
 import { z } from "zod";
-import { readJsonBody } from "../api/json-body";
-import { zodProblem } from "../api/zod-errors";
 import { pathId } from "../api/v1/schemas";
-
-const ONE_MIB = 1024 * 1024;
 
 export const agentIdParams = z.object({ agent_id: pathId });
 export const skillParams = z.object({ skill_id: pathId });
@@ -54,15 +50,3 @@ export const contextBody = z.object({
     .default([]),
 });
 export type ContextBody = z.output<typeof contextBody>;
-
-/** A JSON body that may be absent: an empty POST means `{}`. */
-export async function optionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const empty = req.headers.get("content-length") === "0" || !req.body;
-  const value = empty ? {} : await readJsonBody(req, ONE_MIB).catch((e) => {
-    if ((e as { detail?: string }).detail?.startsWith("The request body is empty")) return {};
-    throw e;
-  });
-  const r = schema.safeParse(value);
-  if (!r.success) throw zodProblem("request body", r.error);
-  return r.data;
-}

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { json, route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { agentParams } from "@/lib/api/v1/schemas";
-import { INGEST_RATE_PER_KEY } from "@/lib/api/v1/limits";
 import { ingestConversation } from "@/lib/learning/conversations";
 
 export const dynamic = "force-dynamic";
 
 // The body is validated by ingestConversation itself (scripts share the same rules).
-export const POST = route({ auth: "any", scope: "ingest", params: agentParams, body: z.unknown(), rateLimit: INGEST_RATE_PER_KEY }, async ({ params, body }) =>
+export const POST = route({ ...v1.ingestConversation, body: z.unknown() }, async ({ params, body }) =>
   json(await ingestConversation(db(), params.agent_id, body), 201),
 );

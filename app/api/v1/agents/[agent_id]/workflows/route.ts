@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { json, route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
 import { problems } from "@/lib/api/problem";
-import { agentParams, workflowSearchQuery } from "@/lib/api/v1/schemas";
-import { INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES } from "@/lib/api/v1/limits";
 import { ingestWorkflows } from "@/lib/learning/ingest";
 import { searchWorkflows } from "@/lib/learning/workflows";
 
@@ -11,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 // The body is validated (once) by ingestWorkflows, against the same schema as batch items.
 export const POST = route(
-  { auth: "any", scope: "ingest", params: agentParams, body: z.unknown(), maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY },
+  { ...v1.ingestWorkflow, body: z.unknown() },
   async ({ params, body }) => {
     const [r] = await ingestWorkflows(db(), params.agent_id, [body]);
     if (r.status === 400) throw problems.validation(r.error!.detail, r.error!.errors);
@@ -21,7 +20,7 @@ export const POST = route(
   },
 );
 
-export const GET = route({ auth: "any", params: agentParams, query: workflowSearchQuery }, async ({ params, query }) => ({
+export const GET = route(v1.searchWorkflows, async ({ params, query }) => ({
   workflows: await searchWorkflows(db(), params.agent_id, {
     query: query.query,
     userId: query.user_id,
