@@ -12,7 +12,7 @@ const v1Dir = path.join(root, "app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** "app/api/v1/skills/[skill_id]/route.ts" → "/api/v1/skills/{skill_id}", with its exported methods and what each handler reads. */
-function routes(): { path: string; method: string; reads: { body: boolean; query: boolean } }[] {
+function routes(): { path: string; method: string; reads: { body: boolean; query: boolean }; declaration?: string }[] {
   const files = readdirSync(v1Dir, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts");
   return files.flatMap((f) => {
     const urlPath = "/api/v1/" + path.dirname(f).split(path.sep).map((seg) => seg.replace(/^\[(.+)\]$/, "{$1}")).join("/");
@@ -22,7 +22,8 @@ function routes(): { path: string; method: string; reads: { body: boolean; query
     return exported.map((m) => {
       const handler = source.slice(source.search(new RegExp(`export\\s+\\S+\\s+${m}\\b`))).split(/\nexport /)[0];
       const reads = { body: /[{,]\s*body\b/.test(handler), query: /[{,]\s*query\b/.test(handler) };
-      return { path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase(), reads };
+      const declaration = handler.match(/route\(\s*(?:\{\s*\.\.\.)?v1\.(\w+)/)?.[1];
+      return { path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase(), reads, declaration };
     });
   });
 }
@@ -39,9 +40,16 @@ describe("OpenAPI document covers app/api/v1", () => {
   const found = routes();
 
   it("finds the route files", () => {
-    expect(found).toContainEqual({ path: "/api/v1/skills/{skill_id}/activate", method: "post", reads: { body: true, query: false } });
-    expect(found).toContainEqual({ path: "/api/v1/accounts/{user_id}/persona", method: "get", reads: { body: false, query: true } });
+    expect(found).toContainEqual({ path: "/api/v1/skills/{skill_id}/activate", method: "post", reads: { body: true, query: false }, declaration: "activateSkill" });
+    expect(found).toContainEqual({ path: "/api/v1/accounts/{user_id}/persona", method: "get", reads: { body: false, query: true }, declaration: "getApprovedPersona" });
     expect(found.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it("has every route pass its own operation's declaration to route()", () => {
+    for (const r of found) {
+      const op = r.declaration ? v1[r.declaration as keyof typeof v1] : undefined;
+      expect(op && `${op.method} ${op.path}`, `${r.method} ${r.path} declares ${r.declaration}`).toBe(`${r.method.toUpperCase()} ${r.path}`);
+    }
   });
 
   it("documents every route's path and method, with its path parameters", () => {
