@@ -1,5 +1,6 @@
 // The one wrapper for every route handler: auth mode and scopes, zod for body, query and
 // params, body limits, origin and read-only checks, rate limits, request ids, problem+json.
+// Agent API routes pass their operation's declaration (lib/api/v1/contract.ts) as options.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -36,6 +37,8 @@ export type RouteOptions<B, Q, P> = {
    * relative to the key `within` when given. Default: the request body, from its root.
    */
   bodyErrors?: { name: string; within?: string };
+  /** An absent body means `{}`. */
+  bodyOptional?: true;
   query?: Q;
   params?: P;
   maxBodyBytes?: number;
@@ -83,7 +86,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       const url = new URL(req.url);
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
       const body = opts.body
-        ? parseWith(opts.body, await readJsonBody(req, opts.maxBodyBytes ?? ONE_MIB), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
+        ? parseWith(opts.body, await readBody(req, opts), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
         : undefined;
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
       const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
@@ -107,6 +110,16 @@ function parseWith(schema: Schema | undefined, value: unknown, where: string, wi
   const r = schema.safeParse(value);
   if (!r.success) throw zodProblem(where, r.error, within);
   return r.data;
+}
+
+async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<unknown> {
+  const limit = opts.maxBodyBytes ?? ONE_MIB;
+  if (!opts.bodyOptional) return readJsonBody(req, limit);
+  if (req.headers.get("content-length") === "0" || !req.body) return {};
+  return readJsonBody(req, limit).catch((e) => {
+    if ((e as { detail?: string }).detail?.startsWith("The request body is empty")) return {};
+    throw e;
+  });
 }
 
 async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean): Promise<Actor | null> {

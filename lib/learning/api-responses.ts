@@ -18,6 +18,22 @@ export const readinessResponse = z.object({
   reasons: z.array(z.string()),
 });
 
+/** One shadow evaluation of a run against the skill (lib/learning/shadow/record.ts). */
+const shadowEvaluation = z.object({
+  idempotency_key: z.string(),
+  skill_id: z.string(),
+  skill_version: count,
+  similarity: z.number(),
+  expected_canonical_hash: z.string().nullable(),
+  observed_canonical_hash: z.string(),
+  trajectory_match: z.boolean(),
+  applicability_mismatch: z.boolean(),
+  matched_trajectory_succeeded: z.boolean().nullable().describe("null when the trajectory did not match"),
+  observed_outcome: z.string(),
+  evaluated_at: z.string(),
+  evaluator_version: z.string(),
+});
+
 export const skillResponse = z.object({
   skill_id: z.string(),
   agent_id: z.string(),
@@ -49,6 +65,7 @@ export const skillResponse = z.object({
       matched_successes: count,
       matched_failures: count,
       last_evaluated_at: time,
+      recent_evaluations: z.array(shadowEvaluation).describe("the newest evaluations, oldest first"),
     }),
   }),
   readiness: readinessResponse,

@@ -152,6 +152,7 @@ export const gateSchema = z.object({
   name: z.enum(["coverage", "executions", "success_rate", "distinct_queries", "recency"]),
   passed: z.boolean(),
   detail: z.string(),
+  reason: z.string().optional().describe("failed gates only: the engine's report text"),
 });
 
 export const classSummary = z.object({
@@ -168,6 +169,7 @@ export const classSummary = z.object({
   score: z.number(),
   gates: z.array(gateSchema),
   live_skill: z.object({ skill_id: z.string(), status: z.string() }).nullable(),
+  window_start: isoDateTime.nullable().describe("set when the statistics count only the runs since the class's skill was retired"),
 });
 
 export const classListResponse = z.object({ classes: z.array(classSummary), next_cursor: z.string().nullable() });

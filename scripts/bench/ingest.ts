@@ -14,7 +14,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { startTestServer, type TestDatabase, type TestServer } from "../../tests/helpers/server.ts";
-import { newCase, prng, TOOL_CALLS, TOOL_NAMES, type Rng, type Step } from "../demo/payloads.ts";
+import { newCase, prng, TOOL_CALLS, TOOL_NAMES, type Step } from "../demo/payloads.ts";
 import {
   chunk, describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, percentile, pool, QUICK,
   sampleRss, sleep, Verdicts, type HttpClient, type Phase,

@@ -1,4 +1,6 @@
 // HTTP helpers for tests: API-key calls and a real next-auth credentials login.
+import { checkReply } from "./contract-check";
+
 export type Caller = { headers: Record<string, string> };
 
 export const withKey = (key: string): Caller => ({ headers: { authorization: `Bearer ${key}` } });
@@ -22,6 +24,7 @@ export async function call(baseUrl: string, caller: Caller, method: string, path
   } catch {
     json = null;
   }
+  checkReply(method, path, res.status, json);
   return { status: res.status, headers: res.headers, json, text };
 }
 

@@ -454,5 +454,13 @@ describe("OpenAPI", () => {
     expect(post.responses["409"]).toBeTruthy();
     const classes = r.json.paths["/api/v1/agents/{agent_id}/classes"].get;
     expect(classes.parameters.map((p: { name: string }) => p.name)).toEqual(["agent_id", "limit", "cursor", "user_id"]);
+    type Documented = { responses: Record<string, { content?: Record<string, { schema?: object }> }> };
+    for (const [p, methods] of Object.entries(r.json.paths as Record<string, Record<string, Documented>>)) {
+      for (const [m, op] of Object.entries(methods)) {
+        const success = Object.entries(op.responses).filter(([status]) => status.startsWith("2"));
+        expect(success.length, `${m} ${p}`).toBeGreaterThan(0);
+        for (const [status, res] of success) expect(res.content?.["application/json"]?.schema, `${m} ${p} ${status}`).toBeTypeOf("object");
+      }
+    }
   });
 });

@@ -1,24 +1,31 @@
-// Every route under app/api/v1 is in the OpenAPI document, and every documented v1 operation
-// has a route: a route added without docs (or docs left behind by a removed route) fails here.
+// Every route under app/api/v1 is in the OpenAPI document with its request and response
+// schemas, and every documented v1 operation has a route: a route added without docs (or docs
+// left behind by a removed route) fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openApiDocument, operations } from "@/lib/api/v1/openapi";
+import { v1 } from "@/lib/api/v1/contract";
+import { openApiDocument } from "@/lib/api/v1/openapi";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const v1 = path.join(root, "app/api/v1");
+const v1Dir = path.join(root, "app/api/v1");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** "app/api/v1/skills/[skill_id]/route.ts" → "/api/v1/skills/{skill_id}", with its exported methods. */
-function routes(): { path: string; method: string }[] {
+/** "app/api/v1/skills/[skill_id]/route.ts" → "/api/v1/skills/{skill_id}", with its exported methods and what each handler reads. */
+function routes(): { path: string; method: string; reads: { body: boolean; query: boolean }; declaration?: string }[] {
   // bench/: the benchmarks' floor, served only with PROCTOR_BENCH_FLOOR=1, is not the agent API.
-  const files = readdirSync(v1, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts" && !f.startsWith("bench" + path.sep));
+  const files = readdirSync(v1Dir, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts" && !f.startsWith("bench" + path.sep));
   return files.flatMap((f) => {
     const urlPath = "/api/v1/" + path.dirname(f).split(path.sep).map((seg) => seg.replace(/^\[(.+)\]$/, "{$1}")).join("/");
-    const source = readFileSync(path.join(v1, f), "utf8");
+    const source = readFileSync(path.join(v1Dir, f), "utf8");
     const exported = METHODS.filter((m) => new RegExp(`export\\s+(const|async\\s+function|function)\\s+${m}\\b`).test(source));
     expect(exported.length, `${f} exports no handler`).toBeGreaterThan(0);
-    return exported.map((m) => ({ path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase() }));
+    return exported.map((m) => {
+      const handler = source.slice(source.search(new RegExp(`export\\s+\\S+\\s+${m}\\b`))).split(/\nexport /)[0];
+      const reads = { body: /[{,]\s*body\b/.test(handler), query: /[{,]\s*query\b/.test(handler) };
+      const declaration = handler.match(/route\(\s*(?:\{\s*\.\.\.)?v1\.(\w+)/)?.[1];
+      return { path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase(), reads, declaration };
+    });
   });
 }
 
@@ -34,9 +41,16 @@ describe("OpenAPI document covers app/api/v1", () => {
   const found = routes();
 
   it("finds the route files", () => {
-    expect(found).toContainEqual({ path: "/api/v1/skills/{skill_id}/activate", method: "post" });
-    expect(found).toContainEqual({ path: "/api/v1/accounts/{user_id}/persona", method: "get" });
+    expect(found).toContainEqual({ path: "/api/v1/skills/{skill_id}/activate", method: "post", reads: { body: true, query: false }, declaration: "activateSkill" });
+    expect(found).toContainEqual({ path: "/api/v1/accounts/{user_id}/persona", method: "get", reads: { body: false, query: true }, declaration: "getApprovedPersona" });
     expect(found.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it("has every route pass its own operation's declaration to route()", () => {
+    for (const r of found) {
+      const op = r.declaration ? v1[r.declaration as keyof typeof v1] : undefined;
+      expect(op && `${op.method} ${op.path}`, `${r.method} ${r.path} declares ${r.declaration}`).toBe(`${r.method.toUpperCase()} ${r.path}`);
+    }
   });
 
   it("documents every route's path and method, with its path parameters", () => {
@@ -51,8 +65,22 @@ describe("OpenAPI document covers app/api/v1", () => {
 
   it("documents no v1 operation without a route", () => {
     const routed = new Set(found.map((r) => `${r.method} ${r.path}`));
-    const stale = operations.filter((o) => o.path.startsWith("/api/v1/") && !routed.has(`${o.method} ${o.path}`)).map((o) => `${o.method} ${o.path}`);
+    const stale = Object.values(v1)
+      .map((o) => `${o.method.toLowerCase()} ${o.path}`)
+      .filter((o) => o.includes(" /api/v1/") && !routed.has(o));
     expect(stale).toEqual([]);
+  });
+
+  it("gives every operation a response schema, and a request schema for each input its handler reads", () => {
+    for (const r of found) {
+      const op = doc.paths[r.path][r.method];
+      const where = `${r.method} ${r.path}`;
+      const success = Object.entries(op.responses).filter(([status]) => status.startsWith("2"));
+      expect(success.length, where).toBeGreaterThan(0);
+      for (const [status, res] of success) expect(res.content?.["application/json"]?.schema, `${where} ${status}`).toBeTypeOf("object");
+      expect(op.requestBody !== undefined, `${where} request body`).toBe(r.reads.body);
+      expect(op.parameters.some((p) => p.in === "query"), `${where} query parameters`).toBe(r.reads.query);
+    }
   });
 
   it("gives the learning and persona operations their request and response schemas", () => {

@@ -4,7 +4,7 @@
 // /api/v1/openapi.json find every shape in one module.
 import { z } from "zod";
 import { pathId } from "../../ids";
-import { isoDateTime, shortText, workflowDetail } from "../../learning/schemas";
+import { shortText, workflowDetail } from "../../learning/schemas";
 
 export { PATH_ID, pathId } from "../../ids";
 export * from "../../learning/schemas";

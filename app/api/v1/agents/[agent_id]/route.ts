@@ -1,12 +1,12 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { agentParams, agentPutBody } from "@/lib/api/v1/schemas";
 import { getAgent, upsertAgent } from "@/lib/learning/agents";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "any", params: agentParams }, async ({ params }) => getAgent(db(), params.agent_id));
+export const GET = route(v1.getAgent, async ({ params }) => getAgent(db(), params.agent_id));
 
-export const PUT = route({ auth: "any", scope: "admin", params: agentParams, body: agentPutBody }, async ({ params, body, audit }) =>
+export const PUT = route(v1.putAgent, async ({ params, body, audit }) =>
   upsertAgent(db(), params.agent_id, body, audit),
 );

@@ -1,8 +1,8 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { skillParams } from "@/lib/api/v1/learning";
 import { getSkill } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "any", params: skillParams }, async ({ params }) => getSkill(db(), params.skill_id));
+export const GET = route(v1.getSkill, async ({ params }) => getSkill(db(), params.skill_id));

@@ -1,8 +1,8 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { workflowParams } from "@/lib/api/v1/schemas";
 import { getWorkflow } from "@/lib/learning/workflows";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "any", params: workflowParams }, async ({ params }) => getWorkflow(db(), params.id));
+export const GET = route(v1.getWorkflow, async ({ params }) => getWorkflow(db(), params.id));

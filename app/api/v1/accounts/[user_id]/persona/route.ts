@@ -2,13 +2,13 @@
 // request-local use, with a keyed-hash reference. Never a pending proposal.
 import { route } from "@/lib/api/handler";
 import { problems } from "@/lib/api/problem";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { approvedPersona, personaParams, personaQuery } from "@/lib/persona/reference";
+import { approvedPersona } from "@/lib/persona/reference";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(
-  { auth: "apiKey", scope: "ingest", params: personaParams, query: personaQuery },
+export const GET = route(v1.getApprovedPersona,
   async ({ params, query }) => {
     const persona = await approvedPersona(db(), params.user_id, query.agent_id);
     if (!persona) throw problems.notFound(`An approved persona for account '${params.user_id}'`);

@@ -1,11 +1,10 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { agentIdParams } from "@/lib/api/v1/learning";
-import { contextBody } from "@/lib/learning/schemas";
 import { agentContext } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route({ auth: "apiKey", scope: "ingest", params: agentIdParams, body: contextBody }, async ({ params, body }) =>
+export const POST = route(v1.assembleContext, async ({ params, body }) =>
   agentContext(db(), params.agent_id, body),
 );

@@ -1,13 +1,13 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { agentIdParams, reportListQuery } from "@/lib/api/v1/learning";
 import { runPromotionCycle } from "@/lib/learning/review/actions";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "any", params: agentIdParams, query: reportListQuery }, async ({ params, query }) =>
+export const GET = route(v1.listPromotionCycles, async ({ params, query }) =>
   listPromotionReports(db(), params.agent_id, query.limit),
 );
 
-export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) => runPromotionCycle(db(), params, audit));
+export const POST = route(v1.runPromotionCycle, async ({ params, audit }) => runPromotionCycle(db(), params, audit));

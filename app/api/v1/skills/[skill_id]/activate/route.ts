@@ -1,11 +1,9 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { activateBody, optionalBody, skillParams } from "@/lib/api/v1/learning";
 import { activateSkill } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
 
 // The body is optional: an empty POST activates with the stored authority.
-export const POST = route({ auth: "any", scope: "admin", params: skillParams }, async ({ req, params, audit }) =>
-  activateSkill(db(), params.skill_id, await optionalBody(req, activateBody), audit),
-);
+export const POST = route(v1.activateSkill, async ({ params, body, audit }) => activateSkill(db(), params.skill_id, body, audit));

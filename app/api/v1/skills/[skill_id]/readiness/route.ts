@@ -1,8 +1,8 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { skillParams } from "@/lib/api/v1/learning";
 import { skillReadiness } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "any", params: skillParams }, async ({ params }) => skillReadiness(db(), params.skill_id));
+export const GET = route(v1.getSkillReadiness, async ({ params }) => skillReadiness(db(), params.skill_id));

@@ -1,12 +1,12 @@
 import { route } from "@/lib/api/handler";
+import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { classParams, distillQuery } from "@/lib/api/v1/learning";
 import { distillClass } from "@/lib/learning/review/actions";
 
 export const dynamic = "force-dynamic";
 
 // "Distill now": the cycle's gates and validation for one class; nothing is bypassed. An empty
 // user_id means runs without a user; no user_id, every user scope.
-export const POST = route({ auth: "any", scope: "admin", params: classParams, query: distillQuery }, async ({ params, query, audit }) =>
+export const POST = route(v1.distillClass, async ({ params, query, audit }) =>
   distillClass(db(), { ...params, ...(query.user_id !== undefined ? { user_id: query.user_id || null } : {}) }, audit),
 );
