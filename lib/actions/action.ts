@@ -8,23 +8,16 @@ import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor";
-import { denial, type Scope } from "../auth/access";
+import { denial, refusal, type Scope } from "../auth/access";
 import { crossOrigin } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
 import type { AuditContext } from "../audit/record";
-import { PERSONA_MESSAGES } from "../persona/errors";
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
 
 export type ActionError = { kind: ErrorKind | "unauthorized"; message: string; fields?: FieldError[] };
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
 export type ActionContext = { actor: Extract<Actor, { type: "user" }>; audit: AuditContext };
-
-const REFUSAL = {
-  scope: "This action needs an admin account.",
-  read_only: "This Proctor instance is read-only (PROCTOR_READ_ONLY=1).",
-  persona_actions_off: PERSONA_MESSAGES.disabled,
-} as const;
 
 /** A caller's own request id (as route handlers accept it) ties the audit row to its request. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -43,7 +36,7 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
       const actor = await sessionActor();
       if (!actor) return fail("unauthorized", "Sign in to do this.");
       const refused = denial(actor, scope);
-      if (refused) return fail("forbidden", REFUSAL[refused]);
+      if (refused) return fail("forbidden", refusal(actor, scope, refused).message);
       const parsed = input.safeParse(raw);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message }));

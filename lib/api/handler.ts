@@ -5,7 +5,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
-import type { Actor, ApiScope } from "../auth/actor";
+import type { Actor } from "../auth/actor";
+import { authorize, type Scope } from "../auth/access";
 import { authenticateApiKey } from "../auth/api-keys";
 import { sessionActor } from "../auth/session";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
@@ -27,10 +28,8 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export type RouteOptions<B, Q, P> = {
   auth: AuthMode;
-  /** Minimum console role for session callers; ADMIN-only when "ADMIN". */
-  role?: "ADMIN" | "VIEWER";
-  /** Scope an API key needs. Session callers need ADMIN for "admin" scope routes. */
-  scope?: ApiScope;
+  /** What the caller must be allowed (lib/auth/access.ts); required unless auth is "none". */
+  access?: Scope;
   body?: B;
   /**
    * How a body that fails `body` is described: "The <name> is invalid.", with error paths
@@ -44,8 +43,6 @@ export type RouteOptions<B, Q, P> = {
   maxBodyBytes?: number;
   /** Requests per second per key (burst = 2× per second). Default 200 for API keys. */
   rateLimit?: number;
-  /** True when this mutation stays allowed under PROCTOR_READ_ONLY=1 (persona actions the host enabled). */
-  allowInReadOnly?: () => boolean;
 };
 
 export type RouteContext<B, Q, P> = {
@@ -74,10 +71,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
     try {
       const mutation = MUTATING.has(req.method);
       if (mutation) checkOrigin(req);
-      if (mutation && process.env.PROCTOR_READ_ONLY === "1" && !opts.allowInReadOnly?.()) {
-        throw problems.forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
-      }
-      const actor = await authenticate(req, opts, mutation);
+      const actor = await authenticate(req, opts);
       if (actor?.type === "api_key") {
         const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
@@ -122,7 +116,7 @@ async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unkno
   });
 }
 
-async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean): Promise<Actor | null> {
+async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<Actor | null> {
   if (opts.auth === "none") return null;
   const header = req.headers.get("authorization");
   const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -134,22 +128,9 @@ async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, u
     actor = await sessionActor();
   }
   if (!actor) throw problems.unauthorized();
-  authorize(actor, opts, mutation);
+  if (!opts.access) throw new Error("route(): a route with authentication must declare its access scope");
+  authorize(actor, opts.access);
   return actor;
-}
-
-function authorize(actor: Actor, opts: RouteOptions<unknown, unknown, unknown>, mutation: boolean) {
-  if (actor.type === "api_key") {
-    const needed = opts.scope ?? "ingest";
-    // admin keys may do everything ingest keys may.
-    if (!actor.scopes.includes(needed) && !(needed === "ingest" && actor.scopes.includes("admin"))) {
-      throw problems.forbidden(`This API key lacks the '${needed}' scope.`);
-    }
-    return;
-  }
-  // Viewers inspect; they never change anything.
-  const needsAdmin = opts.role === "ADMIN" || opts.scope === "admin" || mutation;
-  if (needsAdmin && actor.role !== "ADMIN") throw problems.forbidden("This action needs an admin account.");
 }
 
 /** Cross-site writes are refused (lib/auth/origin.ts). */

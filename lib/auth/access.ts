@@ -1,7 +1,9 @@
 // Who may do what: one table from principal to scopes and one check, used by route handlers,
 // server actions and pages alike. The read-only flag is part of the check, so a page that
 // hides a button and the server that refuses the call can never disagree.
-import type { Actor } from "./actor";
+import type { Actor, ApiScope } from "./actor";
+import { Forbidden } from "../errors";
+import { PERSONA_MESSAGES } from "../persona/errors";
 
 export type Scope =
   /** Agents send runs, conversations, ledger proposals and evaluations. */
@@ -23,13 +25,14 @@ export type Scope =
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin";
 
-const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read"];
+// Ingest keys read the ledger today (issue 12 narrows the ledger's trust boundary).
+const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:manage", "apiKeys:manage"],
+  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:manage", "apiKeys:manage"],
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
-  "key:admin": [...INGEST_KEY, "learning:write", "ledger:read"],
+  "key:admin": [...INGEST_KEY, "learning:write"],
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
@@ -54,3 +57,19 @@ export function denial(actor: Actor, scope: Scope, env: NodeJS.ProcessEnv = proc
 
 export const can = (actor: Actor | null, scope: Scope, env: NodeJS.ProcessEnv = process.env): boolean =>
   actor !== null && denial(actor, scope, env) === null;
+
+/** The API-key scope (ingest or admin) that grants `scope`, for messages and the OpenAPI document. */
+export const keyScopeFor = (scope: Scope): ApiScope => (ACCESS["key:ingest"].includes(scope) ? "ingest" : "admin");
+
+/** The refusal callers see, the same from a route handler and a server action. */
+export function refusal(actor: Actor, scope: Scope, why: Denial): Forbidden {
+  if (why === "read_only") return new Forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
+  if (why === "persona_actions_off") return new Forbidden(PERSONA_MESSAGES.disabled);
+  return new Forbidden(actor.type === "api_key" ? `This API key lacks the '${keyScopeFor(scope)}' scope.` : "This action needs an admin account.");
+}
+
+/** Throws the refusal unless `actor` may use `scope` now. */
+export function authorize(actor: Actor, scope: Scope): void {
+  const why = denial(actor, scope);
+  if (why) throw refusal(actor, scope, why);
+}

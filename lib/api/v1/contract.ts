@@ -57,18 +57,18 @@ export const v1 = {
 
   // Agents and their runs (lib/learning).
   putAgent: {
-    method: "PUT", path: agentPath, tag: "agents", summary: "Create or replace an agent (audited)", auth: "any", scope: "admin",
+    method: "PUT", path: agentPath, tag: "agents", summary: "Create or replace an agent (audited)", auth: "any", access: "learning:write",
     params: s.agentParams, body: s.agentPutBody,
     responses: { 200: ok("the stored agent, learning defaults filled", s.agentResponse) },
   },
   getAgent: {
-    method: "GET", path: agentPath, tag: "agents", summary: "Read an agent", auth: "any",
+    method: "GET", path: agentPath, tag: "agents", summary: "Read an agent", auth: "any", access: "learning:read",
     params: s.agentParams,
     responses: { 200: ok("the agent", s.agentResponse) },
   },
   ingestWorkflow: {
     method: "POST", path: `${agentPath}/workflows`, tag: "workflows", summary: "Store one tool-calling run (idempotent on workflow_id)",
-    auth: "any", scope: "ingest", params: s.agentParams, body: s.workflowInput, bodyErrors: { name: "workflow" }, maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, body: s.workflowInput, bodyErrors: { name: "workflow" }, maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
     responses: {
       201: ok("stored", s.workflowCreated),
       200: ok("the same workflow_id with an identical body was already stored (duplicate: true)", s.workflowCreated),
@@ -77,57 +77,57 @@ export const v1 = {
   },
   ingestWorkflowBatch: {
     method: "POST", path: `${agentPath}/workflows/batch`, tag: "workflows", summary: "Store up to 1000 runs; each item succeeds or fails on its own",
-    auth: "any", scope: "ingest", params: s.agentParams, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
     responses: { 207: ok("one result per item, in request order", s.workflowBatchResponse) },
   },
   searchWorkflows: {
     method: "GET", path: `${agentPath}/workflows`, tag: "workflows",
     summary: "Runs most similar to a query (runs covered by an ACTIVE skill excluded unless exclude_promoted=false)",
-    auth: "any", params: s.agentParams, query: s.workflowSearchQuery,
+    auth: "any", access: "learning:read", params: s.agentParams, query: s.workflowSearchQuery,
     responses: { 200: ok("most similar first", s.workflowSearchResponse) },
   },
   getWorkflow: {
-    method: "GET", path: "/api/v1/workflows/{id}", tag: "workflows", summary: "One run by the id returned at creation", auth: "any",
+    method: "GET", path: "/api/v1/workflows/{id}", tag: "workflows", summary: "One run by the id returned at creation", auth: "any", access: "learning:read",
     params: s.workflowParams,
     responses: { 200: ok("the full run", s.workflowDetail) },
   },
   listClasses: {
     method: "GET", path: `${agentPath}/classes`, tag: "learning",
     summary: "Trajectory classes, most executed first; page with limit and the returned next_cursor",
-    auth: "any", params: s.agentParams, query: s.classListQuery,
+    auth: "any", access: "learning:read", params: s.agentParams, query: s.classListQuery,
     responses: { 200: ok("one page of classes", s.classListResponse) },
   },
 
   // Learning engine (lib/learning): promotion cycles, skills and their review, context assembly.
   runPromotionCycle: {
     method: "POST", path: `${agentPath}/promotion-cycles`, tag: "learning", summary: "Run a promotion cycle now (audited; gates never bypassed)",
-    auth: "any", scope: "admin", params: learning.agentIdParams,
+    auth: "any", access: "learning:write", params: learning.agentIdParams,
     responses: { 200: ok("the cycle's report", learned.promotionReportResponse), 409: cycleRunning },
   },
   listPromotionCycles: {
     method: "GET", path: `${agentPath}/promotion-cycles`, tag: "learning", summary: "Promotion cycle reports, newest first",
-    auth: "any", params: learning.agentIdParams, query: learning.reportListQuery,
+    auth: "any", access: "learning:read", params: learning.agentIdParams, query: learning.reportListQuery,
     responses: { 200: ok("the reports", learned.promotionReportListResponse) },
   },
   distillClass: {
     method: "POST", path: `${agentPath}/classes/{canonical_hash}/distill`, tag: "learning",
     summary: "Distill one class through the cycle's gates and validation (audited)",
-    auth: "any", scope: "admin", params: learning.classParams, query: learning.distillQuery,
+    auth: "any", access: "learning:write", params: learning.classParams, query: learning.distillQuery,
     responses: { 200: ok("the report for this class", learned.promotionReportResponse), 409: cycleRunning },
   },
   listSkills: {
     method: "GET", path: `${agentPath}/skills`, tag: "skills", summary: "The agent's skills, newest first, optionally of one status",
-    auth: "any", params: learning.agentIdParams, query: learning.skillListQuery,
+    auth: "any", access: "learning:read", params: learning.agentIdParams, query: learning.skillListQuery,
     responses: { 200: ok("the skills", learned.skillListResponse) },
   },
   getSkill: {
-    method: "GET", path: skillPath, tag: "skills", summary: "One skill with its stats and advisory readiness", auth: "any",
+    method: "GET", path: skillPath, tag: "skills", summary: "One skill with its stats and advisory readiness", auth: "any", access: "learning:read",
     params: learning.skillParams,
     responses: { 200: ok("the skill", learned.skillResponse) },
   },
   activateSkill: {
     method: "POST", path: `${skillPath}/activate`, tag: "skills", summary: "Activate a shadow or candidate skill (audited; explicit review decision)",
-    auth: "any", scope: "admin", params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
+    auth: "any", access: "learning:write", params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
     responses: {
       200: ok("the active skill", learned.skillResponse),
       409: refused("the skill is not shadow or candidate, or uses tools the agent no longer has (code invalid_state)"),
@@ -135,29 +135,29 @@ export const v1 = {
   },
   demoteSkill: {
     method: "POST", path: `${skillPath}/demote`, tag: "skills", summary: "Demote an active skill (audited)",
-    auth: "any", scope: "admin", params: learning.skillParams, body: learning.demoteBody,
+    auth: "any", access: "learning:write", params: learning.skillParams, body: learning.demoteBody,
     responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state)") },
   },
   getSkillReadiness: {
-    method: "GET", path: `${skillPath}/readiness`, tag: "skills", summary: "Advisory shadow readiness", auth: "any",
+    method: "GET", path: `${skillPath}/readiness`, tag: "skills", summary: "Advisory shadow readiness", auth: "any", access: "learning:read",
     params: learning.skillParams,
     responses: { 200: ok("readiness and the reasons it is not met", learned.readinessResponse) },
   },
   assembleContext: {
     method: "POST", path: `${agentPath}/context`, tag: "skills", summary: "Assemble the prompt with the agent's ACTIVE skills for a query",
-    auth: "apiKey", scope: "ingest", params: learning.agentIdParams, body: s.contextBody,
+    auth: "apiKey", access: "context:read", params: learning.agentIdParams, body: s.contextBody,
     responses: { 200: ok("the injected skills and the provider's messages", learned.contextResponse) },
   },
 
   // Conversations and personas (lib/learning/conversations, lib/persona).
   ingestConversation: {
     method: "POST", path: `${agentPath}/conversations`, tag: "conversations", summary: "Store conversation messages (idempotent on message_id)",
-    auth: "any", scope: "ingest", params: s.agentParams, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,
     responses: { 201: ok("counts of new and already-stored messages", s.conversationResponse) },
   },
   getApprovedPersona: {
     method: "GET", path: "/api/v1/accounts/{user_id}/persona", tag: "personas", summary: "The account's approved persona (never a pending proposal)",
-    auth: "apiKey", scope: "ingest", params: personaParams, query: personaQuery,
+    auth: "apiKey", access: "context:read", params: personaParams, query: personaQuery,
     responses: { 200: ok("the approved persona and its memory reference", learned.approvedPersonaResponse) },
   },
 
@@ -166,7 +166,7 @@ export const v1 = {
   proposeProcedure: {
     method: "POST", path: "/api/v1/ledger/procedures", tag: "ledger",
     summary: "Propose an immutable procedure (identical re-proposal returns the current record)",
-    auth: "apiKey", scope: "ingest", body: ledger.proposeBody,
+    auth: "apiKey", access: "runs:write", body: ledger.proposeBody,
     responses: {
       201: ok("the new Candidate record", ledgerOut.procedureRecordResponse),
       200: ok("identical proposal: the current record", ledgerOut.procedureRecordResponse),
@@ -174,13 +174,13 @@ export const v1 = {
     },
   },
   getProcedure: {
-    method: "GET", path: procedurePath, tag: "ledger", summary: "A procedure record in a scope", auth: "any", role: "ADMIN",
+    method: "GET", path: procedurePath, tag: "ledger", summary: "A procedure record in a scope", auth: "any", access: "ledger:read",
     params: ledger.procedureParams, query: ledger.scopeQuery,
     responses: { 200: ok("the record", ledgerOut.procedureRecordResponse) },
   },
   recordEvaluation: {
     method: "POST", path: `${procedurePath}/evaluations`, tag: "ledger", summary: "Record one paired evaluation (idempotent on case_id)",
-    auth: "apiKey", scope: "ingest", params: ledger.procedureParams, body: ledger.evaluationBody,
+    auth: "apiKey", access: "runs:write", params: ledger.procedureParams, body: ledger.evaluationBody,
     responses: {
       201: ok("the receipt, duplicate: false", ledgerOut.evaluationResultResponse),
       200: ok("identical re-delivery: the original receipt, duplicate: true", ledgerOut.evaluationResultResponse),
@@ -188,13 +188,13 @@ export const v1 = {
     },
   },
   getEvaluation: {
-    method: "GET", path: `${procedurePath}/evaluations/{case_id}`, tag: "ledger", summary: "An evaluation receipt", auth: "any", role: "ADMIN",
+    method: "GET", path: `${procedurePath}/evaluations/{case_id}`, tag: "ledger", summary: "An evaluation receipt", auth: "any", access: "ledger:read",
     params: ledger.caseParams, query: ledger.scopeQuery,
     responses: { 200: ok("the receipt", ledgerOut.receiptResponse) },
   },
   selectProcedure: {
     method: "GET", path: "/api/v1/ledger/select", tag: "ledger",
-    summary: "The Active procedure with the highest bound that fits the byte budget, or null", auth: "any", role: "ADMIN",
+    summary: "The Active procedure with the highest bound that fits the byte budget, or null", auth: "any", access: "ledger:read",
     query: ledger.selectQuery,
     responses: { 200: ok("{procedure: record | null}", ledgerOut.selectResponse) },
   },

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the agent API, generated from the operations' declarations
 // (lib/api/v1/contract.ts) with zod's own JSON Schema output: nothing here is declared twice.
 import { z } from "zod";
+import { keyScopeFor } from "../../auth/access";
 import { SINGLE_BODY_BYTES } from "./limits";
 import { problemSchema } from "./schemas";
 import { v1, type Operation, type Reply } from "./contract";
@@ -47,7 +48,8 @@ function operationObject(operationId: string, op: Operation) {
     summary: op.summary,
     tags: [op.tag],
     security: op.auth === "none" ? [] : op.auth === "apiKey" ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
-    "x-scope": op.auth === "none" ? "none" : (op.scope ?? "ingest"),
+    "x-scope": op.auth === "none" || !op.access ? "none" : keyScopeFor(op.access),
+    "x-access": op.access ?? "none",
     parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
     ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
     responses,

@@ -10,7 +10,7 @@ import { viewPersonaProfile } from "@/lib/persona/operations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "session", role: "ADMIN", query: z.object({ user_id: z.string().optional() }) }, async ({ query, audit }) => {
+export const GET = route({ auth: "session", access: "persona:read", query: z.object({ user_id: z.string().optional() }) }, async ({ query, audit }) => {
   const userId = validAccountId(query.user_id);
   if (userId === null) throw new Validation(ACTION_MESSAGES.account);
   const state = await viewPersonaProfile(db(), { userId }, audit);

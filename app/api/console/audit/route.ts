@@ -5,4 +5,4 @@ import { auditQuerySchema, queryAudit } from "@/lib/audit/query";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "session", role: "ADMIN", query: auditQuerySchema }, async ({ query }) => queryAudit(db(), query));
+export const GET = route({ auth: "session", access: "audit:read", query: auditQuerySchema }, async ({ query }) => queryAudit(db(), query));

@@ -10,7 +10,7 @@ import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY } from "@/lib/api/v1/limits";
 export const dynamic = "force-dynamic";
 
 const floor = route(
-  { auth: "any", scope: "ingest", body: z.looseObject({}), maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY },
+  { auth: "any", access: "runs:write", body: z.looseObject({}), maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY },
   async () => ({ ok: true }),
 );
 
