@@ -44,6 +44,18 @@ export const agentResponse = z.object({
 });
 export type AgentResponse = z.infer<typeof agentResponse>;
 
+// ---------------------------------------------------------------- skill decisions
+
+const reason = z.string().trim().min(1).max(2000);
+
+/** Optional: an empty activation keeps the skill's stored authority. */
+export const activateBody = z.object({
+  injection_role: z.enum(["user", "developer"]).optional(),
+  reason: reason.optional(),
+});
+
+export const demoteBody = z.object({ reason });
+
 // ---------------------------------------------------------------- workflows
 
 export const stepSchema = z.looseObject({

@@ -23,14 +23,7 @@ export const reportListQuery = z.object({ limit: z.coerce.number().int().min(1).
 /** "Distill now": every user scope of the hash, or only the one named (`user_id=` empty: runs without a user). */
 export const distillQuery = z.object({ user_id: z.string().max(256).optional() });
 
-const reason = z.string().trim().min(1).max(2000);
-
-export const activateBody = z.object({
-  injection_role: z.enum(["user", "developer"]).optional(),
-  reason: reason.optional(),
-});
-
-export const demoteBody = z.object({ reason });
+export { activateBody, demoteBody } from "../../learning/schemas";
 
 /** A JSON body that may be absent: an empty POST means `{}`. */
 export async function optionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { agentIdParams, reportListQuery } from "@/lib/api/v1/learning";
-import { runLockedPromotionCycle } from "@/lib/learning/engine";
+import { runPromotionCycle } from "@/lib/learning/operations";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
@@ -11,5 +11,5 @@ export const GET = route({ auth: "any", params: agentIdParams, query: reportList
 );
 
 export const POST = route({ auth: "any", scope: "admin", params: agentIdParams }, async ({ params, audit }) =>
-  runLockedPromotionCycle(db(), params.agent_id, { trigger: "manual", audit }),
+  runPromotionCycle(db(), { agentId: params.agent_id, trigger: "manual" }, audit),
 );

@@ -2,7 +2,7 @@ import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { agentParams, workflowInput, workflowSearchQuery } from "@/lib/api/v1/schemas";
 import { INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES } from "@/lib/api/v1/limits";
-import { ingestWorkflow } from "@/lib/learning/ingest";
+import { recordWorkflowRun } from "@/lib/learning/operations";
 import { searchWorkflows } from "@/lib/learning/workflows";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export const POST = route(
     rateLimit: INGEST_RATE_PER_KEY,
   },
   async ({ params, body }) => {
-    const { status, run } = await ingestWorkflow(db(), params.agent_id, body);
+    const { status, run } = await recordWorkflowRun(db(), params.agent_id, body);
     return json(run, status);
   },
 );

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { agentIdParams } from "@/lib/api/v1/learning";
 import { getAgent } from "@/lib/learning/agents";
 import { learningConfigSchema } from "@/lib/learning/config";
-import { updateLearningConfig } from "@/lib/learning/review/settings";
+import { updateLearningConfig } from "@/lib/learning/operations";
 
 export const dynamic = "force-dynamic";
 
@@ -20,5 +20,5 @@ export const PUT = route(
     body: z.object({ learning: learningConfigSchema }).strict(),
     bodyErrors: { name: "learning configuration", within: "learning" },
   },
-  async ({ params, body, audit }) => ({ learning: await updateLearningConfig(db(), params.agent_id, body.learning, audit) }),
+  async ({ params, body, audit }) => ({ learning: await updateLearningConfig(db(), { agentId: params.agent_id, learning: body.learning }, audit) }),
 );

@@ -3,11 +3,11 @@
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { skillParams } from "@/lib/api/v1/learning";
-import { qualificationBody, startSkillQualification } from "@/lib/ledger/skills";
+import { qualificationBody, startSkillQualification } from "@/lib/learning/operations";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({ auth: "session", role: "ADMIN", params: skillParams, body: qualificationBody }, async ({ params, body, audit }) => {
-  const { record, created } = await startSkillQualification(db(), params.skill_id, body, audit);
+  const { record, created } = await startSkillQualification(db(), { skillId: params.skill_id, ...body }, audit);
   return json(record, created ? 201 : 200);
 });

@@ -1,7 +1,7 @@
 import { json, route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { evaluationBody, procedureParams } from "@/lib/api/v1/ledger";
-import { recordEvaluation } from "@/lib/ledger/record-evaluation";
+import { recordEvaluation } from "@/lib/ledger/operations";
 
 export const dynamic = "force-dynamic";
 

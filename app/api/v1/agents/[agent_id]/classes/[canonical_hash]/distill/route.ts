@@ -1,15 +1,15 @@
 import { route } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { classParams, distillQuery } from "@/lib/api/v1/learning";
-import { runLockedPromotionCycle } from "@/lib/learning/engine";
+import { distillClass } from "@/lib/learning/operations";
 
 export const dynamic = "force-dynamic";
 
 // "Distill now": the cycle's gates and validation for one class; nothing is bypassed.
 export const POST = route({ auth: "any", scope: "admin", params: classParams, query: distillQuery }, async ({ params, query, audit }) =>
-  runLockedPromotionCycle(db(), params.agent_id, {
-    trigger: "distill",
+  distillClass(
+    db(),
+    { agentId: params.agent_id, canonicalHash: params.canonical_hash, ...(query.user_id !== undefined ? { userId: query.user_id || null } : {}) },
     audit,
-    only: { canonicalHash: params.canonical_hash, ...(query.user_id !== undefined ? { userId: query.user_id || null } : {}) },
-  }),
+  ),
 );
