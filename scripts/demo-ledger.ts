@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient, type Db } from "../lib/db/prisma.ts";
-import { propose } from "../lib/ledger/propose.ts";
+import { proposeProcedure } from "../lib/ledger/operations/index.ts";
 import { getProcedure, selectProcedure } from "../lib/ledger/read.ts";
 import { recordEvaluation } from "../lib/ledger/record-evaluation.ts";
 import type { EvaluationPhase, ProcedureRecord } from "../lib/ledger/types.ts";
@@ -101,7 +101,8 @@ const conn = await connect();
 try {
   console.log(`evidence ledger demo on ${conn.where}`);
   console.log(`scope: tenant ${scope.tenant}, agent ${scope.agent}, environment ${scope.environment}`);
-  const { record } = await propose(conn.db, scope, {
+  const { record } = await proposeProcedure(conn.db, {
+    scope,
     id: ID,
     task: selection.task,
     baseline_revision: selection.baseline_revision,

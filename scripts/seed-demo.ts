@@ -11,9 +11,7 @@ import pg from "pg";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient, type Db } from "../lib/db/prisma.ts";
 import { systemAuditContext } from "../lib/audit/record.ts";
-import { upsertAgent } from "../lib/learning/agents.ts";
-import { ingestWorkflows } from "../lib/learning/ingest.ts";
-import { ingestConversation } from "../lib/learning/conversations.ts";
+import { declareAgent, recordConversation, recordWorkflowBatch } from "../lib/learning/operations/index.ts";
 import { agentPutBody, conversationBody } from "../lib/learning/schemas.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";
@@ -74,14 +72,14 @@ async function demoAnchor(database: Db): Promise<Date> {
 
 async function seed(database: Db) {
   const anchor = await demoAnchor(database);
-  await upsertAgent(database, DEMO_AGENT_ID, agentPutBody.parse(demoAgentBody()), systemAuditContext("seed-demo"));
+  await declareAgent(database, { agentId: DEMO_AGENT_ID, ...agentPutBody.parse(demoAgentBody()) }, systemAuditContext("seed-demo"));
   console.log(`agent ${DEMO_AGENT_ID}: ${demoAgentBody().tools.length} tools`);
 
   const runs = demoRuns(anchor);
   const tally = { created: 0, duplicate: 0, rejected: 0 };
   const started = Date.now();
   for (let i = 0; i < runs.length; i += BATCH) {
-    const results = await ingestWorkflows(database, DEMO_AGENT_ID, runs.slice(i, i + BATCH));
+    const results = await recordWorkflowBatch(database, DEMO_AGENT_ID, runs.slice(i, i + BATCH));
     for (const r of results) {
       if (r.status === 201) tally.created++;
       else if (r.status === 200) tally.duplicate++;
@@ -100,7 +98,7 @@ async function seed(database: Db) {
   const conversations = demoConversations(runs);
   const messages = { stored: 0, duplicates: 0 };
   for (const c of conversations) {
-    const r = await ingestConversation(database, DEMO_AGENT_ID, conversationBody.parse(c));
+    const r = await recordConversation(database, DEMO_AGENT_ID, conversationBody.parse(c));
     messages.stored += r.stored;
     messages.duplicates += r.duplicates;
   }

@@ -1,23 +1,34 @@
 "use server";
 // An agent's learning: "Distill now", "Run promotion cycle" (the same operations the agent
 // API's routes call), saved settings and the retry of a dead shadow evaluation job.
+import { z } from "zod";
 import { action } from "./action";
 import { db } from "../db/client";
-import { agentIdParams } from "../learning/schemas";
 import { learningConfigSchema } from "../learning/config";
-import { distillClass as distill, distillInput, promotionCycleInput, runPromotionCycle as runCycle } from "../learning/review/actions";
+import { deadJobParams, distillClass as distill, retryShadowJob as retry, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
 import { withSkillNames } from "../learning/review/reports";
-import { updateLearningConfig } from "../learning/review/settings";
-import { deadJobParams, retryShadowJob as retry } from "../learning/shadow/queue-status";
+import { agentIdParams, classParams } from "../learning/schemas";
 
-export const distillClass = action("learning:write", distillInput, async (input, { audit }) => withSkillNames(db(), await distill(db(), input, audit)));
+const distillInput = classParams
+  .extend({
+    /** The class's user scope: null for runs without a user; omitted for every user scope. */
+    user_id: z.string().max(256).nullable().optional(),
+  })
+  .strict();
 
-export const runPromotionCycle = action("learning:write", promotionCycleInput, async (input, { audit }) =>
-  withSkillNames(db(), await runCycle(db(), input, audit)),
+export const distillClass = action("learning:write", distillInput, async (input, { audit }) => {
+  const only = input.user_id !== undefined ? { userId: input.user_id } : {};
+  return withSkillNames(db(), await distill(db(), { agentId: input.agent_id, canonicalHash: input.canonical_hash, ...only }, audit));
+});
+
+export const runPromotionCycle = action("learning:write", agentIdParams.strict(), async (input, { audit }) =>
+  withSkillNames(db(), await runCycle(db(), { agentId: input.agent_id, trigger: "manual" }, audit)),
 );
 
 export const saveLearningSettings = action("learning:write", agentIdParams.extend({ learning: learningConfigSchema }).strict(), async (input, { audit }) => ({
-  learning: await updateLearningConfig(db(), input.agent_id, input.learning, audit),
+  learning: await updateLearningConfig(db(), { agentId: input.agent_id, learning: input.learning }, audit),
 }));
 
-export const retryShadowJob = action("learning:write", deadJobParams.strict(), async (input, { audit }) => retry(db(), input.agent_id, input.job_id, audit));
+export const retryShadowJob = action("learning:write", deadJobParams.strict(), async (input, { audit }) =>
+  retry(db(), { agentId: input.agent_id, jobId: input.job_id }, audit),
+);

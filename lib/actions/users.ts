@@ -4,13 +4,14 @@
 import { action } from "./action";
 import { consoleId } from "./ids";
 import { db } from "../db/client";
-import { createUser as create, createUserSchema, updateUser as update, updateUserSchema } from "../auth/users";
+import { createUserSchema, updateUserSchema } from "../auth/users";
+import { createUser as create, updateUser as update } from "../auth/operations";
 
 export const createUser = action("users:manage", createUserSchema, async (input, { audit }) => {
-  const { user, generatedPassword } = await create(db(), audit, input);
+  const { user, generatedPassword } = await create(db(), input, audit);
   return { user, generated_password: generatedPassword };
 });
 
-export const updateUser = action("users:manage", updateUserSchema.extend({ id: consoleId }), async ({ id, ...change }, { actor, audit }) => ({
-  user: await update(db(), audit, actor.id, id, change),
+export const updateUser = action("users:manage", updateUserSchema.extend({ id: consoleId }), async ({ id, ...change }, { audit }) => ({
+  user: await update(db(), { userId: id, ...change }, audit),
 }));

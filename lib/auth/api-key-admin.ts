@@ -1,11 +1,8 @@
-// Console management of API keys: list (prefix, scopes, last use), create (secret returned
-// once, never stored or audited), revoke. Each change commits with its audit row.
+// Console management of API keys: the form's schemas, the listing (prefix, scopes, last use)
+// and the view. Creating and revoking a key are operations (./operations).
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import { recordAudit, type AuditContext } from "../audit/record";
 import { API_SCOPES } from "./actor";
-import { createApiKey } from "./api-keys";
-import { InvalidState, NotFound } from "../errors";
 
 export const createApiKeySchema = z
   .object({
@@ -38,7 +35,7 @@ type Row = {
   createdBy: { email: string } | null;
 };
 
-function view(k: Row): ApiKeyView {
+export function apiKeyView(k: Row): ApiKeyView {
   return {
     id: k.id,
     name: k.name,
@@ -51,39 +48,13 @@ function view(k: Row): ApiKeyView {
   };
 }
 
-const columns = {
+export const apiKeyColumns = {
   id: true, name: true, prefix: true, scopes: true, createdAt: true, lastUsedAt: true, revokedAt: true,
   createdBy: { select: { email: true } },
 } as const;
 
 /** Active keys first, newest first. The hash never leaves the database layer. */
 export async function listApiKeys(database: Db): Promise<ApiKeyView[]> {
-  const rows = await database.apiKey.findMany({ select: columns, orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }] });
-  return rows.map(view);
-}
-
-export async function createApiKeyAudited(database: Db, audit: AuditContext, input: z.output<typeof createApiKeySchema>, createdById: string | null) {
-  return database.$transaction(async (tx) => {
-    const { row, secret } = await createApiKey(tx, { name: input.name, scopes: input.scopes, createdById });
-    await recordAudit(tx, audit, {
-      type: "api_key.created",
-      target: { type: "api_key", id: row.id },
-      data: { name: row.name, prefix: `pk_${row.prefix}`, scopes: row.scopes },
-    });
-    const created = await tx.apiKey.findUniqueOrThrow({ where: { id: row.id }, select: columns });
-    return { key: view(created), secret };
-  });
-}
-
-export async function revokeApiKey(database: Db, audit: AuditContext, id: string, reason: string) {
-  return database.$transaction(async (tx) => {
-    // Conditional update: of two concurrent revocations exactly one changes the row.
-    const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (count === 0) {
-      const exists = await tx.apiKey.findUnique({ where: { id }, select: { id: true } });
-      throw exists ? new InvalidState("The API key is already revoked.") : new NotFound("The API key");
-    }
-    await recordAudit(tx, audit, { type: "api_key.revoked", target: { type: "api_key", id }, data: { reason } });
-    return view(await tx.apiKey.findUniqueOrThrow({ where: { id }, select: columns }));
-  });
+  const rows = await database.apiKey.findMany({ select: apiKeyColumns, orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }] });
+  return rows.map(apiKeyView);
 }

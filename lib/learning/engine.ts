@@ -1,10 +1,10 @@
-// Entry points for routes and the worker: the distiller chosen by configuration (the LLM when
-// one is configured, else the template distiller) and the promotion cycle under its per-agent lock.
+// What the promotion operations share: the distiller chosen by configuration (the LLM when
+// one is configured, else the template distiller) and the cycle under its per-agent lock.
 import type { Db } from "../db/prisma";
 import { chatModelFromEnv } from "../llm/client";
 import { withCycleLock } from "./cycle-lock";
 import { llmDistiller, templateDistiller, type Distiller } from "./distiller";
-import { runPromotionCycle, type CycleOptions, type PromotionReportView } from "./promotion";
+import { promotionCycle, type CycleOptions, type PromotionReportView } from "./promotion";
 
 export function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distiller {
   const model = chatModelFromEnv(env);
@@ -12,8 +12,8 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distille
 }
 
 /** Throws promotionCycleRunning() (a Conflict) when a cycle for the agent is already running (in any process). */
-export async function runLockedPromotionCycle(db: Db, agentId: string, opts: Omit<CycleOptions, "distiller">): Promise<PromotionReportView> {
+export async function lockedPromotionCycle(db: Db, agentId: string, opts: Omit<CycleOptions, "distiller">): Promise<PromotionReportView> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
-  return withCycleLock(url, agentId, () => runPromotionCycle(db, agentId, { ...opts, distiller: distillerFromEnv() }));
+  return withCycleLock(url, agentId, () => promotionCycle(db, agentId, { ...opts, distiller: distillerFromEnv() }));
 }

@@ -3,7 +3,7 @@
 import { systemAuditContext } from "../audit/record";
 import { registerJobHandler } from "../jobs/runtime";
 import { isDomainError } from "../errors";
-import { runLockedPromotionCycle } from "./engine";
+import { runPromotionCycle } from "./operations";
 import { PROMOTION_CYCLE_JOB } from "./monitor";
 // Passive shadow evaluation of new runs (the outbox rows written at ingestion).
 import "./shadow/jobs";
@@ -11,7 +11,7 @@ import "./shadow/jobs";
 registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
   if (!agentId) return;
   try {
-    await runLockedPromotionCycle(database, agentId, { trigger: "cadence", audit: systemAuditContext("job:promotion_cycle") });
+    await runPromotionCycle(database, { agentId, trigger: "cadence" }, systemAuditContext("job:promotion_cycle"));
   } catch (e) {
     // A cycle already running covers these runs; an agent deleted meanwhile needs none.
     if (isDomainError(e, "conflict") || isDomainError(e, "not_found")) return;

@@ -113,7 +113,8 @@ async function loadSamples(db: Db, e: ClassEvaluation, config: LearningConfig): 
 
 type Accepted = { e: ClassEvaluation; samples: Samples; content: string };
 
-export async function runPromotionCycle(db: Db, agentId: string, opts: CycleOptions): Promise<PromotionReportView> {
+/** The pipeline, unlocked: callers go through the operations (runPromotionCycle, distillClass), which hold the agent's cycle lock. */
+export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions): Promise<PromotionReportView> {
   const startedAt = new Date();
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true } });
   if (!agent) throw agentNotFound(agentId);

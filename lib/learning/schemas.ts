@@ -45,6 +45,18 @@ export const agentResponse = z.object({
 });
 export type AgentResponse = z.infer<typeof agentResponse>;
 
+// ---------------------------------------------------------------- skill decisions
+
+const reason = z.string().trim().min(1).max(2000);
+
+/** Optional: an empty activation keeps the skill's stored authority. */
+export const activateBody = z.object({
+  injection_role: z.enum(["user", "developer"]).optional(),
+  reason: reason.optional(),
+});
+
+export const demoteBody = z.object({ reason });
+
 // ---------------------------------------------------------------- workflows
 
 export const stepSchema = z.looseObject({
@@ -223,16 +235,7 @@ export const contextBody = z.object({
 });
 export type ContextBody = z.output<typeof contextBody>;
 
-// Path parameters and review decisions shared by the agent API and the console's actions.
+// Path parameters shared by the agent API and the console's actions.
 export const agentIdParams = z.object({ agent_id: pathId });
 export const skillParams = z.object({ skill_id: pathId });
 export const classParams = z.object({ agent_id: pathId, canonical_hash: pathId });
-
-const reason = z.string().trim().min(1).max(2000);
-
-export const activateBody = z.object({
-  injection_role: z.enum(["user", "developer"]).optional(),
-  reason: reason.optional(),
-});
-
-export const demoteBody = z.object({ reason });

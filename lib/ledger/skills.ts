@@ -1,20 +1,18 @@
 // Skills meet the ledger: a shadow skill's SKILL.md proposed as a ledger procedure for
 // paired-evaluation qualification (skill vs. the agent without it, on the same held-out cases).
 // Activation stays an explicit admin decision; the ledger only supplies the causal evidence.
+// The admin's start of it is a learning operation (lib/learning/operations/start-skill-qualification).
 //
 // Scope: tenant = this deployment (a persisted random id), agent = the agent id, environment
 // = a fingerprint of the agent's toolbox and model, so a changed toolbox or model starts over.
 // Task = the skill's source trajectory class; baseline and policy = the agent's learning
 // configuration (the ledger_* keys of lib/learning/config.ts).
 import { createHash, randomUUID } from "node:crypto";
-import { z } from "zod";
 import { Prisma, type Agent, type Skill } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
-import { recordAudit, type AuditContext } from "../audit/record";
-import { NotFound } from "../errors";
 import { resolveLearningConfig, type LearningConfig } from "../learning/config";
 import { LedgerError } from "./errors";
-import { propose } from "./propose";
+import { proposeProcedure } from "./operations/propose-procedure";
 import { getProcedure, procedureRecords } from "./read";
 import { ledgerIdSchema, MAX_SOURCE_REFS, parseLedger } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
@@ -99,60 +97,14 @@ export async function proposeSkillQualification(
   if (existing) return { record: existing, created: false };
   const config = resolveLearningConfig(agent.learning);
   const refs = skill.sourceWorkflowIds.slice(0, MAX_SOURCE_REFS).map(workflowRef);
-  return propose(db, scope, {
+  return proposeProcedure(db, {
+    scope,
     id: skillProcedureId(skill),
     task: skill.sourceCanonicalHash,
     baseline_revision: config.ledger_baseline_revision,
     instructions: skill.content,
     source_refs: refs.length ? refs : [`proctor:skill:${skill.id}`],
     policy: qualificationPolicy(config),
-  });
-}
-
-export const qualificationBody = z
-  .object({
-    /** The model the agent runs on: part of the environment fingerprint. */
-    model: ledgerIdSchema,
-    reason: z.string().trim().min(1).max(2000),
-  })
-  .strict();
-
-/**
- * The console's "Start paired-evaluation qualification": the proposal and its audit row in one
- * transaction, the skill row share-locked so that it cannot be activated or retired meanwhile.
- * Repeating it returns the existing procedure and writes nothing.
- */
-export async function startSkillQualification(
-  db: Db,
-  skillId: string,
-  body: z.output<typeof qualificationBody>,
-  audit: AuditContext,
-): Promise<{ record: ProcedureRecord; created: boolean }> {
-  return db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM skills WHERE id = ${skillId} FOR SHARE`;
-    if (!locked) throw new NotFound("The skill");
-    const skill = await tx.skill.findUniqueOrThrow({ where: { id: skillId } });
-    const agent = await tx.agent.findUniqueOrThrow({ where: { id: skill.agentId }, select: { id: true, tools: true, learning: true } });
-    const result = await proposeSkillQualification(tx, { skill, agent, model: body.model });
-    if (result.created) {
-      const { scope, proposal } = result.record;
-      // Ids and policy only: the SKILL.md body is not audit material.
-      await recordAudit(tx, audit, {
-        type: "skill_qualification.started",
-        target: { type: "skill", id: skill.id },
-        data: {
-          agent_id: skill.agentId,
-          procedure_id: proposal.id,
-          scope,
-          model: body.model,
-          task: proposal.task,
-          baseline_revision: proposal.baseline_revision,
-          policy: proposal.policy,
-          reason: body.reason,
-        },
-      });
-    }
-    return result;
   });
 }
 

@@ -5,9 +5,8 @@ import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { applyMigrations } from "@/scripts/db/migrate";
 import { isLedgerError, type LedgerErrorKind } from "@/lib/ledger/errors";
-import { propose } from "@/lib/ledger/propose";
+import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
 import { getProcedure, selectProcedure } from "@/lib/ledger/read";
-import { recordEvaluation } from "@/lib/ledger/record-evaluation";
 import { DEPLOYMENT_SETTING, environmentFingerprint, proposeSkillQualification, skillQualification, type SkillQualificationInput } from "@/lib/ledger/skills";
 import { createPostgresDatabase, testDatabase } from "../helpers/server";
 import { fixtureEvaluation, fixtureProposal, SCOPE } from "../helpers/ledger";
@@ -54,7 +53,7 @@ const count = async (table: string) => Number((await db.$queryRawUnsafe<{ n: big
 
 describe(`ledger core (${testDatabase()})`, () => {
   it("records the ledger schema version on first use", async () => {
-    await propose(db, SCOPE, fixtureProposal());
+    await proposeProcedure(db, { scope: SCOPE, ...fixtureProposal() });
     expect(await db.ledgerSchemaVersion.findMany()).toEqual([{ id: 1, version: 1 }]);
   });
 
@@ -73,9 +72,9 @@ describe(`ledger core (${testDatabase()})`, () => {
       expect(await failure(recordEvaluation(db, SCOPE, "procedure-1", { ...fixtureEvaluation(0), ...over } as never)), JSON.stringify(over)).toBe("ValidationError");
     }
     expect(await failure(recordEvaluation(db, { ...SCOPE, tenant: "t\uD800" }, "procedure-1", fixtureEvaluation(0) as never))).toBe("ValidationError");
-    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "nan" }, { confidence_delta: NaN }) as never))).toBe("ValidationError");
-    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "inf" }, { min_improvement: Infinity }) as never))).toBe("ValidationError");
-    expect(await failure(propose(db, SCOPE, fixtureProposal({ id: "nul", instructions: "a\u0000" }) as never))).toBe("ValidationError");
+    expect(await failure(proposeProcedure(db, { scope: SCOPE, ...fixtureProposal({ id: "nan" }, { confidence_delta: NaN }) } as never))).toBe("ValidationError");
+    expect(await failure(proposeProcedure(db, { scope: SCOPE, ...fixtureProposal({ id: "inf" }, { min_improvement: Infinity }) } as never))).toBe("ValidationError");
+    expect(await failure(proposeProcedure(db, { scope: SCOPE, ...fixtureProposal({ id: "nul", instructions: "a\u0000" }) } as never))).toBe("ValidationError");
     expect(await failure(getProcedure(db, SCOPE, "\uD800"))).toBe("ValidationError");
     expect(await failure(selectProcedure(db, SCOPE, { task: "t", baseline_revision: "b", evaluation_contract: "c", max_instruction_bytes: -1 }))).toBe("ValidationError");
     expect(await count("ledger_evaluations")).toBe(0);
@@ -84,7 +83,7 @@ describe(`ledger core (${testDatabase()})`, () => {
 
   it("classifies concurrent identical deliveries as duplicates, whichever client wins", async () => {
     const scope = { ...SCOPE, environment: "concurrent" };
-    await propose(db, scope, fixtureProposal());
+    await proposeProcedure(db, { scope, ...fixtureProposal() });
     const pool = Array.from({ length: 8 }, () => freshClient());
     for (let k = 0; k < 4; k++) {
       const results = await Promise.all(pool.map((c) => recordEvaluation(c, scope, "procedure-1", fixtureEvaluation(k) as never)));
@@ -98,7 +97,7 @@ describe(`ledger core (${testDatabase()})`, () => {
     await db.ledgerSchemaVersion.update({ where: { id: 1 }, data: { version: 999 } });
     const restarted = freshClient();
     expect(await failure(getProcedure(restarted, SCOPE, "procedure-1"))).toBe("Configuration");
-    expect(await failure(propose(restarted, SCOPE, fixtureProposal({ id: "other" })))).toBe("Configuration");
+    expect(await failure(proposeProcedure(restarted, { scope: SCOPE, ...fixtureProposal({ id: "other" }) }))).toBe("Configuration");
     expect(await db.ledgerSchemaVersion.findMany()).toEqual([{ id: 1, version: 999 }]);
     expect(await count("ledger_procedures")).toBe(2);
     // A refused start is checked again on the next call, not remembered.

@@ -1,12 +1,7 @@
 // The agent page's view of its shadow evaluation queue (depth, dropped, dead jobs,
-// evaluations per minute) and the admin's retry of a dead job, audited in its transaction.
-import { z } from "zod";
+// evaluations per minute). Retrying a dead job is an operation (operations/retry-shadow-job).
 import type { Db } from "../../db/prisma";
-import { recordAudit, type AuditContext } from "../../audit/record";
-import { retryDeadJob } from "../../jobs/queue";
-import { pathId } from "../../ids";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
-import { NotFound } from "../../errors";
 
 const DEAD_LIMIT = 20;
 /** The rate is averaged over this many minutes. */
@@ -51,15 +46,4 @@ export async function shadowQueueStatus(db: Db, agentId: string): Promise<Shadow
     }),
     evaluationsPerMinute: counts.recent / RATE_MINUTES,
   };
-}
-
-export const deadJobParams = z.object({ agent_id: pathId, job_id: z.string().regex(/^\d{1,18}$/) });
-
-export async function retryShadowJob(db: Db, agentId: string, jobId: string, audit: AuditContext) {
-  return db.$transaction(async (tx) => {
-    const ok = await retryDeadJob(tx, BigInt(jobId), { kind: SHADOW_EVALUATION_JOB, agentId });
-    if (!ok) throw new NotFound(`Dead shadow evaluation job '${jobId}' of agent '${agentId}'`);
-    await recordAudit(tx, audit, { type: "shadow_job.retried", target: { type: "job", id: jobId }, data: { agent_id: agentId, kind: SHADOW_EVALUATION_JOB } });
-    return { job_id: jobId, status: "pending" as const };
-  });
 }

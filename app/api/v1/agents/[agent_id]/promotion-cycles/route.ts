@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { runPromotionCycle } from "@/lib/learning/review/actions";
+import { runPromotionCycle } from "@/lib/learning/operations";
 import { listPromotionReports } from "@/lib/learning/skills-api";
 
 export const dynamic = "force-dynamic";
@@ -10,4 +10,6 @@ export const GET = route(v1.listPromotionCycles, async ({ params, query }) =>
   listPromotionReports(db(), params.agent_id, query.limit),
 );
 
-export const POST = route(v1.runPromotionCycle, async ({ params, audit }) => runPromotionCycle(db(), params, audit));
+export const POST = route(v1.runPromotionCycle, async ({ params, audit }) =>
+  runPromotionCycle(db(), { agentId: params.agent_id, trigger: "manual" }, audit),
+);

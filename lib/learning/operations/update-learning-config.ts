@@ -1,14 +1,17 @@
-// Saving an agent's learning configuration from the console: validated at the boundary by the
-// API's own schema (developer authority without shadow review is refused), stored in place of
-// the old one, and audited with what changed in the same transaction.
+// Save an agent's learning configuration (the console's settings form): validated at the
+// boundary by the API's own schema (developer authority without shadow review is refused),
+// stored in place of the old one, and audited with what changed in the same transaction.
 import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { agentNotFound } from "../errors";
 
-/** `next` has passed learningConfigSchema. */
-export async function updateLearningConfig(db: Db, agentId: string, next: LearningConfig, audit: AuditContext): Promise<LearningConfig> {
+/** `learning` has passed learningConfigSchema. */
+export type UpdateLearningConfigInput = { agentId: string; learning: LearningConfig };
+
+export async function updateLearningConfig(db: Db, input: UpdateLearningConfigInput, by: AuditContext): Promise<LearningConfig> {
+  const { agentId, learning: next } = input;
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { learning: true } });
     if (!agent) throw agentNotFound(agentId);
@@ -17,7 +20,7 @@ export async function updateLearningConfig(db: Db, agentId: string, next: Learni
       (Object.keys(next) as (keyof LearningConfig)[]).filter((k) => before[k] !== next[k]).map((k) => [k, { from: before[k], to: next[k] }]),
     );
     await tx.agent.update({ where: { id: agentId }, data: { learning: next as Prisma.InputJsonValue } });
-    await recordAudit(tx, audit, { type: "learning_config.updated", target: { type: "agent", id: agentId }, data: { changed } });
+    await recordAudit(tx, by, { type: "learning_config.updated", target: { type: "agent", id: agentId }, data: { changed } });
     return next;
   });
 }

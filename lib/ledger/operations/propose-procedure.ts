@@ -1,20 +1,22 @@
 // propose (spec §3.1): a new Candidate, or — for the same id in the same scope — the current
 // record when the proposal is identical and a ConstraintViolation when anything differs.
-import type { Db, Tx } from "../db/prisma";
-import { LedgerError } from "./errors";
-import { selectionKey } from "./keys";
-import { getProcedure } from "./read";
-import { sameProposal } from "./records";
-import { parseLedger, proposalSchema, scopeSchema, type ProposalInput, type ScopeInput } from "./schemas";
-import { ensureLedgerSchema } from "./schema-version";
-import { utf8Bytes } from "./text";
-import type { ProcedureRecord } from "./types";
+// Called by agents with ingest keys (POST /ledger/procedures) and inside a skill's
+// qualification; not audited: the procedure row is its own record.
+import type { Db, Tx } from "../../db/prisma";
+import { LedgerError } from "../errors";
+import { selectionKey } from "../keys";
+import { getProcedure } from "../read";
+import { sameProposal } from "../records";
+import { parseLedger, proposalSchema, scopeSchema, type ProposalInput, type ScopeInput } from "../schemas";
+import { ensureLedgerSchema } from "../schema-version";
+import { utf8Bytes } from "../text";
+import type { ProcedureRecord } from "../types";
 
-export async function propose(
-  db: Db | Tx,
-  scopeInput: ScopeInput,
-  proposalInput: ProposalInput,
-): Promise<{ record: ProcedureRecord; created: boolean }> {
+/** The request body of POST /ledger/procedures: the proposal and its scope, checked here. */
+export type ProposeProcedureInput = ProposalInput & { scope: ScopeInput };
+
+export async function proposeProcedure(db: Db | Tx, input: ProposeProcedureInput): Promise<{ record: ProcedureRecord; created: boolean }> {
+  const { scope: scopeInput, ...proposalInput } = input;
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const proposal = parseLedger(proposalSchema, proposalInput, "proposal");
   await ensureLedgerSchema(db);

@@ -1,0 +1,45 @@
+// Activate a shadow or candidate skill: it starts being injected into the agent's context,
+// with the authority chosen here (or the one stored). The change and its audit row commit
+// together; a skill retired or activated meanwhile is refused.
+import { z } from "zod";
+import type { Db } from "../../db/prisma";
+import { recordAudit, type AuditContext } from "../../audit/record";
+import { InvalidState, Validation } from "../../errors";
+import { toolboxOf } from "../promotion";
+import type { activateBody } from "../schemas";
+import { activateSkillTx } from "../skill-lifecycle";
+import { agentConfig, getSkill, loadSkill } from "../skills-api";
+
+export type ActivateSkillInput = { skillId: string } & z.output<typeof activateBody>;
+
+export async function activateSkill(db: Db, input: ActivateSkillInput, by: AuditContext) {
+  const skill = await loadSkill(db, input.skillId);
+  const { config, tools } = await agentConfig(db, skill.agentId);
+  if (skill.status !== "SHADOW" && skill.status !== "CANDIDATE") {
+    throw new InvalidState(`Only shadow or candidate skills can be activated; this skill is ${skill.status.toLowerCase()}.`);
+  }
+  const role = input.injection_role ? (input.injection_role === "developer" ? "DEVELOPER" : "USER") : skill.injectionRole;
+  if (role === "DEVELOPER" && !config.require_shadow) {
+    throw new Validation("Developer authority requires the agent's require_shadow=true (shadow review before activation).", [
+      { path: "/injection_role", message: "developer authority requires require_shadow=true" },
+    ]);
+  }
+  const toolbox = toolboxOf(tools);
+  const missing = skill.tools.filter((t) => !toolbox.has(t));
+  if (missing.length) throw new InvalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
+  const reason = input.reason ?? null;
+  await db.$transaction(async (tx) => {
+    const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
+      injectionRole: role,
+      reason,
+      actor: by.actor?.label ?? "system",
+    });
+    if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
+    await recordAudit(tx, by, {
+      type: "skill.activated",
+      target: { type: "skill", id: skill.id },
+      data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason },
+    });
+  });
+  return getSkill(db, skill.id);
+}

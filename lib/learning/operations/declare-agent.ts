@@ -1,0 +1,38 @@
+// Declare an agent (PUT /agents/{id}): create it, or replace its name, toolbox, learning
+// configuration and outcome rule; run counters are kept. Audited as agent.created or
+// agent.replaced in the same transaction.
+import type { Db } from "../../db/prisma";
+import { Prisma } from "../../db/generated/client";
+import { recordAudit, type AuditContext } from "../../audit/record";
+import { agentView } from "../agents";
+import { runTotalsOf } from "../run-counters";
+import type { AgentPutBody, AgentResponse } from "../schemas";
+
+/** The body has passed agentPutBody (its defaults filled). */
+export type DeclareAgentInput = { agentId: string } & AgentPutBody;
+
+export async function declareAgent(db: Db, input: DeclareAgentInput, by: AuditContext): Promise<AgentResponse> {
+  const { agentId, name, tools, learning, outcome_rule } = input;
+  // A nullable JSON column takes SQL NULL only through Prisma's DbNull sentinel.
+  const data = {
+    name,
+    tools: tools as Prisma.InputJsonValue,
+    learning: learning as Prisma.InputJsonValue,
+    outcomeRule: (outcome_rule as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
+  };
+  const agent = await db.$transaction(async (tx) => {
+    const existed = (await tx.agent.count({ where: { id: agentId } })) > 0;
+    const row = await tx.agent.upsert({
+      where: { id: agentId },
+      create: { id: agentId, ...data },
+      update: data,
+    });
+    await recordAudit(tx, by, {
+      type: existed ? "agent.replaced" : "agent.created",
+      target: { type: "agent", id: agentId },
+      data: { name, tools: tools.map((t) => t.name), learning, outcome_rule },
+    });
+    return row;
+  });
+  return agentView(agent, await runTotalsOf(db, agentId));
+}

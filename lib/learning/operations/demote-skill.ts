@@ -1,0 +1,23 @@
+// Demote an active skill: it stops being injected, and its class may be promoted again later
+// with the reason shown to the distiller. The change and its audit row commit together.
+import { z } from "zod";
+import type { Db } from "../../db/prisma";
+import { recordAudit, type AuditContext } from "../../audit/record";
+import { InvalidState } from "../../errors";
+import type { demoteBody } from "../schemas";
+import { retireSkill } from "../skill-lifecycle";
+import { getSkill, loadSkill } from "../skills-api";
+
+export type DemoteSkillInput = { skillId: string } & z.output<typeof demoteBody>;
+
+export async function demoteSkill(db: Db, input: DemoteSkillInput, by: AuditContext) {
+  const { reason } = input;
+  const skill = await loadSkill(db, input.skillId);
+  if (skill.status !== "ACTIVE") throw new InvalidState(`Only active skills can be demoted; this skill is ${skill.status.toLowerCase()}.`);
+  await db.$transaction(async (tx) => {
+    const ok = await retireSkill(tx, { id: skill.id, agentId: skill.agentId }, "DEMOTED", reason, by.actor?.label ?? "system", ["ACTIVE"]);
+    if (!ok) throw new InvalidState("The skill changed state meanwhile; only active skills can be demoted.");
+    await recordAudit(tx, by, { type: "skill.demoted", target: { type: "skill", id: skill.id }, data: { agent_id: skill.agentId, version: skill.version, reason } });
+  });
+  return getSkill(db, skill.id);
+}
