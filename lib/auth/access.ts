@@ -20,7 +20,9 @@ export type Scope =
   /** Approve or dismiss persona proposals: also needs PROCTOR_PERSONA_ACTIONS=1. */
   | "persona:decide"
   | "audit:read"
+  | "users:read"
   | "users:manage"
+  | "apiKeys:read"
   | "apiKeys:manage";
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin";
@@ -29,7 +31,7 @@ export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin";
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:manage", "apiKeys:manage"],
+  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage"],
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
   "key:admin": [...INGEST_KEY, "learning:write"],

@@ -33,6 +33,7 @@ describe("access table", () => {
     expect(denial(ingestKey, "runs:write", ro)).toBe("read_only");
     expect(denial(admin, "users:manage", ro)).toBe("read_only");
     expect(denial(admin, "audit:read", ro)).toBeNull();
+    expect(denial(admin, "users:read", ro)).toBeNull();
     expect(denial(ingestKey, "context:read", ro)).toBeNull();
   });
 

@@ -4,6 +4,6 @@ import { requireScope } from "@/lib/auth/page-access";
 export const dynamic = "force-dynamic";
 
 export default async function SettingsIndex() {
-  await requireScope("/settings", "apiKeys:manage");
+  await requireScope("/settings", "apiKeys:read");
   redirect("/settings/api-keys");
 }

@@ -6,7 +6,7 @@ import { requireScope } from "@/lib/auth/page-access";
 export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
-  await requireScope("/settings/api-keys", "apiKeys:manage");
+  await requireScope("/settings/api-keys", "apiKeys:read");
   return (
     <>
       <PageHeader

@@ -6,7 +6,7 @@ import { requireScope } from "@/lib/auth/page-access";
 export const dynamic = "force-dynamic";
 
 export default async function UsersPage() {
-  const me = await requireScope("/settings/users", "users:manage");
+  const me = await requireScope("/settings/users", "users:read");
   return (
     <>
       <PageHeader

@@ -6,4 +6,4 @@ import { listApiKeys } from "@/lib/auth/api-key-admin";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "session", access: "apiKeys:manage" }, async () => ({ api_keys: await listApiKeys(db()) }));
+export const GET = route({ auth: "session", access: "apiKeys:read" }, async () => ({ api_keys: await listApiKeys(db()) }));

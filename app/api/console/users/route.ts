@@ -6,4 +6,4 @@ import { listUsers } from "@/lib/auth/users";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ auth: "session", access: "users:manage" }, async () => ({ users: await listUsers(db()) }));
+export const GET = route({ auth: "session", access: "users:read" }, async () => ({ users: await listUsers(db()) }));
