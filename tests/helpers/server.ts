@@ -1,13 +1,28 @@
-// Starts the real console (scripts/start.ts, the built app) on a fresh database for a test
-// file: embedded PGlite in a temp dir, or a new database on the PostgreSQL server.
+// The real console (scripts/start.ts, the built app) for a test file, on a database holding
+// only what start-up wrote: embedded PGlite in a temp dir, or a new database on the PostgreSQL
+// server.
+//
+// In the integration suite a file asking for the plain server gets the one started for the whole
+// run (tests/helpers/shared-server.ts), its database reset first (tests/helpers/database-reset.ts).
+// A file gets a server of its own when it passes `env` beyond SHARED_ENV, `emptyDataDir` or
+// `dedicated`, which it must for restarts and kills. Today those are:
+// - auth (its read-only + OIDC part), persona-actions, persona-readonly, persona-llm, traces:
+//   read-only mode, the persona actions flag, a fake LLM;
+// - learning-llm: the fake LLM's base URL;
+// - persona-restart, ledger-api: they restart the server;
+// - shadow-durability, shadow-evaluation, job-retention: no in-process worker (worker processes,
+//   kill -9, job retention at worker start);
+// - health: an empty data dir (initdb and every migration at start).
+// ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { seedEmbeddedDatabase } from "./embedded-template";
+import { resetDatabase, type Snapshot } from "./database-reset";
 
 export const ADMIN_EMAIL = "admin@test.local";
 export const ADMIN_PASSWORD = "correct-horse-battery-staple";
@@ -68,8 +83,56 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** `emptyDataDir`: PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
-export async function startTestServer(opts: { env?: Record<string, string>; kind?: TestDatabase; emptyDataDir?: boolean } = {}): Promise<TestServer> {
+type ServerOptions = {
+  env?: Record<string, string>;
+  kind?: TestDatabase;
+  /** PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
+  emptyDataDir?: boolean;
+  /** A server of this file's own, e.g. to restart it. */
+  dedicated?: boolean;
+};
+
+/** The shared server's environment beyond the defaults; files asking for a subset of it share. */
+export const SHARED_ENV: Record<string, string> = { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" };
+/** Where the integration suite's global setup tells test files about the shared server. */
+export const SHARED_SERVER_VAR = "PROCTOR_SHARED_TEST_SERVER";
+export type SharedServer = { baseUrl: string; databaseUrl: string; kind: TestDatabase; pid: number; logFile: string; snapshot: Snapshot };
+
+export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
+  const shared = process.env[SHARED_SERVER_VAR] ? (JSON.parse(process.env[SHARED_SERVER_VAR]) as SharedServer) : null;
+  const sharable =
+    !opts.dedicated &&
+    !opts.emptyDataDir &&
+    (opts.kind ?? testDatabase()) === shared?.kind &&
+    Object.entries(opts.env ?? {}).every(([k, v]) => SHARED_ENV[k] === v);
+  return shared && sharable ? attachShared(shared) : launchTestServer(opts);
+}
+
+async function attachShared(shared: SharedServer): Promise<TestServer> {
+  const sql = new pg.Pool({ connectionString: shared.databaseUrl, max: 2 });
+  sql.on("error", () => {});
+  await resetDatabase(sql, shared.snapshot);
+  const logStart = statSync(shared.logFile).size;
+  const unsupported = (what: string) => () => {
+    throw new Error(`the shared test server cannot ${what}: use startTestServer({ dedicated: true })`);
+  };
+  return {
+    baseUrl: shared.baseUrl,
+    databaseUrl: shared.databaseUrl,
+    kind: shared.kind,
+    sql,
+    output: () => readFileSync(shared.logFile).subarray(logStart).toString("utf8"),
+    pid: shared.pid,
+    restart: unsupported("restart"),
+    kill: unsupported("be killed"),
+    async stop() {
+      await sql.end().catch(() => {});
+    },
+  };
+}
+
+/** A server of its own; `logFile` also receives its output. */
+export async function launchTestServer(opts: ServerOptions & { logFile?: string } = {}): Promise<TestServer> {
   const kind = opts.kind ?? testDatabase();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-test-"));
@@ -110,8 +173,12 @@ export async function startTestServer(opts: { env?: Record<string, string>; kind
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = started;
-    started.stdout!.on("data", (d) => (out += d));
-    started.stderr!.on("data", (d) => (out += d));
+    const collect = (d: Buffer) => {
+      out += d;
+      if (opts.logFile) appendFileSync(opts.logFile, d);
+    };
+    started.stdout!.on("data", collect);
+    started.stderr!.on("data", collect);
     await waitFor(async () => {
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
