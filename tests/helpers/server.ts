@@ -2,16 +2,13 @@
 // only what start-up wrote: embedded PGlite in a temp dir, or a new database on the PostgreSQL
 // server.
 //
-// In the integration suite a file asking for the plain server gets the one started for the whole
-// run (tests/helpers/shared-server.ts), its database reset first (tests/helpers/database-reset.ts).
-// A file gets a server of its own when it passes `env` beyond SHARED_ENV, `emptyDataDir` or
-// `dedicated`, which it must for restarts and kills. Today those are:
-// - auth (its read-only + OIDC part), persona-actions, persona-readonly, persona-llm, traces:
-//   read-only mode, the persona actions flag, a fake LLM;
-// - learning-llm: the fake LLM's base URL;
+// In the integration suite a file gets one of the servers started for the whole run
+// (tests/helpers/shared-server.ts) when its `env` is part of that server's (SHARED_SERVERS), its
+// database reset first (tests/helpers/database-reset.ts). A file gets a server of its own when
+// it passes other `env`, `emptyDataDir` or `dedicated`, which it must for restarts. Today those are:
+// - auth (its read-only + OIDC part), persona-readonly: read-only mode;
+// - learning-llm, persona-llm: a fake LLM's base URL;
 // - persona-restart, ledger-api: they restart the server;
-// - shadow-durability, shadow-evaluation, job-retention: no in-process worker (worker processes,
-//   kill -9, job retention at worker start);
 // - health: an empty data dir (initdb and every migration at start).
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -92,20 +89,34 @@ type ServerOptions = {
   dedicated?: boolean;
 };
 
-/** The shared server's environment beyond the defaults; files asking for a subset of it share. */
-export const SHARED_ENV: Record<string, string> = { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" };
-/** Where the integration suite's global setup tells test files about the shared server. */
-export const SHARED_SERVER_VAR = "PROCTOR_SHARED_TEST_SERVER";
-export type SharedServer = { baseUrl: string; databaseUrl: string; kind: TestDatabase; pid: number; logFile: string; snapshot: Snapshot };
+/**
+ * The servers the integration suite shares, by their environment beyond the defaults; a file
+ * takes the first whose environment includes its own. Persona actions are on: no sharing file
+ * tests them off (persona-restart does, on its own server). Without an in-process worker:
+ * shadow-evaluation, shadow-durability and job-retention (they run worker processes).
+ */
+export const SHARED_SERVERS: Record<string, string>[] = [
+  { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
+  { PROCTOR_WORKER: "0" },
+];
+/** Where the integration suite's global setup tells test files about the shared servers. */
+export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
+export type SharedServer = {
+  env: Record<string, string>;
+  baseUrl: string;
+  databaseUrl: string;
+  kind: TestDatabase;
+  pid: number;
+  logFile: string;
+  snapshot: Snapshot;
+};
 
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
-  const shared = process.env[SHARED_SERVER_VAR] ? (JSON.parse(process.env[SHARED_SERVER_VAR]) as SharedServer) : null;
-  const sharable =
-    !opts.dedicated &&
-    !opts.emptyDataDir &&
-    (opts.kind ?? testDatabase()) === shared?.kind &&
-    Object.entries(opts.env ?? {}).every(([k, v]) => SHARED_ENV[k] === v);
-  return shared && sharable ? attachShared(shared) : launchTestServer(opts);
+  const shared = opts.dedicated || opts.emptyDataDir ? [] : (JSON.parse(process.env[SHARED_SERVERS_VAR] ?? "[]") as SharedServer[]);
+  const fits = shared.find(
+    (s) => s.kind === (opts.kind ?? testDatabase()) && Object.entries(opts.env ?? {}).every(([k, v]) => s.env[k] === v),
+  );
+  return fits ? attachShared(fits) : launchTestServer(opts);
 }
 
 async function attachShared(shared: SharedServer): Promise<TestServer> {
