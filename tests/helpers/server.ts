@@ -4,11 +4,10 @@
 //
 // In the integration suite a file gets one of the servers started for the whole run
 // (tests/helpers/shared-server.ts) when its `env` is part of that server's (SHARED_SERVERS), its
-// database reset first (tests/helpers/database-reset.ts). A file gets a server of its own when
-// it passes other `env`, `emptyDataDir` or `dedicated`, which it must for restarts. Today those are:
+// database reset first (tests/helpers/database-reset.ts); it may restart it, not kill it. A file
+// gets a server of its own when it passes other `env`, `emptyDataDir` or `dedicated`. Today:
 // - auth (its read-only + OIDC part), persona-readonly: read-only mode;
 // - learning-llm, persona-llm: a fake LLM's base URL;
-// - persona-restart, ledger-api: they restart the server;
 // - health: an empty data dir (initdb and every migration at start).
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -91,13 +90,13 @@ type ServerOptions = {
 
 /**
  * The servers the integration suite shares, by their environment beyond the defaults; a file
- * takes the first whose environment includes its own. Persona actions are on: no sharing file
- * tests them off (persona-restart does, on its own server). Without an in-process worker:
- * shadow-evaluation, shadow-durability and job-retention (they run worker processes).
+ * takes the first whose environment includes its own. Persona actions are on in the first: no
+ * file sharing it tests them off. The second has no in-process worker (shadow-evaluation,
+ * shadow-durability and job-retention run their own) and persona actions off (persona-restart).
  */
 export const SHARED_SERVERS: Record<string, string>[] = [
   { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
-  { PROCTOR_WORKER: "0" },
+  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
 ];
 /** Where the integration suite's global setup tells test files about the shared servers. */
 export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
@@ -108,6 +107,8 @@ export type SharedServer = {
   kind: TestDatabase;
   pid: number;
   logFile: string;
+  /** POST here to restart it (tests/helpers/shared-server.ts). */
+  restartUrl: string;
   snapshot: Snapshot;
 };
 
@@ -124,9 +125,6 @@ async function attachShared(shared: SharedServer): Promise<TestServer> {
   sql.on("error", () => {});
   await resetDatabase(sql, shared.snapshot);
   const logStart = statSync(shared.logFile).size;
-  const unsupported = (what: string) => () => {
-    throw new Error(`the shared test server cannot ${what}: use startTestServer({ dedicated: true })`);
-  };
   return {
     baseUrl: shared.baseUrl,
     databaseUrl: shared.databaseUrl,
@@ -134,8 +132,13 @@ async function attachShared(shared: SharedServer): Promise<TestServer> {
     sql,
     output: () => readFileSync(shared.logFile).subarray(logStart).toString("utf8"),
     pid: shared.pid,
-    restart: unsupported("restart"),
-    kill: unsupported("be killed"),
+    async restart() {
+      const r = await fetch(shared.restartUrl, { method: "POST" });
+      if (!r.ok) throw new Error(`restarting the shared test server failed: ${await r.text()}`);
+    },
+    kill: () => {
+      throw new Error("a shared test server cannot be killed: use startTestServer({ dedicated: true })");
+    },
     async stop() {
       await sql.end().catch(() => {});
     },

@@ -8,8 +8,7 @@ import { fixtureEvaluation, fixtureProposal, INSTRUCTIONS, ledgerClient, recordR
 let server: TestServer;
 let ledger: LedgerClient;
 beforeAll(async () => {
-  // Its own server: ★1 and the schema version check restart it.
-  server = await startTestServer({ dedicated: true });
+  server = await startTestServer();
   ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY));
 });
 afterAll(async () => {
