@@ -2,12 +2,11 @@
 // only what start-up wrote: embedded PGlite in a temp dir, or a new database on the PostgreSQL
 // server.
 //
-// In the integration suite a file gets one of the servers started for the whole run
+// In the integration suite a file gets one of the servers kept for the whole run
 // (tests/helpers/shared-server.ts) when its `env` is part of that server's (SHARED_SERVERS), its
 // database reset first (tests/helpers/database-reset.ts); it may restart it, not kill it. A file
 // gets a server of its own when it passes other `env`, `emptyDataDir` or `dedicated`. Today:
-// - auth (its read-only + OIDC part), persona-readonly: read-only mode;
-// - learning-llm, persona-llm: a fake LLM's base URL;
+// - learning-llm, persona-llm: a fake LLM's base URL (a server of the test's own);
 // - health: an empty data dir (initdb and every migration at start).
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -93,12 +92,23 @@ type ServerOptions = {
  * takes the first whose environment includes its own. Persona actions are on in the first: no
  * file sharing it tests them off. The second has no in-process worker (shadow-evaluation,
  * shadow-durability and job-retention run their own) and persona actions off (persona-restart).
+ * The third is read-only with single sign-on (auth's second part, persona-readonly).
  */
 export const SHARED_SERVERS: Record<string, string>[] = [
   { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
   { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
+  {
+    PROCTOR_READ_ONLY: "1",
+    PROCTOR_PERSONA_ACTIONS: "1",
+    PROCTOR_LLM_BASE_URL: "",
+    PROCTOR_LLM_API_KEY: "",
+    PROCTOR_OIDC_ISSUER: "https://idp.invalid/realms/acme",
+    PROCTOR_OIDC_CLIENT_ID: "proctor",
+    PROCTOR_OIDC_CLIENT_SECRET: "not-a-real-secret",
+    PROCTOR_OIDC_NAME: "Acme SSO",
+  },
 ];
-/** Where the integration suite's global setup tells test files about the shared servers. */
+/** Where the integration suite's global setup tells test files its control port's URL. */
 export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
 export type SharedServer = {
   env: Record<string, string>;
@@ -107,20 +117,20 @@ export type SharedServer = {
   kind: TestDatabase;
   pid: number;
   logFile: string;
-  /** POST here to restart it (tests/helpers/shared-server.ts). */
-  restartUrl: string;
   snapshot: Snapshot;
 };
 
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
-  const shared = opts.dedicated || opts.emptyDataDir ? [] : (JSON.parse(process.env[SHARED_SERVERS_VAR] ?? "[]") as SharedServer[]);
-  const fits = shared.find(
-    (s) => s.kind === (opts.kind ?? testDatabase()) && Object.entries(opts.env ?? {}).every(([k, v]) => s.env[k] === v),
-  );
-  return fits ? attachShared(fits) : launchTestServer(opts);
+  const control = process.env[SHARED_SERVERS_VAR];
+  const index = SHARED_SERVERS.findIndex((env) => Object.entries(opts.env ?? {}).every(([k, v]) => env[k] === v));
+  const sharable = control && !opts.dedicated && !opts.emptyDataDir && (opts.kind ?? testDatabase()) === testDatabase() && index >= 0;
+  if (!sharable) return launchTestServer(opts);
+  const r = await fetch(`${control}/servers/${index}`, { method: "POST" });
+  if (!r.ok) throw new Error(`the shared test server did not start: ${await r.text()}`);
+  return attachShared(`${control}/servers/${index}/restart`, (await r.json()) as SharedServer);
 }
 
-async function attachShared(shared: SharedServer): Promise<TestServer> {
+async function attachShared(restartUrl: string, shared: SharedServer): Promise<TestServer> {
   const sql = new pg.Pool({ connectionString: shared.databaseUrl, max: 2 });
   sql.on("error", () => {});
   await resetDatabase(sql, shared.snapshot);
@@ -133,7 +143,7 @@ async function attachShared(shared: SharedServer): Promise<TestServer> {
     output: () => readFileSync(shared.logFile).subarray(logStart).toString("utf8"),
     pid: shared.pid,
     async restart() {
-      const r = await fetch(shared.restartUrl, { method: "POST" });
+      const r = await fetch(restartUrl, { method: "POST" });
       if (!r.ok) throw new Error(`restarting the shared test server failed: ${await r.text()}`);
     },
     kill: () => {

@@ -1,8 +1,10 @@
-// The integration suite's global setup: the console servers of SHARED_SERVERS
-// (tests/helpers/server.ts), started once for the whole run on the database kind it tests
-// (PROCTOR_TEST_DB). Files share them, each on a database reset to what start-up wrote: a
-// start costs 10 to 20 s on this machine, a reset well under one. Test files run in workers, so
-// they ask this process to restart a server over a loopback HTTP control port.
+// The integration suite's global setup: a loopback control port through which test files (run
+// in workers) get the console servers of SHARED_SERVERS (tests/helpers/server.ts), each started
+// on first request and kept for the run, on the database kind it tests (PROCTOR_TEST_DB), and
+// restart them. Files share them, each on a database reset to what start-up wrote: a start
+// costs 10 to 20 s on this machine, a reset well under one.
+//   POST /servers/<i>          → the SharedServer (JSON), started if need be
+//   POST /servers/<i>/restart  → 204 once it answers again
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,38 +15,41 @@ import { launchTestServer, SHARED_SERVERS, SHARED_SERVERS_VAR, type SharedServer
 
 export default async function setup() {
   const logDir = mkdtempSync(path.join(tmpdir(), "proctor-shared-servers-"));
-  const servers: TestServer[] = [];
+  const started = new Map<number, Promise<{ server: TestServer; shared: SharedServer }>>();
+
+  const start = async (index: number) => {
+    const env = SHARED_SERVERS[index];
+    const logFile = path.join(logDir, `server-${index}.log`);
+    writeFileSync(logFile, "");
+    const server = await launchTestServer({ env, logFile });
+    const { baseUrl, databaseUrl, kind, pid } = server;
+    const snapshot = await takeSnapshot(databaseUrl);
+    return { server, shared: { env, baseUrl, databaseUrl, kind, pid, logFile, snapshot } };
+  };
+  const serve = async (index: number, restart: boolean): Promise<string> => {
+    if (!started.has(index)) started.set(index, start(index));
+    const { server, shared } = await started.get(index)!;
+    if (!restart) return JSON.stringify(shared);
+    await server.restart();
+    return "";
+  };
+
   const control = createServer((req, res) => {
-    const server = servers[Number(/^\/restart\/(\d+)$/.exec(req.url ?? "")?.[1] ?? -1)];
-    if (req.method !== "POST" || !server) return res.writeHead(404).end();
-    server.restart().then(
-      () => res.writeHead(204).end(),
+    const [, index, restart] = /^\/servers\/(\d+)(\/restart)?$/.exec(req.url ?? "") ?? [];
+    if (req.method !== "POST" || !SHARED_SERVERS[Number(index)]) return res.writeHead(404).end();
+    serve(Number(index), Boolean(restart)).then(
+      (body) => res.writeHead(body ? 200 : 204, { "content-type": "application/json" }).end(body || undefined),
       (e: Error) => res.writeHead(500).end(e.message),
     );
   });
   await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
-  const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-  const start = async (env: Record<string, string>, index: number): Promise<SharedServer> => {
-    const logFile = path.join(logDir, `server-${index}.log`);
-    writeFileSync(logFile, "");
-    const server = await launchTestServer({ env, logFile });
-    servers[index] = server;
-    const { baseUrl, databaseUrl, kind, pid } = server;
-    const restartUrl = `${controlUrl}/restart/${index}`;
-    return { env, baseUrl, databaseUrl, kind, pid, logFile, restartUrl, snapshot: await takeSnapshot(databaseUrl) };
-  };
-  const teardown = async () => {
+  // Test workers start after this and inherit the environment.
+  process.env[SHARED_SERVERS_VAR] = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+
+  return async () => {
     control.close();
-    await Promise.all(servers.map((s) => s.stop()));
+    const servers = await Promise.allSettled(started.values());
+    await Promise.all(servers.map((s) => (s.status === "fulfilled" ? s.value.server.stop() : null)));
     rmSync(logDir, { recursive: true, force: true });
   };
-  try {
-    const shared = await Promise.all(SHARED_SERVERS.map(start));
-    // Test workers start after this and inherit the environment.
-    process.env[SHARED_SERVERS_VAR] = JSON.stringify(shared);
-  } catch (e) {
-    await teardown();
-    throw e;
-  }
-  return teardown;
 }
