@@ -7,8 +7,9 @@
 // - the instance keys (`settings` rows `secret:*`, e.g. the pseudonym key) are kept: the
 //   server caches them and never reads them again;
 // - skill retrieval caches vectors per (agent, scope) checked against agents.skills_version
-//   (lib/learning/retrieval.ts): an agent made again must not meet its old versions, so each
-//   reset moves the column's default SKILLS_VERSION_STEP past the previous one;
+//   (lib/learning/retrieval.ts): an agent made again must not meet its old versions, so after
+//   each reset a trigger starts new agents SKILLS_VERSION_STEP past the previous reset's (Prisma
+//   writes the column's default itself, so the column's DEFAULT cannot do it);
 // - the ledger schema version row is kept: the server checked it once and will not write it again;
 // - login throttling lives in login_failures (emptied); the per-key rate limit buckets refill
 //   within two seconds and ingestion's agent settings are re-checked by its statement.
@@ -21,6 +22,16 @@ export type Snapshot = Record<string, unknown[]>;
 const KEPT = new Set(["_prisma_migrations", "settings", "ledger_schema"]);
 /** More skill lifecycle changes than one test file makes to one agent. */
 const SKILLS_VERSION_STEP = 100_000;
+const SKILLS_VERSION_OFFSET = `
+  CREATE SEQUENCE IF NOT EXISTS test_resets;
+  CREATE OR REPLACE FUNCTION test_skills_version_offset() RETURNS trigger AS $$
+  BEGIN
+    NEW.skills_version := NEW.skills_version + ${SKILLS_VERSION_STEP} * (SELECT last_value FROM test_resets);
+    RETURN NEW;
+  END $$ LANGUAGE plpgsql;
+  CREATE OR REPLACE TRIGGER test_skills_version_offset BEFORE INSERT ON agents
+    FOR EACH ROW EXECUTE FUNCTION test_skills_version_offset();
+  SELECT nextval('test_resets');`;
 
 async function tables(db: pg.Pool | pg.Client): Promise<string[]> {
   const r = await db.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
@@ -50,10 +61,7 @@ export async function resetDatabase(db: pg.Pool, snapshot: Snapshot): Promise<vo
     await client.query("BEGIN");
     await client.query(`TRUNCATE ${truncated.map((t) => `"${t}"`).join(", ")} RESTART IDENTITY CASCADE`);
     await client.query(`DELETE FROM settings WHERE key NOT LIKE 'secret:%'`);
-    const { rows } = await client.query<{ current: string }>(
-      `SELECT column_default AS current FROM information_schema.columns WHERE table_name = 'agents' AND column_name = 'skills_version'`,
-    );
-    await client.query(`ALTER TABLE agents ALTER COLUMN skills_version SET DEFAULT ${Number(rows[0].current) + SKILLS_VERSION_STEP}`);
+    await client.query(SKILLS_VERSION_OFFSET);
     for (const [t, rows] of Object.entries(snapshot)) {
       await client.query(`INSERT INTO "${t}" SELECT * FROM json_populate_recordset(null::"${t}", $1::json) ON CONFLICT DO NOTHING`, [JSON.stringify(rows)]);
     }
