@@ -1,9 +1,26 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
-// Integration tests: each file starts the built console on a fresh database (PGlite or
-// PostgreSQL, chosen by PROCTOR_TEST_DB) and talks to it over HTTP. Files run one at a time
-// so that two servers never compete for the 2 cores.
+// Integration tests talk to the built console over HTTP (or call the domain on a real
+// database), on PGlite or PostgreSQL as PROCTOR_TEST_DB says. One server serves the files that
+// need no special one (tests/helpers/shared-server.ts), its database reset between files. Files
+// run one at a time so that two servers never compete for the 2 cores.
+
+/**
+ * Files whose outcome depends on the database engine (concurrency, job claiming, ingestion
+ * SQL, migrations, advisory locks, ledger locking): they run on PGlite and on PostgreSQL. The
+ * others run once: on PostgreSQL when the run has it (faster), else on PGlite (scripts/test.ts).
+ */
+export const ENGINE_SENSITIVE = [
+  "agent-api", // ingestion SQL, concurrent identical deliveries
+  "health", // every migration from an empty database
+  "job-retention", // job pruning
+  "learning-skills", // concurrent promotion cycles (advisory lock), cadence jobs
+  "ledger-api", // ledger locking under eight concurrent clients
+  "ledger-core", // schema versioning, concurrent deliveries in-process
+  "shadow-durability", // job claiming, leases, a worker killed mid-batch
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -12,9 +29,11 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/integration/**/*.test.ts"],
+    // PROCTOR_TEST_FILES=engine: only the engine-sensitive files.
+    include: process.env.PROCTOR_TEST_FILES === "engine" ? ENGINE_SENSITIVE : ["tests/integration/**/*.test.ts"],
     environment: "node",
     fileParallelism: false,
+    globalSetup: ["tests/helpers/shared-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -4,7 +4,9 @@
 //
 // Suites: typecheck, unit, build, pglite, postgres, e2e. Aliases: integration = pglite +
 // postgres, browser = e2e. With no arguments all run; postgres only when TEST_DATABASE_URL is
-// set or a server answers on 127.0.0.1:5432.
+// set or a server answers on 127.0.0.1:5432. Typecheck and unit run beside the build (their
+// output printed whole as each ends). When PostgreSQL runs the integration files, PGlite runs
+// only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,24 +62,27 @@ async function main() {
   const needsBuild = selected.has("pglite") || (postgres?.ok ?? false) || e2eSpecs.length > 0;
   const haveBuild = existsSync(path.join(root, distDir, "BUILD_ID"));
 
-  if (selected.has("typecheck")) await step("typecheck", "tsc --noEmit", () => runCheck(["tsc", "--noEmit"]));
-  if (selected.has("unit")) await step("unit", "vitest run", () => runVitest("unit", ["run", "--passWithNoTests"], {}));
+  const first: Step[] = [];
+  if (selected.has("typecheck")) first.push(["typecheck", "tsc --noEmit", (log) => runCheck(["tsc", "--noEmit"], {}, log)]);
+  if (selected.has("unit")) first.push(["unit", "vitest run", (log) => runVitest("unit", ["run", "--passWithNoTests"], {}, log)]);
   if (selected.has("build") || (needsBuild && !haveBuild)) {
-    await step("build", `next build → ${distDir}`, () => runCheck(["next", "build"], { DATABASE_URL: "" }));
+    first.push(["build", `next build → ${distDir}`, (log) => runCheck(["next", "build"], { DATABASE_URL: "" }, log)]);
   } else if (needsBuild) {
     console.log(`\n(using the existing build in ${distDir}; add \`build\` to rebuild)`);
   }
+  if (first.length > 1) console.log(`\n━━ ${first.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
+  await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  const integration = (suite: Suite, db: string) =>
+  const integration = (suite: Suite, db: string, files: "engine" | "all") =>
     buildFailed
       ? skip(suite, "not run: the build failed")
-      : step(suite, `integration on ${db}`, () =>
-          runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite }),
+      : step(suite, `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`, (log) =>
+          runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files }, log),
         );
-  if (selected.has("pglite")) await integration("pglite", "PGlite");
+  if (selected.has("pglite")) await integration("pglite", "PGlite", postgres?.ok ? "engine" : "all");
   if (postgres) {
-    if (postgres.ok) await integration("postgres", `PostgreSQL (${postgres.where})`);
+    if (postgres.ok) await integration("postgres", `PostgreSQL (${postgres.where})`, "all");
     else if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
     else skip("postgres", postgres.why);
   }
@@ -104,12 +109,19 @@ function parseSelection(args: string[]): Set<Suite> {
   return out;
 }
 
-async function step(suite: Suite, title: string, run: () => Promise<Omit<Result, "suite" | "ms">>) {
-  console.log(`\n━━ ${suite}: ${title} ━━`);
+/** Output of a step run beside others, printed in one piece when it ends; null prints as it comes. */
+type Log = string[] | null;
+type Outcome = Omit<Result, "suite" | "ms">;
+type Step = [Suite, string, (log: Log) => Promise<Outcome>];
+
+async function step(suite: Suite, title: string, body: (log: Log) => Promise<Outcome>, buffered = false) {
+  const log: Log = buffered ? [] : null;
+  if (!log) console.log(`\n━━ ${suite}: ${title} ━━`);
   const started = Date.now();
-  const r = await run();
+  const r = await body(log);
   const ms = Date.now() - started;
   results.push({ suite, ms, ...r });
+  if (log) process.stdout.write(`\n━━ ${suite}: ${title} ━━\n${log.join("")}`);
   console.log(`━━ ${suite}: ${r.failed ? "FAILED" : "ok"} in ${seconds(ms)} ━━`);
 }
 
@@ -118,12 +130,22 @@ function skip(suite: Suite, note: string) {
   results.push({ suite, passed: 0, failed: 0, ms: 0, note: `skipped: ${note}` });
 }
 
-/** Runs a command with inherited output; resolves to its exit code. */
-function run(argv: string[], extraEnv: Record<string, string> = {}): Promise<number> {
+/** Runs a command with inherited output (or into `log`); resolves to its exit code. */
+function run(argv: string[], extraEnv: Record<string, string> = {}, log: Log = null): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: root,
+      env: { ...env, ...extraEnv, ...(log ? { FORCE_COLOR: "1" } : {}) },
+      stdio: ["ignore", log ? "pipe" : "inherit", log ? "pipe" : "inherit"],
+    });
+    if (log) {
+      child.stdout!.on("data", (d) => log.push(String(d)));
+      child.stderr!.on("data", (d) => log.push(String(d)));
+    }
     child.on("error", (e) => {
-      console.error(`could not start ${argv[0]}: ${e.message}`);
+      const message = `could not start ${argv[0]}: ${e.message}\n`;
+      if (log) log.push(message);
+      else console.error(message.trimEnd());
       resolve(127);
     });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
@@ -131,8 +153,8 @@ function run(argv: string[], extraEnv: Record<string, string> = {}): Promise<num
 }
 
 /** A step that is one check (typecheck, build): one pass or one failure. */
-async function runCheck(argv: string[], extraEnv: Record<string, string> = {}) {
-  const code = await run(argv, extraEnv);
+async function runCheck(argv: string[], extraEnv: Record<string, string> = {}, log: Log = null) {
+  const code = await run(argv, extraEnv, log);
   return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
 }
 
@@ -142,9 +164,9 @@ type VitestJson = {
   testResults: { status: string; name: string; assertionResults: unknown[] }[];
 };
 
-async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, string>) {
+async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, string>, log: Log) {
   const out = path.join(scratch, `${suite}.json`);
-  const code = await run(["vitest", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], extraEnv);
+  const code = await run(["vitest", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], extraEnv, log);
   if (!existsSync(out)) return { passed: 0, failed: 1, note: `vitest exited ${code} without a report` };
   const report = JSON.parse(readFileSync(out, "utf8")) as VitestJson;
   // A file that fails to load has no test results but is a failure all the same.
@@ -245,11 +267,14 @@ function answers(host: string, port: number): Promise<boolean> {
 
 function printSummary() {
   console.log("\n suite       passed  failed  time     note");
+  // Steps run side by side finish in any order; the table keeps the suites' order.
+  results.sort((a, b) => SUITES.indexOf(a.suite) - SUITES.indexOf(b.suite));
   for (const r of results) {
     console.log(
       ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
     );
   }
+  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; typecheck, unit and build overlap)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,13 +1,23 @@
-// Starts the real console (scripts/start.ts, the built app) on a fresh database for a test
-// file: embedded PGlite in a temp dir, or a new database on the PostgreSQL server.
+// The real console (scripts/start.ts, the built app) for a test file, on a database holding
+// only what start-up wrote: embedded PGlite in a temp dir, or a new database on the PostgreSQL
+// server.
+//
+// In the integration suite a file gets one of the servers kept for the whole run
+// (tests/helpers/shared-server.ts) when its `env` is part of that server's (SHARED_SERVERS), its
+// database reset first (tests/helpers/database-reset.ts); it may restart it, not kill it. A file
+// gets a server of its own when it passes other `env`, `emptyDataDir` or `dedicated`. Today:
+// - learning-llm, persona-llm: a fake LLM's base URL (a server of the test's own);
+// - health: an empty data dir (initdb and every migration at start).
+// ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { seedEmbeddedDatabase } from "./embedded-template";
+import { resetDatabase, type Snapshot } from "./database-reset";
 
 export const ADMIN_EMAIL = "admin@test.local";
 export const ADMIN_PASSWORD = "correct-horse-battery-staple";
@@ -68,8 +78,85 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-/** `emptyDataDir`: PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
-export async function startTestServer(opts: { env?: Record<string, string>; kind?: TestDatabase; emptyDataDir?: boolean } = {}): Promise<TestServer> {
+type ServerOptions = {
+  env?: Record<string, string>;
+  kind?: TestDatabase;
+  /** PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
+  emptyDataDir?: boolean;
+  /** A server of this file's own, e.g. to restart it. */
+  dedicated?: boolean;
+};
+
+/**
+ * The servers the integration suite shares, by their environment beyond the defaults; a file
+ * takes the first whose environment includes its own. Persona actions are on in the first: no
+ * file sharing it tests them off. The second has no in-process worker (shadow-evaluation,
+ * shadow-durability and job-retention run their own) and persona actions off (persona-restart).
+ * The third is read-only with single sign-on (auth's second part, persona-readonly).
+ */
+export const SHARED_SERVERS: Record<string, string>[] = [
+  { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
+  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
+  {
+    PROCTOR_READ_ONLY: "1",
+    PROCTOR_PERSONA_ACTIONS: "1",
+    PROCTOR_LLM_BASE_URL: "",
+    PROCTOR_LLM_API_KEY: "",
+    PROCTOR_OIDC_ISSUER: "https://idp.invalid/realms/acme",
+    PROCTOR_OIDC_CLIENT_ID: "proctor",
+    PROCTOR_OIDC_CLIENT_SECRET: "not-a-real-secret",
+    PROCTOR_OIDC_NAME: "Acme SSO",
+  },
+];
+/** Where the integration suite's global setup tells test files its control port's URL. */
+export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
+export type SharedServer = {
+  env: Record<string, string>;
+  baseUrl: string;
+  databaseUrl: string;
+  kind: TestDatabase;
+  pid: number;
+  logFile: string;
+  snapshot: Snapshot;
+};
+
+export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
+  const control = process.env[SHARED_SERVERS_VAR];
+  const index = SHARED_SERVERS.findIndex((env) => Object.entries(opts.env ?? {}).every(([k, v]) => env[k] === v));
+  const sharable = control && !opts.dedicated && !opts.emptyDataDir && (opts.kind ?? testDatabase()) === testDatabase() && index >= 0;
+  if (!sharable) return launchTestServer(opts);
+  const r = await fetch(`${control}/servers/${index}`, { method: "POST" });
+  if (!r.ok) throw new Error(`the shared test server did not start: ${await r.text()}`);
+  return attachShared(`${control}/servers/${index}/restart`, (await r.json()) as SharedServer);
+}
+
+async function attachShared(restartUrl: string, shared: SharedServer): Promise<TestServer> {
+  const sql = new pg.Pool({ connectionString: shared.databaseUrl, max: 2 });
+  sql.on("error", () => {});
+  await resetDatabase(sql, shared.snapshot);
+  const logStart = statSync(shared.logFile).size;
+  return {
+    baseUrl: shared.baseUrl,
+    databaseUrl: shared.databaseUrl,
+    kind: shared.kind,
+    sql,
+    output: () => readFileSync(shared.logFile).subarray(logStart).toString("utf8"),
+    pid: shared.pid,
+    async restart() {
+      const r = await fetch(restartUrl, { method: "POST" });
+      if (!r.ok) throw new Error(`restarting the shared test server failed: ${await r.text()}`);
+    },
+    kill: () => {
+      throw new Error("a shared test server cannot be killed: use startTestServer({ dedicated: true })");
+    },
+    async stop() {
+      await sql.end().catch(() => {});
+    },
+  };
+}
+
+/** A server of its own; `logFile` also receives its output. */
+export async function launchTestServer(opts: ServerOptions & { logFile?: string } = {}): Promise<TestServer> {
   const kind = opts.kind ?? testDatabase();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-test-"));
@@ -110,8 +197,12 @@ export async function startTestServer(opts: { env?: Record<string, string>; kind
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = started;
-    started.stdout!.on("data", (d) => (out += d));
-    started.stderr!.on("data", (d) => (out += d));
+    const collect = (d: Buffer) => {
+      out += d;
+      if (opts.logFile) appendFileSync(opts.logFile, d);
+    };
+    started.stdout!.on("data", collect);
+    started.stderr!.on("data", collect);
     await waitFor(async () => {
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);

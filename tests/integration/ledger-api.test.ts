@@ -551,8 +551,8 @@ describe("evidence ledger schema version", () => {
     expect((await server.sql.query("SELECT version FROM ledger_schema")).rows).toEqual([{ version: 999 }]);
     expect(await rowCount("ledger_evaluations", SCOPE)).toBe(32);
 
+    // A refused start is checked again on the next call: no second restart needed.
     await server.sql.query("UPDATE ledger_schema SET version = 1");
-    await server.restart();
     expect((await ledger.get(SCOPE, "procedure-1")).status).toBe(200);
-  }, 2 * RESTART_TIMEOUT);
+  }, RESTART_TIMEOUT);
 });

@@ -1,5 +1,8 @@
 // The ledger core called directly (no HTTP) on a fresh database: its own validation, schema
 // versioning, concurrent identical deliveries, and skills proposed for qualification.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
@@ -9,6 +12,7 @@ import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
 import { getProcedure, selectProcedure } from "@/lib/ledger/read";
 import { DEPLOYMENT_SETTING, environmentFingerprint, proposeSkillQualification, skillQualification, type SkillQualificationInput } from "@/lib/ledger/skills";
 import { createPostgresDatabase, testDatabase } from "../helpers/server";
+import { seedEmbeddedDatabase } from "../helpers/embedded-template";
 import { fixtureEvaluation, fixtureProposal, SCOPE } from "../helpers/ledger";
 
 let url: string;
@@ -27,9 +31,15 @@ beforeAll(async () => {
     url = created.url;
     close = created.drop;
   } else {
-    const embedded = await startEmbeddedDatabase();
+    // A copy of the migrated template: no initdb or migrations to run here.
+    const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-ledger-core-"));
+    await seedEmbeddedDatabase(dataDir);
+    const embedded = await startEmbeddedDatabase(path.join(dataDir, "pglite"));
     url = embedded.url;
-    close = embedded.close;
+    close = async () => {
+      await embedded.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
   }
   await applyMigrations(url);
   db = freshClient();

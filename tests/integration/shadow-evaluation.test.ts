@@ -2,19 +2,26 @@
 // spec §4): opt-in, exact scope, separate counters with idempotent retries, exclusion of
 // source, pre-skill and cross-tenant runs, advisory readiness, and the shared post-store path
 // (single and batch ingestion) without re-execution, injection or lifecycle change. The server
-// runs without its worker; a worker process is started when the test wants jobs evaluated.
+// runs without its worker; the worker runs in this process when the test wants jobs evaluated
+// (shadow-durability covers worker processes; starting one costs seconds, ten times here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type Db } from "@/lib/db/prisma";
+import { startWorkerRuntime } from "@/lib/jobs/runtime";
+// Registers the learning job handlers (shadow evaluation, promotion cycles), as the worker does.
+import "@/lib/learning/jobs";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login } from "../helpers/http";
 import { admin, context, getSkill, postRun, postRuns, putAgent, refundRun } from "../helpers/learning";
 import { drained, jobCounts, records, shadowAgent, workflow, SHADOW_JOB } from "../helpers/shadow";
-import { startWorker } from "../helpers/worker";
 
 let server: TestServer;
+let workerDb: Db;
 beforeAll(async () => {
   server = await startTestServer({ env: { PROCTOR_WORKER: "0" } });
+  workerDb = createPrismaClient(server.databaseUrl, 2);
 });
 afterAll(async () => {
+  await workerDb?.$disconnect();
   await server?.stop();
 });
 
@@ -22,7 +29,7 @@ const db = process.env.PROCTOR_TEST_DB ?? "pglite";
 const hourFromNow = () => new Date(Date.now() + 3600_000).toISOString();
 
 async function evaluateAll(agentId: string) {
-  const worker = startWorker(server);
+  const worker = startWorkerRuntime(workerDb);
   try {
     await drained(server, agentId);
   } finally {
