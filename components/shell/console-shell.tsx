@@ -4,13 +4,14 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
+import type { Scope } from "@/lib/auth/access";
 import { SECTIONS } from "./sections";
 import { AgentSwitcher } from "./agent-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
 type Props = {
-  user: { email: string; role: "ADMIN" | "VIEWER" };
+  user: { email: string; role: "ADMIN" | "VIEWER"; scopes: readonly Scope[] };
   agents: { id: string; name: string }[];
   readOnly: boolean;
   children: React.ReactNode;
@@ -22,13 +23,13 @@ export function ConsoleShell({ user, agents, readOnly, children }: Props) {
   const agent = search.get("agent");
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
-  const sections = SECTIONS.filter((s) => !s.adminOnly || user.role === "ADMIN");
+  const sections = SECTIONS.filter((s) => user.scopes.includes(s.scope));
 
   const nav = (
     <nav aria-label="Sections" className="flex flex-col gap-0.5 p-3">
       {sections.map((s) => {
         const current = pathname === s.href || pathname.startsWith(s.href + "/");
-        const href = agent && !s.adminOnly ? `${s.href}?agent=${encodeURIComponent(agent)}` : s.href;
+        const href = agent && s.agentFilter ? `${s.href}?agent=${encodeURIComponent(agent)}` : s.href;
         return (
           <Link
             key={s.href}

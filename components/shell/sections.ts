@@ -1,14 +1,18 @@
-// The console's sections, in sidebar order. `adminOnly` hides a link from viewers; the
-// pages enforce the same rule on the server (lib/auth/page-access.ts).
-export type Section = { href: string; label: string; adminOnly?: boolean };
+// The console's sections, in sidebar order, each with the scope its page requires
+// (lib/auth/access.ts): a link shows only to users with that scope, and the page checks the
+// same scope again on the server (lib/auth/page-access.ts).
+import type { Scope } from "@/lib/auth/access";
+
+/** agentFilter: the page filters by `?agent=`, so the link keeps the agent chosen in the switcher. */
+export type Section = { href: string; label: string; scope: Scope; agentFilter?: true };
 
 export const SECTIONS: Section[] = [
-  { href: "/agents", label: "Agents" },
-  { href: "/workflows", label: "Workflows" },
-  { href: "/skills", label: "Skills" },
-  { href: "/ledger", label: "Ledger", adminOnly: true },
-  { href: "/persona-evolution", label: "Persona evolution", adminOnly: true },
-  { href: "/traces", label: "Traces" },
-  { href: "/audit", label: "Audit log", adminOnly: true },
-  { href: "/settings", label: "Settings", adminOnly: true },
+  { href: "/agents", label: "Agents", scope: "learning:read", agentFilter: true },
+  { href: "/workflows", label: "Workflows", scope: "learning:read", agentFilter: true },
+  { href: "/skills", label: "Skills", scope: "learning:read", agentFilter: true },
+  { href: "/ledger", label: "Ledger", scope: "ledger:read" },
+  { href: "/persona-evolution", label: "Persona evolution", scope: "persona:read" },
+  { href: "/traces", label: "Traces", scope: "learning:read", agentFilter: true },
+  { href: "/audit", label: "Audit log", scope: "audit:read" },
+  { href: "/settings", label: "Settings", scope: "apiKeys:read" },
 ];
