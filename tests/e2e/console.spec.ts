@@ -127,8 +127,13 @@ test("dark mode persists without a flash, and the shell works at 375 px", async 
   await expect(page).toHaveURL(/\/agents$/);
   // The sidebar is a menu behind a button on a phone.
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeHidden();
-  await page.getByRole("button", { name: "Menu" }).click();
-  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Audit log" }).click();
+  // A click before hydration does nothing: press Menu until the drawer opens.
+  const sections = page.getByRole("navigation", { name: "Sections" });
+  await expect(async () => {
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(sections).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await sections.getByRole("link", { name: "Audit log" }).click();
   await expect(page).toHaveURL(/\/audit$/);
   await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
