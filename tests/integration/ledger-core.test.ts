@@ -225,6 +225,7 @@ describe(`the ledger's SQL arithmetic equals the TypeScript (${testDatabase()})`
   });
   const fresh: ProcedureAggregates = { state: "candidate", qualification_count: 0, mean_improvement: 0, mean_candidate_utility: 0, budget_violations: 0, lower_improvement_bound: null, monitoring_count: 0, failure_streak: 0 };
   const scope = { ...SCOPE, environment: "arithmetic" };
+  const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
   async function replay(id: string, policy: LedgerPolicy, cases: (k: number, phase: PairedEvaluation["phase"]) => PairedEvaluation) {
     await proposeProcedure(db, { scope, ...fixtureProposal({ id }, policy) });
@@ -237,6 +238,9 @@ describe(`the ledger's SQL arithmetic equals the TypeScript (${testDatabase()})`
       const result = await recordEvaluation(db, scope, id, e);
       expect(result.duplicate).toBe(false);
       expect(result.receipt.state_after, `${id} case ${k}`).toBe(next.state);
+      // Delivered again: the stored receipt, whatever the checks would say about a new case now
+      // (compared as JSON, where the stored 0 of a submitted -0 reads the same).
+      expect(asJson(await recordEvaluation(db, scope, id, e))).toEqual(asJson({ receipt: result.receipt, duplicate: true }));
       expected = next;
       visited.add(next.state);
       if (transition) decisions.push({ ...transition, triggering_case: e.case_id });
