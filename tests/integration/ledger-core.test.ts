@@ -8,8 +8,10 @@ import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { applyMigrations } from "@/scripts/db/migrate";
 import { isLedgerError, type LedgerErrorKind } from "@/lib/ledger/errors";
+import { applyEvaluation } from "@/lib/ledger/arithmetic";
 import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
 import { getProcedure, selectProcedure } from "@/lib/ledger/read";
+import type { LedgerPolicy, PairedEvaluation, ProcedureAggregates } from "@/lib/ledger/types";
 import { DEPLOYMENT_SETTING, environmentFingerprint, proposeSkillQualification, skillQualification, type SkillQualificationInput } from "@/lib/ledger/skills";
 import { createPostgresDatabase, testDatabase } from "../helpers/server";
 import { seedEmbeddedDatabase } from "../helpers/embedded-template";
@@ -199,5 +201,100 @@ describe(`skills meet the ledger (${testDatabase()})`, () => {
     expect(await failure(proposeSkillQualification(db, { skill: { ...skill, status: "ACTIVE" }, agent, model: "m" }))).toBe("MemoryOperation");
     expect(await failure(proposeSkillQualification(db, { skill: { ...skill, agentId: "other" }, agent, model: "m" }))).toBe("ValidationError");
     expect(await failure(proposeSkillQualification(db, { skill, agent, model: " " }))).toBe("ValidationError");
+  });
+});
+
+// The SQL function ledger_record_evaluation applies the spec's arithmetic in the database; this
+// replays random procedures through it and through the TypeScript (lib/ledger/arithmetic.ts)
+// and asks for the same aggregates, bit for bit, the same states and the same decisions.
+describe(`the ledger's SQL arithmetic equals the TypeScript (${testDatabase()})`, () => {
+  /** mulberry32: a seeded generator, so that a failure replays. */
+  function generator(seed: number) {
+    let a = seed;
+    return () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const random = generator(20261201);
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  // Gate values, signed zero and subnormals (where PostgreSQL's division would raise underflow).
+  const EDGES = [0, -0, 1, 0.7, 0.75, 0.05, 5e-324, 1e-323, 2.5e-310, 1 - 2 ** -53];
+  const utility = () => (random() < 0.3 ? EDGES[int(0, EDGES.length - 1)] : random() + random() * 2 ** -26);
+  const aggregatesOf = (r: ProcedureAggregates): ProcedureAggregates => ({
+    state: r.state,
+    qualification_count: r.qualification_count,
+    mean_improvement: r.mean_improvement,
+    mean_candidate_utility: r.mean_candidate_utility,
+    budget_violations: r.budget_violations,
+    lower_improvement_bound: r.lower_improvement_bound,
+    monitoring_count: r.monitoring_count,
+    failure_streak: r.failure_streak,
+  });
+  const fresh: ProcedureAggregates = { state: "candidate", qualification_count: 0, mean_improvement: 0, mean_candidate_utility: 0, budget_violations: 0, lower_improvement_bound: null, monitoring_count: 0, failure_streak: 0 };
+  const scope = { ...SCOPE, environment: "arithmetic" };
+  const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+  async function replay(id: string, policy: LedgerPolicy, cases: (k: number, phase: PairedEvaluation["phase"]) => PairedEvaluation) {
+    await proposeProcedure(db, { scope, ...fixtureProposal({ id }, policy) });
+    let expected = fresh;
+    const visited = new Set<string>();
+    const decisions: { from: string; to: string; reason: string; triggering_case: string }[] = [];
+    for (let k = 0; expected.state === "candidate" || (expected.state === "active" && expected.monitoring_count < 12); k++) {
+      const e = cases(k, expected.state === "candidate" ? "qualification" : "monitoring");
+      const { next, transition } = applyEvaluation(expected, policy, e);
+      const result = await recordEvaluation(db, scope, id, e);
+      expect(result.duplicate).toBe(false);
+      expect(result.receipt.state_after, `${id} case ${k}`).toBe(next.state);
+      // Delivered again: the stored receipt, whatever the checks would say about a new case now
+      // (compared as JSON, where the stored 0 of a submitted -0 reads the same).
+      expect(asJson(await recordEvaluation(db, scope, id, e))).toEqual(asJson({ receipt: result.receipt, duplicate: true }));
+      expected = next;
+      visited.add(next.state);
+      if (transition) decisions.push({ ...transition, triggering_case: e.case_id });
+      const stored = (await getProcedure(db, scope, id))!;
+      expect(aggregatesOf(stored), `${id} case ${k}`).toEqual(expected);
+    }
+    const stored = (await getProcedure(db, scope, id))!;
+    expect(stored.decisions.map(({ from, to, reason, triggering_case }) => ({ from, to, reason, triggering_case }))).toEqual(decisions);
+    return visited;
+  }
+
+  it("on random policies and cases, edge values included", async () => {
+    const states = new Set<string>();
+    for (let i = 0; i < 24; i++) {
+      const policy: LedgerPolicy = {
+        qualification_trials: int(2, 12),
+        confidence_delta: random() < 0.2 ? 0.01 : random() * 0.5 || 0.25,
+        min_improvement: random() < 0.5 ? 0 : random() * 0.2,
+        min_candidate_utility: random() < 0.3 ? 0 : random(),
+        max_cost_units: int(0, 20),
+        max_latency_ms: int(0, 20),
+        max_failure_streak: int(1, 4),
+        evaluator_id: "test-harness",
+        evaluation_contract: "held-out-suite-v1",
+      };
+      // Most procedures get strong candidates within budget, so that monitoring is reached too.
+      const strong = random() < 0.6;
+      const cases = (k: number, phase: PairedEvaluation["phase"]): PairedEvaluation => ({
+        ...fixtureEvaluation(k, phase),
+        baseline_utility: strong && phase === "qualification" ? utility() / 64 : utility(),
+        candidate_utility: strong && phase === "qualification" ? 1 - utility() / 64 : utility(),
+        candidate_cost_units: strong && phase === "qualification" ? 0 : int(0, 22),
+        candidate_latency_ms: strong && phase === "qualification" ? 0 : int(0, 22),
+      });
+      for (const state of await replay(`random-${i}`, { ...policy, confidence_delta: strong ? 0.45 : policy.confidence_delta, min_improvement: strong ? 0 : policy.min_improvement }, cases)) states.add(state);
+    }
+    // The replay went through every state of the state machine.
+    expect([...states].sort()).toEqual(["active", "candidate", "rejected", "suspended"]);
+  });
+
+  it("where a quotient is a subnormal that rounds to zero", async () => {
+    const policy = { ...fixtureProposal().policy, qualification_trials: 3, confidence_delta: 0.01, min_improvement: 0.05, min_candidate_utility: 0.7, max_cost_units: 10_000, max_latency_ms: 60_000, max_failure_streak: 3 };
+    const utilities = [5e-324, 0, 0];
+    const visited = await replay("subnormal", policy, (k, phase) => ({ ...fixtureEvaluation(k, phase), baseline_utility: 0, candidate_utility: utilities[k] }));
+    expect(visited).toContain("rejected");
   });
 });

@@ -3,7 +3,7 @@
 // they take (db, input) with no audit context.
 export { proposeProcedure, type ProposeProcedureInput } from "./propose-procedure";
 
-// The hot path of the ledger stays beside its SQL in lib/ledger/record-evaluation.ts, whose
-// header gives the figures for its plain-pg path, with the signature
+// The hot path of the ledger stays in lib/ledger/record-evaluation.ts (one call of a SQL
+// function), whose header gives the figures for its plain-pg path, with the signature
 // (db, scope, procedureId, evaluation) that scripts/bench/ledger.ts measures.
 export { recordEvaluation } from "../record-evaluation";
