@@ -10,7 +10,10 @@ import { PrismaClient } from "./generated/client";
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-const pools = new WeakMap<PrismaClient, pg.Pool>();
+// One map per process, not per copy of this module: Next bundles it once per layer (pages,
+// actions, routes) while the app's client (client.ts) is shared by all of them.
+const registry = globalThis as unknown as { proctorPgPools?: WeakMap<PrismaClient, pg.Pool> };
+const pools = (registry.proctorPgPools ??= new WeakMap<PrismaClient, pg.Pool>());
 
 export function createPrismaClient(connectionString: string, poolMax = 10): PrismaClient {
   const pool = new pg.Pool({ connectionString, max: poolMax });

@@ -54,24 +54,20 @@ function textFilter(q: string | undefined): Prisma.Sql {
     })`;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
- * Every class of the given agents that matches the text filter, with its status: the same
- * rules as the engine's gates (lib/learning/gates.ts) and classStatus(), in SQL. Rows stay
- * narrow (keys, statistics, status; the tool path only as a sort key when asked): the page
- * joins the rest back for its few rows.
+ * Every class of the given agents that matches the text filter, with its status: the gates
+ * are the engine's own rule (class_gate_failures, inlined by the planner), the rest is
+ * classStatus() in SQL. Rows stay narrow (keys, statistics, status; the tool path only as a
+ * sort key when asked): the page joins the rest back for its few rows.
  */
 function classified(agents: AgentConfig[], q: string | undefined, now: Date, toolsKey = false): Prisma.Sql {
-  // Recency: whole days since last seen ≤ max_days ⟺ last seen after now − (max_days + 1) days.
-  const freshAfter = agents.map((a) => new Date(now.getTime() - (a.config.max_days_since_last_seen + 1) * DAY_MS).toISOString());
   return Prisma.sql`
     WITH cfg AS (
       SELECT * FROM unnest(
         ${agents.map((a) => a.id)}::text[], ${agents.map((a) => a.config.min_executions)}::int[],
         ${agents.map((a) => a.config.min_success_rate)}::float8[], ${agents.map((a) => a.config.min_distinct_queries)}::int[],
-        ${freshAfter}::timestamptz[]
-      ) AS t(agent_id, min_exec, min_rate, min_q, fresh_after)
+        ${agents.map((a) => a.config.max_days_since_last_seen)}::int[]
+      ) AS t(agent_id, min_exec, min_rate, min_q, max_days)
     ),
     -- The live skill (highest version among candidate, shadow, active) as version * 4 + status
     -- code, so that the aggregate can hash rather than sort; and the latest retirement.
@@ -85,7 +81,7 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
     ),
     cls AS (
       SELECT c.agent_id, c.user_scope, c.canonical_hash, c.executions, c.successes, c.distinct_queries, c.last_seen,
-        ${toolsKey ? Prisma.sql`array_to_string(c.tools, ' ')` : Prisma.sql`NULL::text`} AS tools_key, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.fresh_after,
+        ${toolsKey ? Prisma.sql`array_to_string(c.tools, ' ')` : Prisma.sql`NULL::text`} AS tools_key, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days,
         CASE sk.live_code % 4 WHEN 1 THEN 'CANDIDATE' WHEN 2 THEN 'SHADOW' WHEN 3 THEN 'ACTIVE' END AS live_status, sk.since
       FROM trajectory_classes c
       JOIN cfg ON cfg.agent_id = c.agent_id
@@ -114,7 +110,7 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
         CASE
           WHEN live_status = 'ACTIVE' THEN 'promoted'
           WHEN live_status IS NOT NULL THEN 'in_review'
-          WHEN g_exec >= min_exec AND g_exec > 0 AND g_succ::float8 / g_exec >= min_rate AND g_q >= min_q AND g_last > fresh_after THEN 'ready'
+          WHEN class_gate_failures(live_status IS NOT NULL, g_exec, g_succ, g_q, g_last, min_exec, min_rate, min_q, max_days, ${now}::timestamptz) = 0 THEN 'ready'
           WHEN g_exec > 0 AND g_succ::float8 / g_exec < ${FAILING_RATE} THEN 'failing'
           ELSE 'evidence'
         END AS status

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { evaluateGates, rankScore, type GateStats } from "@/lib/learning/gates";
+import { GATE_BIT, evaluateGates, rankScore, type GateStats } from "@/lib/learning/gates";
 
 const now = new Date("2026-11-30T12:00:00Z");
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
@@ -12,9 +12,11 @@ const stats = (over: Partial<GateStats> = {}): GateStats => ({
   lastSeen: daysAgo(0),
   ...over,
 });
-const gate = (s: GateStats, covered = false) => evaluateGates(s, DEFAULT_LEARNING_CONFIG, { covered, now });
+const gate = (s: GateStats, failures = 0) => evaluateGates(s, DEFAULT_LEARNING_CONFIG, { failures, now });
 
-describe("promotion gates", () => {
+// Which gates pass is class_gate_failures' decision (tests/integration/class-gates.test.ts
+// holds its boundaries); here: each failed bit is reported on its own gate, in the engine's words.
+describe("promotion gates' verdict", () => {
   it("passes all gates with the reference detail strings", () => {
     const v = gate(stats());
     expect(v.eligible).toBe(true);
@@ -28,36 +30,40 @@ describe("promotion gates", () => {
     ]);
   });
 
-  it("blocks on each gate independently, with the engine's reason", () => {
-    expect(gate(stats({ executions: 4, successes: 4 })).reason).toBe("executions 4 < 5");
-    expect(gate(stats({ executions: 100, successes: 79 })).reason).toBe("success_rate 0.79 < 0.8");
-    expect(gate(stats({ distinctQueries: 1 })).reason).toBe("distinct_queries 1 < 2");
-    expect(gate(stats({ lastSeen: daysAgo(45) })).reason).toBe("stale: last seen 45d ago");
-    for (const s of [stats({ executions: 4, successes: 4 }), stats({ executions: 100, successes: 79 }), stats({ distinctQueries: 1 }), stats({ lastSeen: daysAgo(45) })]) {
-      const v = gate(s);
+  it("blocks on each failed bit alone, with the engine's reason", () => {
+    const cases: [GateStats, number, string][] = [
+      [stats({ executions: 4, successes: 4 }), GATE_BIT.executions, "executions 4 < 5"],
+      [stats({ executions: 100, successes: 79 }), GATE_BIT.success_rate, "success_rate 0.79 < 0.8"],
+      [stats({ distinctQueries: 1 }), GATE_BIT.distinct_queries, "distinct_queries 1 < 2"],
+      [stats({ lastSeen: daysAgo(45) }), GATE_BIT.recency, "stale: last seen 45d ago"],
+    ];
+    for (const [s, bit, reason] of cases) {
+      const v = gate(s, bit);
       expect(v.eligible).toBe(false);
-      expect(v.gates.filter((g) => !g.passed)).toHaveLength(1);
+      expect(v.reason).toBe(reason);
+      expect(v.gates.filter((g) => !g.passed).map((g) => GATE_BIT[g.name])).toEqual([bit]);
     }
   });
 
   it("a live skill blocks the class and is reported first", () => {
-    const v = gate(stats({ executions: 1, successes: 1 }), true);
+    const v = gate(stats({ executions: 1, successes: 1 }), GATE_BIT.coverage | GATE_BIT.executions);
     expect(v.eligible).toBe(false);
     expect(v.reason).toBe("already covered by a live skill");
-    expect(v.gates[0]).toMatchObject({ name: "coverage", passed: false });
+    expect(v.gates[0]).toMatchObject({ name: "coverage", passed: false, detail: "already covered by a live skill" });
   });
 
   it("reports all four unmet gates and a class without timestamps", () => {
-    const v = gate({ executions: 2, successes: 1, distinctQueries: 1, firstSeen: null, lastSeen: null });
+    const v = gate({ executions: 2, successes: 1, distinctQueries: 1, firstSeen: null, lastSeen: null }, 2 | 4 | 8 | 16);
     expect(v.gates.filter((g) => !g.passed).map((g) => g.name)).toEqual(["executions", "success_rate", "distinct_queries", "recency"]);
-    expect(v.gates[4].detail).toBe("no timestamps");
+    expect(v.gates[4]).toMatchObject({ detail: "no timestamps", reason: "no timestamps on runs" });
     expect(v.gates[2].detail).toBe("50% (need 80%)");
+    expect(v.reason).toBe("executions 2 < 5");
   });
 
-  it("success rate at exactly the minimum passes; the age boundary is whole days", () => {
-    expect(gate(stats({ executions: 10, successes: 8 })).eligible).toBe(true);
-    expect(gate(stats({ lastSeen: daysAgo(30.9) })).eligible).toBe(true);
-    expect(gate(stats({ lastSeen: daysAgo(31) })).eligible).toBe(false);
+  it("words a retirement window and a class without runs", () => {
+    const v = evaluateGates(stats({ executions: 0, successes: 0 }), DEFAULT_LEARNING_CONFIG, { failures: 2 | 4, since: daysAgo(1), now });
+    expect(v.gates[1].detail).toBe("0 / 5 runs since retirement");
+    expect(v.gates[2].detail).toBe("— (need 80%)");
   });
 });
 

@@ -1,0 +1,135 @@
+// The promotion gates' one definition, class_gate_failures, on the database itself (PGlite and
+// PostgreSQL): each gate's boundary, the planner inlining it (so the class list stays one plan
+// over its indexes), and the engine's eligibility and the review list's status both taking it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { createPrismaClient, type Db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/db/generated/client";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { evaluateClasses } from "@/lib/learning/class-gates";
+import { GATE_BIT } from "@/lib/learning/gates";
+import { listReviewClasses } from "@/lib/learning/review/class-list";
+import { applyMigrations } from "@/scripts/db/migrate";
+import { createPostgresDatabase, testDatabase } from "../helpers/server";
+
+let db: Db;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  let url: string;
+  if (testDatabase() === "postgres") {
+    const created = await createPostgresDatabase();
+    url = created.url;
+    close = created.drop;
+  } else {
+    const embedded = await startEmbeddedDatabase();
+    url = embedded.url;
+    close = embedded.close;
+  }
+  await applyMigrations(url);
+  db = createPrismaClient(url, 2);
+});
+afterAll(async () => {
+  await db?.$disconnect();
+  await close?.();
+});
+
+const now = new Date("2026-11-30T12:00:00Z");
+const DAY_MS = 86_400_000;
+const daysAgo = (d: number) => new Date(now.getTime() - d * DAY_MS);
+const cfg = DEFAULT_LEARNING_CONFIG; // 5 runs, 80 %, 2 distinct queries, 30 days
+
+type Stats = { covered?: boolean; executions?: number; successes?: number; distinctQueries?: number; lastSeen?: Date | null };
+const full = (s: Stats) => ({ covered: false, executions: 5, successes: 5, distinctQueries: 3, lastSeen: daysAgo(0), ...s });
+
+async function failures(s: Stats, at: Date = now): Promise<number> {
+  const v = full(s);
+  const [row] = await db.$queryRaw<{ f: number }[]>`
+    SELECT class_gate_failures(${v.covered}, ${v.executions}::int, ${v.successes}::int, ${v.distinctQueries}::int, ${v.lastSeen}::timestamptz,
+      ${cfg.min_executions}::int, ${cfg.min_success_rate}::float8, ${cfg.min_distinct_queries}::int, ${cfg.max_days_since_last_seen}::int, ${at}::timestamptz) AS f`;
+  return row.f;
+}
+
+describe(`class_gate_failures (${testDatabase()})`, () => {
+  it("is 0 when every gate passes, and sets one bit per failed gate", async () => {
+    expect(await failures({})).toBe(0);
+    expect(await failures({ covered: true })).toBe(GATE_BIT.coverage);
+    expect(await failures({ executions: 4, successes: 4 })).toBe(GATE_BIT.executions);
+    expect(await failures({ executions: 100, successes: 79 })).toBe(GATE_BIT.success_rate);
+    expect(await failures({ distinctQueries: 1 })).toBe(GATE_BIT.distinct_queries);
+    expect(await failures({ lastSeen: daysAgo(45) })).toBe(GATE_BIT.recency);
+    expect(await failures({ executions: 2, successes: 1, distinctQueries: 1, lastSeen: null })).toBe(
+      GATE_BIT.executions | GATE_BIT.success_rate | GATE_BIT.distinct_queries | GATE_BIT.recency,
+    );
+  });
+
+  it("passes each gate at exactly its minimum; a class without runs fails the rate", async () => {
+    expect(await failures({ executions: 10, successes: 8 })).toBe(0);
+    expect(await failures({ executions: 5, distinctQueries: 2 })).toBe(0);
+    expect(await failures({ executions: 0, successes: 0 })).toBe(GATE_BIT.executions | GATE_BIT.success_rate);
+  });
+
+  it("counts recency in whole days of 24 h, whatever the session's time zone", async () => {
+    expect(await failures({ lastSeen: daysAgo(30.9) })).toBe(0);
+    expect(await failures({ lastSeen: daysAgo(31) })).toBe(GATE_BIT.recency);
+    expect(await failures({ lastSeen: new Date(now.getTime() + DAY_MS) })).toBe(0);
+    // Across a daylight-saving change (2026-11-01 in New York) a calendar day is 25 h; the gate's
+    // is 24 h. (Times as ISO text: the driver would send a Date in the session's zone.)
+    const iso = (d: Date) => d.toISOString();
+    const [row] = await db.$transaction([
+      db.$executeRaw`SET LOCAL TIME ZONE 'America/New_York'`,
+      db.$queryRaw<{ fresh: number; stale: number }[]>`
+        SELECT class_gate_failures(false, 5, 5, 3, ${iso(new Date(now.getTime() - 31 * DAY_MS + 1))}::timestamptz, 5, 0.8, 2, 30, ${iso(now)}::timestamptz) AS fresh,
+               class_gate_failures(false, 5, 5, 3, ${iso(daysAgo(31))}::timestamptz, 5, 0.8, 2, 30, ${iso(now)}::timestamptz) AS stale`,
+    ]).then(([, rows]) => rows);
+    expect(row).toEqual({ fresh: 0, stale: GATE_BIT.recency });
+  });
+
+  it("is inlined by the planner: the plan has the expression, not a function call", async () => {
+    const plan = await db.$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`
+      EXPLAIN (VERBOSE, COSTS OFF)
+      SELECT class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.last_seen, 5, 0.8, 2, 30, now()) FROM trajectory_classes c`);
+    const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toContain("trajectory_classes");
+    expect(text).not.toContain("class_gate_failures");
+  });
+});
+
+describe(`the engine and the review list decide through it (${testDatabase()})`, () => {
+  it("agree at each gate's boundary", async () => {
+    await db.agent.create({ data: { id: "gates", name: "Gates" } });
+    const classes: [string, Stats, boolean][] = [
+      ["rate-at-min", { executions: 10, successes: 8 }, true],
+      ["rate-below", { executions: 100, successes: 79 }, false],
+      ["runs-at-min", { executions: 5, distinctQueries: 2 }, true],
+      ["runs-below", { executions: 4, successes: 4 }, false],
+      ["fresh-30.9d", { lastSeen: daysAgo(30.9) }, true],
+      ["stale-31d", { lastSeen: daysAgo(31) }, false],
+      ["one-query", { distinctQueries: 1 }, false],
+    ];
+    const rows = classes.map(([hash, s]) => {
+      const v = full(s);
+      return {
+        agentId: "gates",
+        userScope: "",
+        canonicalHash: hash,
+        tools: ["lookup_order"],
+        executions: v.executions,
+        successes: v.successes,
+        distinctQueries: v.distinctQueries,
+        firstSeen: daysAgo(60),
+        lastSeen: v.lastSeen!,
+      };
+    });
+    await db.trajectoryClass.createMany({ data: rows.map((r) => ({ ...r, signature: {} })) });
+
+    const engine = await evaluateClasses(db, cfg, rows, now);
+    // The status filter is the list's SQL classification (the rows' chips are the engine's).
+    const ready = await listReviewClasses(db, { agent: "gates", status: "ready", sort: "status", page: 1, page_size: 100 }, now);
+    const readyInSql = new Set(ready.rows.map((r) => r.canonicalHash));
+    for (const [i, [hash, , eligible]] of classes.entries()) {
+      expect(engine[i].verdict.eligible, hash).toBe(eligible);
+      expect(readyInSql.has(hash), hash).toBe(eligible);
+    }
+  });
+});
