@@ -2,31 +2,22 @@
 // PostgreSQL): each gate's boundary, the planner inlining it (so the class list stays one plan
 // over its indexes), and the engine's eligibility and the review list's status both taking it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
 import { evaluateClasses } from "@/lib/learning/class-gates";
 import { GATE_BIT } from "@/lib/learning/gates";
 import { listReviewClasses } from "@/lib/learning/review/class-list";
-import { applyMigrations } from "@/scripts/db/migrate";
-import { createPostgresDatabase, testDatabase } from "../helpers/server";
+import { openDomainDatabase } from "../helpers/domain-database";
+import { testDatabase } from "../helpers/server";
 
 let db: Db;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  let url: string;
-  if (testDatabase() === "postgres") {
-    const created = await createPostgresDatabase();
-    url = created.url;
-    close = created.drop;
-  } else {
-    const embedded = await startEmbeddedDatabase();
-    url = embedded.url;
-    close = embedded.close;
-  }
-  await applyMigrations(url);
+  const opened = await openDomainDatabase();
+  const url = opened.url;
+  close = opened.close;
   db = createPrismaClient(url, 2);
 });
 afterAll(async () => {

@@ -5,29 +5,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemAuditContext, type AuditContext } from "@/lib/audit/record";
 import { createApiKey, createUser, revokeApiKey, updateUser } from "@/lib/auth/operations";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { isDomainError, type ErrorKind } from "@/lib/errors";
 import { declareAgent, runPromotionCycle } from "@/lib/learning/operations";
 import { agentPutBody } from "@/lib/learning/schemas";
-import { applyMigrations } from "@/scripts/db/migrate";
-import { createPostgresDatabase, testDatabase } from "../helpers/server";
+import { openDomainDatabase } from "../helpers/domain-database";
+import { testDatabase } from "../helpers/server";
 
 let db: Db;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  let url: string;
-  if (testDatabase() === "postgres") {
-    const created = await createPostgresDatabase();
-    url = created.url;
-    close = created.drop;
-  } else {
-    const embedded = await startEmbeddedDatabase();
-    url = embedded.url;
-    close = embedded.close;
-  }
-  await applyMigrations(url);
+  const opened = await openDomainDatabase();
+  const url = opened.url;
+  close = opened.close;
   // The promotion cycle's per-agent lock takes its own connection from DATABASE_URL.
   process.env.DATABASE_URL = url;
   db = createPrismaClient(url, 4);

@@ -7,14 +7,13 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditContext } from "@/lib/audit/record";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { isDomainError } from "@/lib/errors";
 import { PERSONA_MESSAGES } from "@/lib/persona/errors";
 import { approvePersonaProposal, dismissPersonaProposal, pausePersonaReflection, reflectPersona, undoPersonaChange, viewPersonaProfile } from "@/lib/persona/operations";
 import { loadState } from "@/lib/persona/state";
 import { listMigrations, migrationsDir } from "@/scripts/db/migrate";
-import { createPostgresDatabase, testDatabase } from "../helpers/server";
+import { openDomainDatabase } from "../helpers/domain-database";
 
 const ENUMS = "persona_enums";
 const by: AuditContext = { actor: { type: "user", id: "u-admin", label: "admin@test.local", role: "ADMIN" }, requestId: "req-persona-ops", clientHash: null };
@@ -28,16 +27,9 @@ const applySql = async (names: string[]) => {
 };
 
 beforeAll(async () => {
-  let url: string;
-  if (testDatabase() === "postgres") {
-    const created = await createPostgresDatabase();
-    url = created.url;
-    close = created.drop;
-  } else {
-    const embedded = await startEmbeddedDatabase();
-    url = embedded.url;
-    close = embedded.close;
-  }
+  const opened = await openDomainDatabase({ migrate: false });
+  const url = opened.url;
+  close = opened.close;
   sql = new pg.Pool({ connectionString: url, max: 2 });
   db = createPrismaClient(url, 4);
 });
