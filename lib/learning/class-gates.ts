@@ -4,7 +4,8 @@
 // baseline and the samples) use only the runs created after it, through the workflows index
 // (agent_id, user_scope, canonical_hash, created_at) for just those classes. Which gates pass
 // comes from class_gate_failures in the same statement: the rule the review list uses too.
-// That statement runs on the plain pg pool (figures at gateRows).
+// That statement runs on the plain pg pool (figures at gateRows); the classes API computes the
+// same gate rows inside its page statement (gateStatsSql).
 import { pgPool, type Db, type Tx } from "../db/prisma";
 import type { LearningConfig } from "./config";
 import { evaluateGates, rankScore, type GateResult, type GateStats, type GateVerdict } from "./gates";
@@ -84,7 +85,8 @@ const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
 
 /** A skill of a class as the class queries select it (snake case). */
 export type ClassSkillRow = { id: string; user_scope: string; source_canonical_hash: string; status: SkillRef["status"]; version: number; demoted_at: Date | null; demotion_reason: string | null };
-type GateRow = { executions: number; successes: number; distinct_queries: number; first_seen: Date | null; last_seen: Date | null; failures: number };
+/** What the gates counted for one class, and which of them failed (class_gate_failures). */
+export type GateRow = { executions: number; successes: number; distinct_queries: number; first_seen: Date | null; last_seen: Date | null; failures: number };
 
 async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow[]): Promise<Map<string, ClassSkillRow[]>> {
   const scopes = rows.map((r) => r.userScope);
@@ -103,11 +105,27 @@ async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow
 }
 
 /**
+ * The statistics the gates count for class row `c` (with user_scope, canonical_hash and the
+ * stored statistics): those columns, or when `since` (an SQL expression) is not null its runs
+ * created after then, through the workflows class index. The body of a LATERAL subquery; the
+ * engine's statement below and the classes API page (lib/learning/classes.ts) both use it.
+ */
+export const gateStatsSql = (c: string, since: string, agentId: string) => `
+  SELECT ${c}.executions, ${c}.successes, ${c}.distinct_queries, ${c}.first_seen, ${c}.last_seen
+  WHERE ${since} IS NULL
+  UNION ALL
+  SELECT count(*)::int, (count(*) FILTER (WHERE w.outcome = 'SUCCESS'))::int, count(DISTINCT NULLIF(w.normalized_query, ''))::int,
+    min(w.created_at), max(w.created_at)
+  FROM workflows w
+  WHERE w.agent_id = ${agentId} AND w.user_scope = ${c}.user_scope AND w.canonical_hash = ${c}.canonical_hash AND w.created_at > ${since}
+  HAVING ${since} IS NOT NULL`;
+
+/**
  * For each class, in order: its failed gates (class_gate_failures) over the statistics they
  * count, and those statistics: the stored ones the caller read, or for a class retired at
- * `since` its runs after then. One statement for all the classes, on the plain pg pool: every
- * classes API page pays it, and through Prisma it cost that page 1,170 µs of client CPU instead
- * of 660 µs (425 vs 655 pages/s at concurrency 8; 500 classes, pages of 50, in process).
+ * `since` its runs after then. One statement for all the classes, on the plain pg pool: when
+ * every classes API page paid it, it cost that page 1,170 µs of client CPU through Prisma
+ * instead of 660 µs (425 vs 655 pages/s at concurrency 8; 500 classes, pages of 50, in process).
  */
 async function gateRows(
   db: Db,
@@ -121,18 +139,9 @@ async function gateRows(
     `SELECT s.executions, s.successes, s.distinct_queries, s.first_seen, s.last_seen,
        class_gate_failures(k.covered, s.executions, s.successes, s.distinct_queries, s.last_seen,
          $1::int, $2::float8, $3::int, $4::int, $5::timestamptz) AS failures
-     FROM unnest($7::text[], $8::text[], $9::text[], $10::boolean[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])
-       WITH ORDINALITY AS k(scope, hash, since, covered, executions, successes, distinct_queries, first_seen, last_seen, i)
-     CROSS JOIN LATERAL (
-       SELECT k.executions, k.successes, k.distinct_queries, k.first_seen, k.last_seen
-       WHERE k.since = ''
-       UNION ALL
-       SELECT count(*)::int, (count(*) FILTER (WHERE w.outcome = 'SUCCESS'))::int, count(DISTINCT NULLIF(w.normalized_query, ''))::int,
-         min(w.created_at), max(w.created_at)
-       FROM workflows w
-       WHERE w.agent_id = $6 AND w.user_scope = k.scope AND w.canonical_hash = k.hash AND w.created_at > NULLIF(k.since, '')::timestamptz
-       HAVING k.since <> ''
-     ) s
+     FROM unnest($7::text[], $8::text[], $9::timestamptz[], $10::boolean[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+       WITH ORDINALITY AS k(user_scope, canonical_hash, since, covered, executions, successes, distinct_queries, first_seen, last_seen, i)
+     CROSS JOIN LATERAL (${gateStatsSql("k", "k.since", "$6")}) s
      ORDER BY k.i`,
     [
       config.min_executions,
@@ -143,7 +152,7 @@ async function gateRows(
       agentId,
       column((c) => c.row.userScope),
       column((c) => c.row.canonicalHash),
-      column((c) => c.since?.toISOString() ?? ""),
+      column((c) => c.since?.toISOString() ?? null),
       column((c) => c.covered),
       column((c) => c.row.executions),
       column((c) => c.row.successes),
@@ -157,54 +166,54 @@ async function gateRows(
 
 const toRef = (s: ClassSkillRow): SkillRef => ({ id: s.id, status: s.status, version: s.version, demotedAt: s.demoted_at, demotionReason: s.demotion_reason });
 
+/** A class's skills as the gates see them: the live one, the latest retirement, the highest version. */
+function classSkills(list: ClassSkillRow[]) {
+  const live = list.filter((s) => LIVE.has(s.status)).sort((a, b) => b.version - a.version)[0] ?? null;
+  const retired =
+    list
+      .filter((s) => !LIVE.has(s.status) && s.demoted_at)
+      .sort((a, b) => b.demoted_at!.getTime() - a.demoted_at!.getTime() || b.version - a.version)[0] ?? null;
+  const maxVersion = list.reduce((m, s) => Math.max(m, s.version), 0);
+  return { live, retired, maxVersion };
+}
+
+/**
+ * One class's evaluation from its skills and its gate row: class_gate_failures over the
+ * statistics the gates counted (the whole class, or the window after its latest retirement).
+ */
+export function classEvaluationOf(config: LearningConfig, row: ClassStatsRow, skills: ClassSkillRow[], g: GateRow, now: Date): ClassEvaluation {
+  const { live, retired, maxVersion } = classSkills(skills);
+  const since = retired?.demoted_at ?? null;
+  const stats: GateStats = { executions: g.executions, successes: g.successes, distinctQueries: g.distinct_queries, firstSeen: g.first_seen, lastSeen: g.last_seen };
+  const verdict = evaluateGates(stats, config, { failures: g.failures, since, now });
+  return {
+    row,
+    stats,
+    since,
+    live: live ? toRef(live) : null,
+    retired: retired ? toRef(retired) : null,
+    maxVersion,
+    verdict,
+    score: verdict.eligible ? rankScore(stats, config, now) : 0,
+  };
+}
+
 /** Rows must belong to one agent (the one whose config is given). */
 export async function evaluateClasses(db: Db, config: LearningConfig, rows: ClassStatsRow[], now: Date): Promise<ClassEvaluation[]> {
   if (rows.length === 0) return [];
-  const skills = await skillsOfClasses(db, rows[0].agentId, rows);
-  return evaluateClassesWithSkills(db, config, rows.map((row) => ({ row, skills: skills.get(keyOf(row.userScope, row.canonicalHash)) ?? [] })), now);
-}
-
-/** As evaluateClasses, for rows whose skills the caller already read (the classes API reads both in one statement). */
-export async function evaluateClassesWithSkills(
-  db: Db,
-  config: LearningConfig,
-  classes: { row: ClassStatsRow; skills: ClassSkillRow[] }[],
-  now: Date,
-): Promise<ClassEvaluation[]> {
-  if (classes.length === 0) return [];
-  const agentId = classes[0].row.agentId;
-  const prepared = classes.map(({ row, skills: list }) => {
-    const live = list.filter((s) => LIVE.has(s.status)).sort((a, b) => b.version - a.version)[0] ?? null;
-    const retired =
-      list
-        .filter((s) => !LIVE.has(s.status) && s.demoted_at)
-        .sort((a, b) => b.demoted_at!.getTime() - a.demoted_at!.getTime() || b.version - a.version)[0] ?? null;
-    const maxVersion = list.reduce((m, s) => Math.max(m, s.version), 0);
-    return { row, live, retired, maxVersion };
-  });
+  const found = await skillsOfClasses(db, rows[0].agentId, rows);
+  const skills = rows.map((row) => found.get(keyOf(row.userScope, row.canonicalHash)) ?? []);
   const gated = await gateRows(
     db,
-    agentId,
+    rows[0].agentId,
     config,
-    prepared.map((p) => ({ row: p.row, covered: p.live !== null, since: p.retired?.demoted_at ?? null })),
+    rows.map((row, i) => {
+      const { live, retired } = classSkills(skills[i]);
+      return { row, covered: live !== null, since: retired?.demoted_at ?? null };
+    }),
     now,
   );
-  return prepared.map(({ row, live, retired, maxVersion }, i) => {
-    const since = retired?.demoted_at ?? null;
-    const g = gated[i];
-    const stats: GateStats = { executions: g.executions, successes: g.successes, distinctQueries: g.distinct_queries, firstSeen: g.first_seen, lastSeen: g.last_seen };
-    const verdict = evaluateGates(stats, config, { failures: g.failures, since, now });
-    return {
-      row,
-      stats,
-      since,
-      live: live ? toRef(live) : null,
-      retired: retired ? toRef(retired) : null,
-      maxVersion,
-      verdict,
-      score: verdict.eligible ? rankScore(stats, config, now) : 0,
-    };
-  });
+  return rows.map((row, i) => classEvaluationOf(config, row, skills[i], gated[i], now));
 }
 
 /** The verdict of one evaluated class as the classes API returns it. */

@@ -1,11 +1,13 @@
 // The promotion gates' one definition, class_gate_failures, on the database itself (PGlite and
 // PostgreSQL): each gate's boundary, the planner inlining it (so the class list stays one plan
-// over its indexes), and the engine's eligibility and the review list's status both taking it.
+// over its indexes), and the engine's eligibility, the classes API page and the review list's
+// status all taking it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/db/generated/client";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { evaluateClasses } from "@/lib/learning/class-gates";
+import { classVerdictOf, evaluateClasses } from "@/lib/learning/class-gates";
+import { listClasses } from "@/lib/learning/classes";
 import { GATE_BIT } from "@/lib/learning/gates";
 import { listReviewClasses } from "@/lib/learning/review/class-list";
 import { openDomainDatabase } from "../helpers/domain-database";
@@ -122,5 +124,54 @@ describe(`the engine and the review list decide through it (${testDatabase()})`,
       expect(engine[i].verdict.eligible, hash).toBe(eligible);
       expect(readyInSql.has(hash), hash).toBe(eligible);
     }
+  });
+});
+
+describe(`the classes API page decides through it in its one statement (${testDatabase()})`, () => {
+  it("with the agent's stored thresholds and a retired class's window, as the engine does", async () => {
+    // Stored thresholds differ from the defaults (5 runs, 2 distinct queries); the rest default.
+    await db.agent.create({ data: { id: "tuned", name: "Tuned", learning: { min_executions: 3, min_distinct_queries: 1 } } });
+    const tuned = { ...cfg, min_executions: 3, min_distinct_queries: 1 };
+    const classes: [string, Stats][] = [
+      ["three-runs", { executions: 3, successes: 3, distinctQueries: 1 }],
+      ["two-runs", { executions: 2, successes: 2, distinctQueries: 1 }],
+      ["retired", { executions: 50, successes: 50 }],
+      ["covered", {}],
+    ];
+    const rows = classes.map(([hash, s]) => {
+      const v = full(s);
+      return {
+        agentId: "tuned",
+        userScope: "",
+        canonicalHash: hash,
+        tools: ["lookup_order"],
+        executions: v.executions,
+        successes: v.successes,
+        distinctQueries: v.distinctQueries,
+        firstSeen: daysAgo(60),
+        lastSeen: v.lastSeen!,
+      };
+    });
+    await db.trajectoryClass.createMany({ data: rows.map((r) => ({ ...r, signature: {} })) });
+    const skill = (hash: string, status: "DEMOTED" | "SHADOW", demotedAt: Date | null) => ({
+      agentId: "tuned", userScope: "", name: hash, description: "", preconditions: [], tools: [], queries: [], content: "",
+      status, sourceCanonicalHash: hash, sourceWorkflowIds: [], baseline: {}, recentOutcomes: [], reviewFlags: [], embedding: [],
+      embedderId: "test", demotedAt, demotionReason: demotedAt ? "drift" : null,
+    });
+    // Retired a day ago with no run since: its stored statistics would pass, its window does not.
+    await db.skill.createMany({ data: [skill("retired", "DEMOTED", daysAgo(1)), skill("covered", "SHADOW", null)] });
+
+    const page = await listClasses(db, "tuned", { limit: 10 }, now);
+    const byHash = new Map(page.classes.map((c) => [c.canonical_hash, c]));
+    const engine = await evaluateClasses(db, tuned, rows, now);
+    for (const e of engine) expect(byHash.get(e.row.canonicalHash), e.row.canonicalHash).toMatchObject(classVerdictOf(e));
+
+    expect(byHash.get("three-runs")!.eligible).toBe(true);
+    expect(byHash.get("two-runs")!.gates.find((g) => g.name === "executions")).toMatchObject({ passed: false, detail: "2 / 3 runs" });
+    const retired = byHash.get("retired")!;
+    expect(retired.window_start).toBe(daysAgo(1).toISOString());
+    expect(retired.eligible).toBe(false);
+    expect(retired.gates.find((g) => g.name === "executions")).toMatchObject({ passed: false, detail: "0 / 3 runs since retirement" });
+    expect(byHash.get("covered")!.gates.find((g) => g.name === "coverage")!.passed).toBe(false);
   });
 });
