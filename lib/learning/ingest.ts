@@ -8,7 +8,7 @@
 // a transaction so that outcome monitoring (the monitor hook) commits with them.
 // Rows are fed in key order so concurrent batches lock rows in one order.
 import { createHash, randomUUID } from "node:crypto";
-import type { Db, Tx } from "../db/prisma";
+import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision } from "./outcome";
@@ -132,7 +132,8 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
 
   const write = async (q: Db | Tx, monitored: boolean): Promise<StoredRow[] | null> => {
     const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
-    const inserted = await q.$queryRaw<Inserted[]>(
+    const inserted = await queryRows<Inserted>(
+      q,
       insertRunsSql({
         agentId,
         rows: JSON.stringify(rows),
@@ -143,7 +144,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
       }),
     );
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
-    if (inserted[0].cycle_due) await q.$executeRaw(cadenceSql(agentId, agent.config.promotion_every_n_runs));
+    if (inserted[0].cycle_due) await queryRows(q, cadenceSql(agentId, agent.config.promotion_every_n_runs));
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));
     if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map(storedRun), agent.config);
@@ -151,7 +152,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
     // repeated or already stored (possibly by a concurrent request), or a run the monitor may
     // have unstamped by demoting its skill.
     return prepared.length > newRuns.length || monitored
-      ? q.$queryRaw<StoredRow[]>(readStoredSql(agentId, JSON.stringify([...firstOf.keys()])))
+      ? queryRows<StoredRow>(q, readStoredSql(agentId, JSON.stringify([...firstOf.keys()])))
       : newRuns.map((p) => writtenRow(p, promoted.get(p.id) ?? null));
   };
 
