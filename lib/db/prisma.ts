@@ -2,7 +2,8 @@
 // launcher, worker, scripts and tests all get their clients here. The client's pg pool is
 // reachable through pgPool() for the few hot paths where Prisma's per-query cost (1.7 to 3.7
 // times pg's client CPU, scripts/bench/pg-path.ts) is the bottleneck; they share its connections
-// and its limit. Each such file's header gives its figure; everything else uses Prisma.
+// and its limit (queryRows sends a tagged template there). Each such file's header gives its
+// figure; everything else uses Prisma.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/client";
