@@ -31,10 +31,11 @@ export function pgPool(db: Db): pg.Pool {
  * A tagged-template statement's rows, through the plain pg pool when `q` is a client made by
  * createPrismaClient and through Prisma's $queryRaw otherwise (a transaction, a test's client).
  * For hot paths whose file header gives the figure: Prisma passes every parameter through its
- * query compiler, which costs in proportion to their size.
+ * query compiler, which costs in proportion to their size. A `name` prepares the statement once
+ * per connection (its text must never vary, only its values): PostgreSQL then parses it once.
  */
-export async function queryRows<T>(q: Db | Tx, sql: Prisma.Sql): Promise<T[]> {
+export async function queryRows<T>(q: Db | Tx, sql: Prisma.Sql, name?: string): Promise<T[]> {
   const pool = pools.get(q as Db);
   if (!pool) return q.$queryRaw<T[]>(sql);
-  return (await pool.query(sql.text, sql.values)).rows as T[];
+  return (await pool.query({ name, text: sql.text, values: sql.values })).rows as T[];
 }

@@ -148,9 +148,10 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
         every: agent.config.promotion_every_n_runs,
         queueSize: agent.config.shadow_evaluation_enabled ? agent.config.shadow_evaluation_queue_size : null,
       }),
+      "ingest_insert_runs",
     );
     if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
-    if (inserted[0].cycle_due) await queryRows(q, cadenceSql(agentId, agent.config.promotion_every_n_runs));
+    if (inserted[0].cycle_due) await queryRows(q, cadenceSql(agentId, agent.config.promotion_every_n_runs), "ingest_cadence");
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));
     if (monitored && newRuns.length > 0) await afterRunsStored(q as Tx, agentId, newRuns.map(storedRun), agent.config);
