@@ -32,10 +32,30 @@ export function pgPool(db: Db): pg.Pool {
  * createPrismaClient and through Prisma's $queryRaw otherwise (a transaction, a test's client).
  * For hot paths whose file header gives the figure: Prisma passes every parameter through its
  * query compiler, which costs in proportion to their size. A `name` prepares the statement once
- * per connection (its text must never vary, only its values): PostgreSQL then parses it once.
+ * per connection (its text must never vary, only its values): PostgreSQL then parses and plans
+ * it once. Not on PGlite, whose connections share one session and so its prepared statements.
  */
 export async function queryRows<T>(q: Db | Tx, sql: Prisma.Sql, name?: string): Promise<T[]> {
   const pool = pools.get(q as Db);
   if (!pool) return q.$queryRaw<T[]>(sql);
-  return (await pool.query({ name, text: sql.text, values: sql.values })).rows as T[];
+  const prepared = name && (await sessionPerConnection(pool)) ? name : undefined;
+  return (await pool.query({ name: prepared, text: sql.text, values: sql.values })).rows as T[];
+}
+
+const ownSessions = new WeakMap<pg.Pool, Promise<boolean>>();
+
+/** Whether each of the pool's connections is a session of its own (PostgreSQL, not PGlite). */
+function sessionPerConnection(pool: pg.Pool): Promise<boolean> {
+  let known = ownSessions.get(pool);
+  if (!known) {
+    known = pool.query<{ v: string }>("SELECT version() AS v").then(
+      (r) => !r.rows[0].v.includes("PGlite"),
+      (e) => {
+        ownSessions.delete(pool);
+        throw e;
+      },
+    );
+    ownSessions.set(pool, known);
+  }
+  return known;
 }
