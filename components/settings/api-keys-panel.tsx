@@ -12,7 +12,7 @@ import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { DataTable } from "../ui/table";
 import { EmptyState } from "../ui/empty-state";
-import { ErrorState } from "../ui/error-state";
+import { QueryView } from "../ui/query-view";
 import { LocalTime } from "../ui/local-time";
 import { useToast } from "../ui/toast";
 import { SecretOnce } from "./secret-once";
@@ -86,42 +86,38 @@ export function ApiKeysPanel() {
         </Button>
       </form>
 
-      {list.isPending ? (
-        <p className="text-sm text-slate-500" aria-busy>
-          Loading keys…
-        </p>
-      ) : list.isError ? (
-        <ErrorState title="The keys could not be loaded" message={list.error.message} action={<Button onClick={() => void list.refetch()}>Try again</Button>} />
-      ) : (
-        <DataTable
-          caption="API keys"
-          rows={list.data.api_keys}
-          rowKey={(k) => k.id}
-          empty={<EmptyState title="No API keys yet">Create one above for each agent (or environment) that reports to Proctor.</EmptyState>}
-          columns={[
-            { key: "name", header: "Name", cell: (k) => <span className="font-medium">{k.name}</span> },
-            { key: "prefix", header: "Prefix", cell: (k) => <code className="text-xs">{k.prefix}</code> },
-            { key: "scopes", header: "Scopes", cell: (k) => <span className="flex gap-1">{k.scopes.map((s) => <Badge key={s} tone={s === "admin" ? "violet" : "blue"}>{s}</Badge>)}</span> },
-            { key: "created", header: "Created", cell: (k) => <span className="text-xs"><LocalTime iso={k.created_at} />{k.created_by ? <span className="block text-slate-500">by {k.created_by}</span> : null}</span> },
-            { key: "used", header: "Last used", cell: (k) => <LocalTime iso={k.last_used_at} fallback="never" /> },
-            {
-              key: "status",
-              header: "Status",
-              cell: (k) => (k.revoked_at ? <span title={k.revoked_at}><Badge status="revoked" /></span> : <Badge status="active" />),
-            },
-            {
-              key: "actions",
-              header: <span className="sr-only">Actions</span>,
-              cell: (k) =>
-                k.revoked_at ? null : (
-                  <Button variant="secondary" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                    Revoke
-                  </Button>
-                ),
-            },
-          ]}
-        />
-      )}
+      <QueryView query={list} noun="keys">
+        {(data) => (
+          <DataTable
+            caption="API keys"
+            rows={data.api_keys}
+            rowKey={(k) => k.id}
+            empty={<EmptyState title="No API keys yet">Create one above for each agent (or environment) that reports to Proctor.</EmptyState>}
+            columns={[
+              { key: "name", header: "Name", cell: (k) => <span className="font-medium">{k.name}</span> },
+              { key: "prefix", header: "Prefix", cell: (k) => <code className="text-xs">{k.prefix}</code> },
+              { key: "scopes", header: "Scopes", cell: (k) => <span className="flex gap-1">{k.scopes.map((s) => <Badge key={s} tone={s === "admin" ? "violet" : "blue"}>{s}</Badge>)}</span> },
+              { key: "created", header: "Created", cell: (k) => <span className="text-xs"><LocalTime iso={k.created_at} />{k.created_by ? <span className="block text-slate-500">by {k.created_by}</span> : null}</span> },
+              { key: "used", header: "Last used", cell: (k) => <LocalTime iso={k.last_used_at} fallback="never" /> },
+              {
+                key: "status",
+                header: "Status",
+                cell: (k) => (k.revoked_at ? <span title={k.revoked_at}><Badge status="revoked" /></span> : <Badge status="active" />),
+              },
+              {
+                key: "actions",
+                header: <span className="sr-only">Actions</span>,
+                cell: (k) =>
+                  k.revoked_at ? null : (
+                    <Button variant="secondary" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke “${revoking?.name ?? ""}”?`}

@@ -12,7 +12,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { DataTable } from "../ui/table";
-import { ErrorState } from "../ui/error-state";
+import { QueryView } from "../ui/query-view";
 import { LocalTime } from "../ui/local-time";
 import { useToast } from "../ui/toast";
 import { SecretOnce } from "./secret-once";
@@ -94,62 +94,58 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
         </Button>
       </form>
 
-      {list.isPending ? (
-        <p className="text-sm text-slate-500" aria-busy>
-          Loading users…
-        </p>
-      ) : list.isError ? (
-        <ErrorState title="The users could not be loaded" message={list.error.message} action={<Button onClick={() => void list.refetch()}>Try again</Button>} />
-      ) : (
-        <DataTable
-          caption="Users"
-          rows={list.data.users}
-          rowKey={(u) => u.id}
-          columns={[
-            {
-              key: "email",
-              header: "User",
-              cell: (u) => (
-                <span>
-                  <span className="font-medium">{u.email}</span>
-                  {u.id === currentUserId ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
-                  {u.name ? <span className="block text-xs text-slate-500">{u.name}</span> : null}
-                </span>
-              ),
-            },
-            {
-              key: "role",
-              header: "Role",
-              cell: (u) => (
-                <select
-                  aria-label={`Role of ${u.email}`}
-                  value={u.role}
-                  disabled={u.id === currentUserId || !u.active}
-                  title={u.id === currentUserId ? "You cannot change your own role" : undefined}
-                  onChange={(e) => setChange({ user: u, role: e.target.value as Role })}
-                  className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950"
-                >
-                  <option value="VIEWER">Viewer</option>
-                  <option value="ADMIN">Admin</option>
-                </select>
-              ),
-            },
-            { key: "status", header: "Status", cell: (u) => <Badge status={u.active ? "active" : "inactive"} /> },
-            { key: "login", header: "Last sign-in", cell: (u) => <LocalTime iso={u.last_login_at} fallback="never" /> },
-            { key: "created", header: "Created", cell: (u) => <LocalTime iso={u.created_at} /> },
-            {
-              key: "actions",
-              header: <span className="sr-only">Actions</span>,
-              cell: (u) =>
-                u.id === currentUserId ? null : (
-                  <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
-                    {u.active ? "Deactivate" : "Reactivate"}
-                  </Button>
+      <QueryView query={list} noun="users">
+        {(data) => (
+          <DataTable
+            caption="Users"
+            rows={data.users}
+            rowKey={(u) => u.id}
+            columns={[
+              {
+                key: "email",
+                header: "User",
+                cell: (u) => (
+                  <span>
+                    <span className="font-medium">{u.email}</span>
+                    {u.id === currentUserId ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
+                    {u.name ? <span className="block text-xs text-slate-500">{u.name}</span> : null}
+                  </span>
                 ),
-            },
-          ]}
-        />
-      )}
+              },
+              {
+                key: "role",
+                header: "Role",
+                cell: (u) => (
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    value={u.role}
+                    disabled={u.id === currentUserId || !u.active}
+                    title={u.id === currentUserId ? "You cannot change your own role" : undefined}
+                    onChange={(e) => setChange({ user: u, role: e.target.value as Role })}
+                    className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950"
+                  >
+                    <option value="VIEWER">Viewer</option>
+                    <option value="ADMIN">Admin</option>
+                  </select>
+                ),
+              },
+              { key: "status", header: "Status", cell: (u) => <Badge status={u.active ? "active" : "inactive"} /> },
+              { key: "login", header: "Last sign-in", cell: (u) => <LocalTime iso={u.last_login_at} fallback="never" /> },
+              { key: "created", header: "Created", cell: (u) => <LocalTime iso={u.created_at} /> },
+              {
+                key: "actions",
+                header: <span className="sr-only">Actions</span>,
+                cell: (u) =>
+                  u.id === currentUserId ? null : (
+                    <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
+                      {u.active ? "Deactivate" : "Reactivate"}
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <ConfirmDialog
         open={change !== null}
         title={text?.title ?? ""}
