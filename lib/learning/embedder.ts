@@ -86,19 +86,66 @@ function hash32(s: string): number {
 /** Offline feature-hashing embedder (signed hashing keeps collisions unbiased). */
 export class HashingEmbedder implements Embedder {
   readonly id: string;
+
+  // A text touches a few dozen of the coordinates: they are summed in these buffers (zeroed
+  // again after each text), so no dense vector is built for the PostgreSQL literal.
+  private readonly sums: Float64Array;
+  private readonly touched: Uint8Array;
+  /** "0,0,…": runs of zero coordinates are slices of it. */
+  private readonly zeros: string;
+
   constructor(readonly dimensions = 512) {
     this.id = `hash-ngram-v1:${dimensions}`;
+    this.sums = new Float64Array(dimensions);
+    this.touched = new Uint8Array(dimensions);
+    this.zeros = "0,".repeat(dimensions);
+  }
+
+  /** The non-zero coordinates, ascending, L2-normalized and rounded. */
+  private sparse(text: string): { index: number[]; value: number[] } {
+    const { sums, touched } = this;
+    const index: number[] = [];
+    for (const f of textFeatures(text)) {
+      const h = hash32(f.key);
+      const i = (h & 0x7fffffff) % this.dimensions;
+      sums[i] += (h < 0 ? -1 : 1) * f.weight;
+      if (!touched[i]) {
+        touched[i] = 1;
+        index.push(i);
+      }
+    }
+    index.sort((a, b) => a - b);
+    let squares = 0;
+    for (const i of index) squares += sums[i] * sums[i];
+    const norm = Math.sqrt(squares);
+    // Six decimals are more than a float4 column keeps and keep the wire form short.
+    const value = index.map((i) => (norm === 0 ? 0 : Math.round((sums[i] / norm) * 1e6) / 1e6));
+    for (const i of index) {
+      sums[i] = 0;
+      touched[i] = 0;
+    }
+    return { index, value };
   }
 
   embedOne(text: string): number[] {
     const v = new Array<number>(this.dimensions).fill(0);
-    for (const f of textFeatures(text)) {
-      const h = hash32(f.key);
-      v[(h & 0x7fffffff) % this.dimensions] += (h < 0 ? -1 : 1) * f.weight;
+    const { index, value } = this.sparse(text);
+    for (let k = 0; k < index.length; k++) v[index[k]] = value[k];
+    return v;
+  }
+
+  /** embedOne's vector as a PostgreSQL array literal, written from its non-zero coordinates. */
+  arrayLiteral(text: string): string {
+    const { index, value } = this.sparse(text);
+    const parts: string[] = [];
+    let from = 0;
+    for (let k = 0; k < index.length; k++) {
+      if (index[k] > from) parts.push(this.zeros.slice(0, 2 * (index[k] - from) - 1));
+      parts.push(String(value[k]));
+      from = index[k] + 1;
     }
-    const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-    // Six decimals are more than a float4 column keeps and keep the wire form short.
-    return norm === 0 ? v : v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
+    if (from < this.dimensions) parts.push(this.zeros.slice(0, 2 * (this.dimensions - from) - 1));
+    return `{${parts.join(",")}}`;
   }
 
   async embed(texts: string[]): Promise<number[][]> {
@@ -156,6 +203,17 @@ export async function embedTexts(embedder: Embedder, texts: string[]): Promise<{
     }
   }
   return { embedderId: offlineEmbedder.id, vectors: await offlineEmbedder.embed(texts) };
+}
+
+/**
+ * embedTexts as PostgreSQL array literals, the form ingestion stores: the offline embedder writes
+ * them from its few non-zero coordinates (a dense 512-number vector and its join cost a batch
+ * run more CPU and garbage than the rest of its embedding).
+ */
+export async function embedArrayLiterals(embedder: Embedder, texts: string[]): Promise<{ embedderId: string; literals: string[] }> {
+  if (embedder === offlineEmbedder) return { embedderId: offlineEmbedder.id, literals: texts.map((t) => offlineEmbedder.arrayLiteral(t)) };
+  const { embedderId, vectors } = await embedTexts(embedder, texts);
+  return { embedderId, literals: vectors.map((v) => `{${v.join(",")}}`) };
 }
 
 /** The embedder that produced vectors with this id, when this process can still produce them. */

@@ -24,7 +24,7 @@ import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision } from "./outcome";
-import { defaultEmbedder, embedTexts, type Embedder } from "./embedder";
+import { defaultEmbedder, embedArrayLiterals, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { newId } from "./ids";
@@ -140,10 +140,10 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
   const toInsert = [...firstOf.values()].sort((a, b) => (a.workflowId < b.workflowId ? -1 : a.workflowId > b.workflowId ? 1 : 0));
 
   // Embeddings are fetched before writing: no network wait while holding locks.
-  const { embedderId, vectors } = await embedTexts(opts.embedder ?? defaultEmbedder(), toInsert.map((p) => p.input.query));
+  const { embedderId, literals } = await embedArrayLiterals(opts.embedder ?? defaultEmbedder(), toInsert.map((p) => p.input.query));
 
   const write = async (q: Db | Tx, monitored: boolean): Promise<StoredRow[] | null> => {
-    const rows = toInsert.map((p, i) => insertRow(p, vectors[i], embedderId));
+    const rows = toInsert.map((p, i) => insertRow(p, literals[i], embedderId));
     const inserted = await queryRows<Inserted>(
       q,
       insertRunsSql({
@@ -229,11 +229,13 @@ function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now:
  * compared as sent. (A deep key sort cost more than the rest of a run's preparation.)
  */
 export function bodyHash(input: WorkflowInput): string {
-  const present = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
+  const present: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) if (v !== null && v !== undefined) present[k] = v;
   return createHash("sha256").update(JSON.stringify(present)).digest("hex");
 }
 
-function insertRow(p: Prepared, vector: number[], embedderId: string) {
+/** `embedding`: a PostgreSQL array literal, parsed by its array input, far cheaper than JSON numbers. */
+function insertRow(p: Prepared, embedding: string, embedderId: string) {
   const i = p.input;
   return {
     id: p.id,
@@ -256,8 +258,7 @@ function insertRow(p: Prepared, vector: number[], embedderId: string) {
     step_count: p.identity.stepCount,
     tools: p.identity.tools,
     skills_activated: i.skills_activated ?? [],
-    // An array literal: parsed by Postgres's array input, far cheaper than JSON numbers.
-    embedding: `{${vector.join(",")}}`,
+    embedding,
     embedder_id: embedderId,
     body_hash: p.bodyHash,
     created_at: p.createdAt.toISOString(),
