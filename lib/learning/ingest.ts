@@ -22,9 +22,10 @@
 // With the worker apart (PROCTOR_WORKER=0), a CPU profile of the batch phase showed garbage
 // collection at 28 % of the server's busy time, and the dense 512-number embedding plus its join
 // as the largest share of a run's own work: the offline embedder now writes the array literal from
-// its few non-zero coordinates (embedArrayLiterals). Full PostgreSQL runs, before → after: batches
-// of 500 0.162 → 0.138 / 0.140 ms server CPU per run, 3,607 → 3,929 / 3,855 runs/s (51 % → 53 % /
-// 55 % of the multi-row INSERT ceiling); single runs unchanged (1.21× → 1.23× / 1.22× the floor).
+// its few non-zero coordinates (embedArrayLiterals). Two full PostgreSQL runs each, before → after:
+// batches of 500 0.162 / 0.163 → 0.138 / 0.140 ms server CPU per run, 3,607 / 3,644 → 3,929 /
+// 3,855 runs/s (51 / 50 % → 53 / 55 % of the multi-row INSERT ceiling); single runs unchanged
+// (1.21 / 1.27× → 1.23 / 1.22× the floor's CPU).
 import { createHash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
