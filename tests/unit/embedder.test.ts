@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { HashingEmbedder, OpenAIEmbedder, cosine, defaultEmbedder, embedTexts, embedderForId, offlineEmbedder } from "@/lib/learning/embedder";
+import { HashingEmbedder, OpenAIEmbedder, cosine, defaultEmbedder, embedArrayLiterals, embedTexts, embedderForId, offlineEmbedder } from "@/lib/learning/embedder";
 
 // The learning engine injects a skill when similarity ≥ retrieval_min_similarity (0.70 by default).
 const THRESHOLD = 0.7;
@@ -44,6 +44,16 @@ describe("offline hashing embedder", () => {
     const v = e.embedOne("what is this");
     expect(v.some((x) => x !== 0)).toBe(true);
     expect(e.embedOne("")).toEqual(new Array(512).fill(0));
+  });
+
+  it("writes the PostgreSQL array literal of exactly its vector", () => {
+    const texts = ["", "what is this", "Refund order A1", "Ünïcode 日本語 😀 refunds refunded x1 ssss", "order ".repeat(40)];
+    for (const dims of [512, 7]) {
+      const h = new HashingEmbedder(dims);
+      for (const t of texts) expect(h.arrayLiteral(t)).toBe(`{${h.embedOne(t).join(",")}}`);
+    }
+    // The sums are cleared after each text: the same text gives the same vector again.
+    expect(e.embedOne("Refund order A1")).toEqual(e.embedOne("Refund order A1"));
   });
 });
 
@@ -95,6 +105,15 @@ describe("configured embedder", () => {
     expect(r.embedderId).toBe(emb.id);
     expect(r.vectors).toEqual([[1, 1, 0], [3, 1, 0]]);
     expect(seen.at(-1)).toEqual({ model: "emb-1", input: ["a", "bbb"], auth: "Bearer sk-test" });
+  });
+
+  it("gives array literals of any embedder's vectors", async () => {
+    const emb = new OpenAIEmbedder("emb-1", { baseURL, apiKey: "sk-test" });
+    expect(await embedArrayLiterals(emb, ["a", "bbb"])).toEqual({ embedderId: emb.id, literals: ["{1,1,0}", "{3,1,0}"] });
+    expect(await embedArrayLiterals(offlineEmbedder, ["Refund order A1"])).toEqual({
+      embedderId: offlineEmbedder.id,
+      literals: [`{${offlineEmbedder.embedOne("Refund order A1").join(",")}}`],
+    });
   });
 
   it("falls back to the offline embedder, under its own id, when the endpoint fails", async () => {
