@@ -4,7 +4,6 @@ import { textProblem } from "../db/storable-text";
 import { problems, type FieldError } from "./problem";
 
 // lib/persona still imports it from here.
-export { textProblem };
 
 export const MAX_JSON_DEPTH = 64;
 

@@ -43,6 +43,26 @@ async function failures(s: Stats, at: Date = now): Promise<number> {
   return row.f;
 }
 
+/** Stores one trajectory class per entry (statistics completed by `full`) and returns the rows. */
+async function seedClasses(agentId: string, classes: [string, Stats, ...unknown[]][]) {
+  const rows = classes.map(([hash, s]) => {
+    const v = full(s);
+    return {
+      agentId,
+      userScope: "",
+      canonicalHash: hash,
+      tools: ["lookup_order"],
+      executions: v.executions,
+      successes: v.successes,
+      distinctQueries: v.distinctQueries,
+      firstSeen: daysAgo(60),
+      lastSeen: v.lastSeen!,
+    };
+  });
+  await db.trajectoryClass.createMany({ data: rows.map((r) => ({ ...r, signature: {} })) });
+  return rows;
+}
+
 describe(`class_gate_failures (${testDatabase()})`, () => {
   it("is 0 when every gate passes, and sets one bit per failed gate", async () => {
     expect(await failures({})).toBe(0);
@@ -100,21 +120,7 @@ describe(`the engine and the review list decide through it (${testDatabase()})`,
       ["stale-31d", { lastSeen: daysAgo(31) }, false],
       ["one-query", { distinctQueries: 1 }, false],
     ];
-    const rows = classes.map(([hash, s]) => {
-      const v = full(s);
-      return {
-        agentId: "gates",
-        userScope: "",
-        canonicalHash: hash,
-        tools: ["lookup_order"],
-        executions: v.executions,
-        successes: v.successes,
-        distinctQueries: v.distinctQueries,
-        firstSeen: daysAgo(60),
-        lastSeen: v.lastSeen!,
-      };
-    });
-    await db.trajectoryClass.createMany({ data: rows.map((r) => ({ ...r, signature: {} })) });
+    const rows = await seedClasses("gates", classes);
 
     const engine = await evaluateClasses(db, cfg, rows, now);
     // The status filter is the list's SQL classification (the rows' chips are the engine's).
@@ -138,21 +144,7 @@ describe(`the classes API page decides through it in its one statement (${testDa
       ["retired", { executions: 50, successes: 50 }],
       ["covered", {}],
     ];
-    const rows = classes.map(([hash, s]) => {
-      const v = full(s);
-      return {
-        agentId: "tuned",
-        userScope: "",
-        canonicalHash: hash,
-        tools: ["lookup_order"],
-        executions: v.executions,
-        successes: v.successes,
-        distinctQueries: v.distinctQueries,
-        firstSeen: daysAgo(60),
-        lastSeen: v.lastSeen!,
-      };
-    });
-    await db.trajectoryClass.createMany({ data: rows.map((r) => ({ ...r, signature: {} })) });
+    const rows = await seedClasses("tuned", classes);
     const skill = (hash: string, status: "DEMOTED" | "SHADOW", demotedAt: Date | null) => ({
       agentId: "tuned", userScope: "", name: hash, description: "", preconditions: [], tools: [], queries: [], content: "",
       status, sourceCanonicalHash: hash, sourceWorkflowIds: [], baseline: {}, recentOutcomes: [], reviewFlags: [], embedding: [],

@@ -3,13 +3,12 @@
 // read and the page says so. Actions go to POST /persona-evolution/action.
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
-import { readOnlyMode } from "@/lib/auth/access";
+import { can, readOnlyMode } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { clientHash } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
 import { isDomainError } from "@/lib/errors";
 import { ACTION_MESSAGES, validAccountId } from "@/lib/persona/action-body";
-import { personaActionsEnabled } from "@/lib/persona/config";
 import { viewPersonaProfile } from "@/lib/persona/operations";
 import type { PersonaState } from "@/lib/persona/types";
 import { PageHeader } from "@/components/ui/page-header";
@@ -61,7 +60,7 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
         </p>
       ) : null}
       {state ? (
-        <PersonaMonitor key={state.user_id} state={state} writable={personaActionsEnabled()} readOnly={readOnlyMode()} />
+        <PersonaMonitor key={state.user_id} state={state} writable={can(user, "persona:decide")} readOnly={readOnlyMode()} />
       ) : !error ? (
         <EmptyState title="Start with an account">
           {userId

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { pathId } from "../../ids";
 import { shortText, workflowDetail } from "../../learning/schemas";
 
-export { PATH_ID, pathId } from "../../ids";
 export * from "../../learning/schemas";
 
 export const agentParams = z.object({ agent_id: pathId });
