@@ -105,6 +105,7 @@ export const contextResponse = z.object({
   skills: z.array(z.object({ skill_id: z.string(), name: z.string(), version: count, injection_role: z.string(), similarity: z.number() })),
   messages: z.array(z.object({ role: z.string(), content: z.string() })),
   system: z.string().optional().describe("anthropic only: the top-level system prompt"),
+  system_instruction: z.string().optional().describe("gemini only: the text of systemInstruction (system and developer contents, in order)"),
   kept_memory_ids: z.array(z.string()),
   dropped_memory_ids: z.array(z.string()),
 });

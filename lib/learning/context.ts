@@ -2,7 +2,7 @@
 // developer-authority skills as their own developer message, user-authority skills leading
 // the volatile context of the final user message, and the one-representation rule (no raw
 // workflow next to the skill compiled from it). Pure: retrieval happens elsewhere.
-import { mapForProvider, type ChatMessage, type Provider } from "./message-roles";
+import { mapForProvider, type ChatMessage, type Provider, type ProviderMessage } from "./message-roles";
 
 export type ContextMemory = {
   id: string;
@@ -101,8 +101,9 @@ export type AssembleInput = {
 };
 
 export type AssembledContext = {
-  messages: ChatMessage[];
+  messages: ProviderMessage[];
   system?: string;
+  systemInstruction?: string;
   keptMemoryIds: string[];
   droppedMemoryIds: string[];
 };
@@ -128,6 +129,7 @@ export function assembleContext(input: AssembleInput): AssembledContext {
   return {
     messages: mapped.messages,
     ...(mapped.system !== undefined ? { system: mapped.system } : {}),
+    ...(mapped.systemInstruction !== undefined ? { systemInstruction: mapped.systemInstruction } : {}),
     keptMemoryIds: kept.map((m) => m.id),
     droppedMemoryIds: dropped.map((m) => m.id),
   };

@@ -1,8 +1,12 @@
-// Provider mapping of the developer role (reference §2.15). The caller's messages are never
-// mutated: every mapping works on copies.
+// Provider mapping of the developer role (reference §2.15, seed 000's provider list). The
+// caller's messages are never mutated: every mapping works on copies.
 export type ChatRole = "system" | "developer" | "user" | "assistant";
 export type ChatMessage = { role: ChatRole; content: string };
-export type Provider = "openai" | "openai-compatible" | "anthropic" | "ollama";
+/** Gemini names the assistant's turns "model". */
+export type ProviderMessage = { role: ChatRole | "model"; content: string };
+export const PROVIDERS = ["openai", "openai-compatible", "anthropic", "ollama", "gemini", "huggingface", "mlx"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export type ProviderMessages = { messages: ProviderMessage[]; system?: string; systemInstruction?: string };
 
 const copy = (messages: readonly ChatMessage[]): ChatMessage[] => messages.map((m) => ({ ...m }));
 
@@ -19,11 +23,26 @@ export function developerMessagesToSystem(messages: readonly ChatMessage[]): Cha
   return rest;
 }
 
+/** System and developer contents, in order, as one text; the other messages as they were. */
+function splitInstructions(messages: readonly ChatMessage[]): { instructions: string; rest: ChatMessage[] } {
+  const out = copy(messages);
+  const instructions = out.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content);
+  return { instructions: instructions.join("\n\n"), rest: out.filter((m) => m.role !== "system" && m.role !== "developer") };
+}
+
 /** Anthropic: system and developer contents, in order, become the top-level `system`. */
 export function toAnthropic(messages: readonly ChatMessage[]): { system: string; messages: ChatMessage[] } {
-  const out = copy(messages);
-  const system = out.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content);
-  return { system: system.join("\n\n"), messages: out.filter((m) => m.role !== "system" && m.role !== "developer") };
+  const { instructions, rest } = splitInstructions(messages);
+  return { system: instructions, messages: rest };
+}
+
+/**
+ * Gemini: system and developer contents, in order, become the text of `systemInstruction`
+ * (the API has no system or developer turn); assistant turns take Gemini's role "model".
+ */
+export function toGemini(messages: readonly ChatMessage[]): { systemInstruction: string; messages: ProviderMessage[] } {
+  const { instructions, rest } = splitInstructions(messages);
+  return { systemInstruction: instructions, messages: rest.map((m) => (m.role === "assistant" ? { ...m, role: "model" } : m)) };
 }
 
 /** Ollama: each developer message becomes a system message in place. */
@@ -31,7 +50,7 @@ export function toOllama(messages: readonly ChatMessage[]): ChatMessage[] {
   return copy(messages).map((m) => (m.role === "developer" ? { ...m, role: "system" } : m));
 }
 
-export function mapForProvider(provider: Provider, messages: readonly ChatMessage[]): { messages: ChatMessage[]; system?: string } {
+export function mapForProvider(provider: Provider, messages: readonly ChatMessage[]): ProviderMessages {
   switch (provider) {
     case "openai":
       // The official API has a native developer role.
@@ -42,5 +61,12 @@ export function mapForProvider(provider: Provider, messages: readonly ChatMessag
       return toAnthropic(messages);
     case "ollama":
       return { messages: toOllama(messages) };
+    case "gemini":
+      return toGemini(messages);
+    case "huggingface":
+    case "mlx":
+      // Chat templates have one system slot, at the start (several refuse a system turn
+      // anywhere else): developer contents join it, as the reference's template path does.
+      return { messages: developerMessagesToSystem(messages) };
   }
 }

@@ -3,6 +3,7 @@
 // and the worker use the same rules.
 import { z } from "zod";
 import { learningConfigSchema } from "./config";
+import { PROVIDERS } from "./message-roles";
 import { outcomeRuleSchema } from "./outcome";
 import { pathId } from "../ids";
 
@@ -224,7 +225,13 @@ const memory = z.object({
 export const contextBody = z.object({
   query: z.string().min(1).max(20_000),
   user_id: z.preprocess((v) => (v === "" ? null : v), z.string().max(256).nullable().optional()),
-  provider: z.enum(["openai", "openai-compatible", "anthropic", "ollama"]).default("openai"),
+  provider: z
+    .enum(PROVIDERS)
+    .default("openai")
+    .describe(
+      "where developer-authority skills go: openai keeps the developer role; openai-compatible, huggingface and mlx merge them into the first system message; " +
+        "ollama turns each into a system message in place; anthropic answers them in `system`, gemini in `system_instruction`",
+    ),
   system_prompt: z.string().max(100_000).default(""),
   memories: z.array(memory).max(200).default([]),
   /** Conversation so far, placed between the system message and the new turn. */

@@ -71,6 +71,7 @@ export async function agentContext(db: Db, agentId: string, body: ContextBody) {
     skills: skills.map((s) => ({ skill_id: s.skillId, name: s.name, version: s.version, injection_role: s.injectionRole, similarity: s.similarity })),
     messages: assembled.messages,
     ...(assembled.system !== undefined ? { system: assembled.system } : {}),
+    ...(assembled.systemInstruction !== undefined ? { system_instruction: assembled.systemInstruction } : {}),
     kept_memory_ids: assembled.keptMemoryIds,
     dropped_memory_ids: assembled.droppedMemoryIds,
   };

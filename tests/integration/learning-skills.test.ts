@@ -67,6 +67,18 @@ describe(`shadow review and activation (${db})`, () => {
     expect(compat.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
     const ollama = await context(server, "shadow", { query: "Refund order ORD-5", provider: "ollama" });
     expect(ollama.messages.map((m: { role: string }) => m.role)).toEqual(["system", "system", "user"]);
+    const gemini = await context(server, "shadow", { query: "Refund order ORD-5", provider: "gemini", system_prompt: "Be kind.", history: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] });
+    expect(gemini.messages.map((m: { role: string }) => m.role)).toEqual(["user", "model", "user"]);
+    expect(gemini.system_instruction.startsWith("Be kind.")).toBe(true);
+    expect(gemini.system_instruction).toContain(skill.content);
+    expect(gemini.system).toBeUndefined();
+    for (const provider of ["huggingface", "mlx"]) {
+      const local = await context(server, "shadow", { query: "Refund order ORD-5", provider, system_prompt: "Be kind." });
+      expect(local.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
+      expect(local.messages[0].content).toContain(skill.content);
+      expect(local.system_instruction).toBeUndefined();
+    }
+    expect((await call(server.baseUrl, admin, "POST", "/api/v1/agents/shadow/context", { query: "Refund order ORD-5", provider: "cohere" })).status).toBe(400);
 
     // Activating again is an invalid state; the audit trail has the key as actor.
     const again = await call(server.baseUrl, admin, "POST", `/api/v1/skills/${skill.skill_id}/activate`);

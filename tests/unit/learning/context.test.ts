@@ -79,6 +79,17 @@ describe("prompt assembly", () => {
     expect(anthropic.system!.startsWith("You are a support agent.")).toBe(true);
     const ollama = assembleContext({ ...base, provider: "ollama", skills: dev });
     expect(ollama.messages.map((m) => m.role)).toEqual(["system", "system", "user"]);
+    const gemini = assembleContext({ ...base, provider: "gemini", history: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }], skills: dev });
+    expect(gemini.messages.map((m) => m.role)).toEqual(["user", "model", "user"]);
+    expect(gemini.systemInstruction!.startsWith("You are a support agent.")).toBe(true);
+    expect(gemini.systemInstruction).toContain("SKILL BODY TEXT");
+    expect(gemini.system).toBeUndefined();
+    for (const provider of ["huggingface", "mlx"] as const) {
+      const local = assembleContext({ ...base, provider, history: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }], skills: dev });
+      expect(local.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+      expect(local.messages[0].content.startsWith("You are a support agent.")).toBe(true);
+      expect(local.messages[0].content).toContain("SKILL BODY TEXT");
+    }
   });
 
   it("sends just the query when there is nothing volatile", () => {

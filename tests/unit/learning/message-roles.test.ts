@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { developerMessagesToSystem, mapForProvider, type ChatMessage } from "@/lib/learning/message-roles";
+import { contextBody } from "@/lib/learning/schemas";
+import { developerMessagesToSystem, mapForProvider, PROVIDERS, type ChatMessage } from "@/lib/learning/message-roles";
+import { openApiDocument } from "@/lib/api/v1/openapi";
 
 const messages = (): ChatMessage[] => [
   { role: "system", content: "policy" },
@@ -59,5 +61,52 @@ describe("developer-role provider mapping", () => {
     expect(out.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "system", "user"]);
     expect(out.messages[3].content).toBe("approved skill");
     expect(input[3].role).toBe("developer");
+  });
+
+  it("puts system and developer contents into Gemini's systemInstruction, and assistant turns under the role model", () => {
+    const input = messages();
+    const out = mapForProvider("gemini", input);
+    expect(out.systemInstruction).toBe("policy\n\napproved skill");
+    expect(out.system).toBeUndefined();
+    expect(out.messages).toEqual([
+      { role: "user", content: "earlier" },
+      { role: "model", content: "answer" },
+      { role: "user", content: "now" },
+    ]);
+    expect(input).toEqual(messages());
+  });
+
+  it.each(["huggingface", "mlx"] as const)("merges developer into the chat template's leading system message for %s", (provider) => {
+    const input = messages();
+    const out = mapForProvider(provider, input);
+    expect(out.messages).toEqual([
+      { role: "system", content: "policy\n\napproved skill" },
+      { role: "user", content: "earlier" },
+      { role: "assistant", content: "answer" },
+      { role: "user", content: "now" },
+    ]);
+    expect(out.system).toBeUndefined();
+    expect(out.systemInstruction).toBeUndefined();
+    expect(input[3].role).toBe("developer");
+    // Without a system message, the developer text becomes the first (and only) one.
+    expect(mapForProvider(provider, [{ role: "developer", content: "d" }, { role: "user", content: "q" }]).messages.map((m) => m.role)).toEqual(["system", "user"]);
+  });
+
+  it("leaves no developer role for any provider but official OpenAI", () => {
+    for (const provider of PROVIDERS) {
+      const roles = mapForProvider(provider, messages()).messages.map((m) => m.role);
+      expect(roles.includes("developer"), provider).toBe(provider === "openai");
+    }
+  });
+
+  it("accepts every provider in the context body and documents them in the OpenAPI enum", () => {
+    for (const provider of PROVIDERS) expect(contextBody.parse({ query: "q", provider }).provider).toBe(provider);
+    expect(contextBody.safeParse({ query: "q", provider: "cohere" }).success).toBe(false);
+    const doc = openApiDocument() as unknown as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { enum?: string[] }> } }> }; responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown> } }> }> }>>;
+    };
+    const op = doc.paths["/api/v1/agents/{agent_id}/context"].post;
+    expect(op.requestBody.content["application/json"].schema.properties.provider.enum).toEqual([...PROVIDERS]);
+    expect(Object.keys(op.responses["200"].content["application/json"].schema.properties)).toContain("system_instruction");
   });
 });
