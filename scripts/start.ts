@@ -92,11 +92,17 @@ async function shutdown(code: number, why: string) {
   await worker?.stop();
   await database.$disconnect();
   await embedded?.close();
-  rmSync(embeddedUrlFile, { force: true });
+  // Only the process that wrote the file removes it (and only while it still names this one):
+  // a start on PostgreSQL must not break an embedded instance sharing the data dir.
+  if (embedded && readIfExists(embeddedUrlFile)?.trim() === embedded.url) rmSync(embeddedUrlFile, { force: true });
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0, "SIGINT"));
 process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
+
+function readIfExists(file: string): string | null {
+  return existsSync(file) ? readFileSync(file, "utf8") : null;
+}
 
 function persistedSecret(name: string): string {
   const file = path.join(dataDir, name);

@@ -43,11 +43,11 @@ function ProposalDetail({ p, state, writable, busy, running, run }: { p: Pending
         <Button onClick={() => run("approve")} disabled={!writable || state.paused || busy} pending={running === "approve"}>
           {running === "approve" ? "Saving…" : "Approve for next turn"}
         </Button>
-        <Button variant="secondary" onClick={() => run("dismiss")} disabled={!writable || busy} pending={running === "dismiss"}>
+        <Button variant="secondary" onClick={() => run("dismiss")} disabled={!writable || state.paused || busy} pending={running === "dismiss"}>
           {running === "dismiss" ? "Saving…" : "Dismiss"}
         </Button>
       </div>
-      {state.paused ? <p className="text-sm text-amber-700 dark:text-amber-300">Reflection is paused: resume it to approve this suggestion. You can still dismiss it.</p> : null}
+      {state.paused ? <p className="text-sm text-amber-700 dark:text-amber-300">Reflection is paused: resume it to approve or dismiss this suggestion.</p> : null}
       <p className="break-words whitespace-pre-wrap">{p.reason}</p>
       <GoalsDiff before={p.changes.goals.old} after={p.changes.goals.new} afterLabel="Proposed" />
       <EvidenceList items={p.evidence} userId={state.user_id} agentId={state.agent_id} title="Why this suggestion?" linkLabel="Inspect conversation trace" />

@@ -2,6 +2,7 @@
 // suggestion first, then changes and reflections newest first, ties keeping the later list
 // entry first) and the summary strip's figures. Pure and tolerant of partial or malformed
 // states, so a host's odd profile never breaks the page.
+import { changeToUndo } from "./undo";
 
 export type Tone = "green" | "blue" | "amber" | "red" | "gray";
 export type Signal = "good" | "bad" | "warn" | "";
@@ -177,8 +178,9 @@ export function buildPersonaView(profile: unknown): MonitorView {
   };
 }
 
-/** Undo is offered when there is an applied change that is not itself an undo (single-step undo). */
+/** Undo is offered while an applied change is not yet undone and the goals are still its result, as the adapter checks. */
 export function canUndo(profile: unknown): boolean {
-  const history = list(obj(obj(profile).persona).evolution_history).map(obj);
-  return history.length > 0 && history[history.length - 1].action !== "undo";
+  const persona = obj(obj(profile).persona);
+  const change = changeToUndo(list(persona.evolution_history).map(obj), (e) => e.action === "undo");
+  return change !== null && typeof persona.goals === "string" && obj(obj(change.changes).goals).new === persona.goals;
 }

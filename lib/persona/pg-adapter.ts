@@ -10,6 +10,7 @@ import { cancelDailyChecks, firstDailyCheck, scheduleDailyCheck } from "./daily-
 import type { EvidenceMessage, ReflectionOutcome, Reflector } from "./reflector";
 import { DEFAULT_ROLE, initialState, loadState, reviewTrace, stored } from "./state";
 import { PersonaConflict, PersonaNotFound } from "./errors";
+import { changeToUndo } from "./undo";
 import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
@@ -245,6 +246,8 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         const p = await lockAt(tx, userId, revision);
         const pending = await tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } });
         if (!pending || pending.id !== proposalId) throw new PersonaConflict("no such pending suggestion");
+        // Paused means no decision either way (the reference let Dismiss through: gap 25).
+        if (p.paused) throw new PersonaConflict("paused");
         const at = now();
         const decided = { decidedAt: at, decidedBy: actorId };
         if (!accept) {
@@ -253,7 +256,6 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           await bump(tx, p, { reviewState: "DISMISSED" });
           return state(tx, userId);
         }
-        if (p.paused) throw new PersonaConflict("paused");
         if (pending.baseVersion !== p.version || pending.goalsOld !== p.goals) throw new PersonaConflict("the suggestion is out of date");
         const trace = reviewTrace(pending.reviewId);
         await tx.personaHistoryEntry.create({
@@ -299,8 +301,9 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       return database.$transaction(async (tx) => {
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
-        const last = await tx.personaHistoryEntry.findFirst({ where: { userId }, orderBy: { version: "desc" } });
-        if (!last || last.action === "UNDO" || last.goalsAfter !== p.goals) throw new PersonaConflict("nothing to undo");
+        const history = await tx.personaHistoryEntry.findMany({ where: { userId }, orderBy: { version: "asc" } });
+        const change = changeToUndo(history, (h) => h.action === "UNDO");
+        if (!change || change.goalsAfter !== p.goals) throw new PersonaConflict("nothing to undo");
         const at = now();
         await tx.personaHistoryEntry.create({
           data: {
@@ -308,14 +311,14 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
             version: p.version + 1,
             action: "UNDO",
             actorId,
-            reviewId: last.reviewId,
-            proposalId: last.proposalId,
-            reason: `Undid version ${last.version}.`,
+            reviewId: change.reviewId,
+            proposalId: change.proposalId,
+            reason: `Undid version ${change.version}.`,
             goalsBefore: p.goals,
-            goalsAfter: last.goalsBefore,
+            goalsAfter: change.goalsBefore,
             evidence: [],
-            traceThreadId: last.traceThreadId,
-            traceRootId: last.traceRootId,
+            traceThreadId: change.traceThreadId,
+            traceRootId: change.traceRootId,
             createdAt: at,
           },
         });
@@ -325,7 +328,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           await tx.personaProposal.update({ where: { id: pending.id }, data: { status: "SUPERSEDED", decidedAt: at, decidedBy: actorId } });
           await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "SUPERSEDED" } });
         }
-        await bump(tx, p, { goals: last.goalsBefore, version: p.version + 1, ...(pending ? { reviewState: "SUPERSEDED" } : {}) });
+        await bump(tx, p, { goals: change.goalsBefore, version: p.version + 1, ...(pending ? { reviewState: "SUPERSEDED" } : {}) });
         await prune(tx, p);
         return state(tx, userId);
       });

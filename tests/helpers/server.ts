@@ -5,9 +5,10 @@
 // In the integration suite a file gets one of the servers kept for the whole run
 // (tests/helpers/shared-server.ts) when its `env` is part of that server's (SHARED_SERVERS), its
 // database reset first (tests/helpers/database-reset.ts); it may restart it, not kill it. A file
-// gets a server of its own when it passes other `env`, `emptyDataDir` or `dedicated`. Today:
+// gets a server of its own when it passes other `env`, `emptyDataDir`, `dataDir` or `dedicated`. Today:
 // - learning-llm, persona-llm: a fake LLM's base URL (a server of the test's own);
-// - health: an empty data dir (initdb and every migration at start).
+// - health: an empty data dir (initdb and every migration at start);
+// - start-data-dir: a data dir of the test's own, inspected after SIGTERM.
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -85,6 +86,10 @@ type ServerOptions = {
   emptyDataDir?: boolean;
   /** A server of this file's own, e.g. to restart it. */
   dedicated?: boolean;
+  /** A data dir the caller made and keeps (stop() leaves it); a new temporary one otherwise. */
+  dataDir?: string;
+  /** A database the caller made and keeps, passed as DATABASE_URL (start.ts's PostgreSQL path, whatever serves it). */
+  databaseUrl?: string;
 };
 
 /**
@@ -123,7 +128,7 @@ export type SharedServer = {
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const control = process.env[SHARED_SERVERS_VAR];
   const index = SHARED_SERVERS.findIndex((env) => Object.entries(opts.env ?? {}).every(([k, v]) => env[k] === v));
-  const sharable = control && !opts.dedicated && !opts.emptyDataDir && (opts.kind ?? testDatabase()) === testDatabase() && index >= 0;
+  const sharable = control && !opts.dedicated && !opts.emptyDataDir && !opts.dataDir && !opts.databaseUrl && (opts.kind ?? testDatabase()) === testDatabase() && index >= 0;
   if (!sharable) return launchTestServer(opts);
   const r = await fetch(`${control}/servers/${index}`, { method: "POST" });
   if (!r.ok) throw new Error(`the shared test server did not start: ${await r.text()}`);
@@ -159,7 +164,7 @@ async function attachShared(restartUrl: string, shared: SharedServer): Promise<T
 export async function launchTestServer(opts: ServerOptions & { logFile?: string } = {}): Promise<TestServer> {
   const kind = opts.kind ?? testDatabase();
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-test-"));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "proctor-test-"));
   let databaseUrl: string;
   let dropDatabase = async () => {};
   const env: Record<string, string> = {
@@ -174,7 +179,10 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     ...opts.env,
   };
-  if (kind === "postgres") {
+  if (opts.databaseUrl) {
+    databaseUrl = opts.databaseUrl;
+    env.DATABASE_URL = databaseUrl;
+  } else if (kind === "postgres") {
     const created = await createPostgresDatabase();
     databaseUrl = created.url;
     dropDatabase = created.drop;
@@ -238,7 +246,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
       await sql.end().catch(() => {});
       await terminate();
       await dropDatabase();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

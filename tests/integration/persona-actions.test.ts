@@ -99,10 +99,10 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
       action: "undo",
       changes: { goals: { old: "Pass the B2 Spanish exam\nRead novels in Spanish", new: "" } },
     });
-    // Single-step undo: an undo cannot be undone.
+    // The only approved change is undone: back at v1's goals, there is nothing left to undo.
     expect((await act(server, admin, { user_id: user, action: "undo", revision: s3.revision })).status).toBe(409);
 
-    // Paused: no reflection, no approval; dismissing still works.
+    // Paused: no reflection, no approval, no dismissal (persona-undo-pause.test.ts covers these refusals in full).
     await postMessages(server, AGENT, user, "thread-2", ["I want to learn guitar chords."]);
     const s4 = (await act(server, admin, { user_id: user, action: "reflect" })).json;
     expect(s4.pending.changes.goals.new).toBe("Learn guitar chords");
@@ -112,13 +112,14 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
     expect((await act(server, admin, { user_id: user, action: "approve", revision: s5.revision, proposal_id: s5.pending.id })).status).toBe(409);
     await postMessages(server, AGENT, user, "thread-2", ["I want to learn scales too."]);
     expect((await act(server, admin, { user_id: user, action: "reflect" })).status).toBe(409);
-    const dismissed = await act(server, admin, { user_id: user, action: "dismiss", revision: s5.revision, proposal_id: s5.pending.id });
+    expect((await act(server, admin, { user_id: user, action: "dismiss", revision: s5.revision, proposal_id: s5.pending.id })).status).toBe(409);
+    const resumed = await act(server, admin, { user_id: user, action: "pause", revision: s5.revision, paused: false });
+    expect(resumed.json.paused).toBe(false);
+    const dismissed = await act(server, admin, { user_id: user, action: "dismiss", revision: resumed.json.revision, proposal_id: s5.pending.id });
     expect(dismissed.status).toBe(200);
     expect(dismissed.json).toMatchObject({ pending: null, review_state: "dismissed", persona: { version: 3 } });
-    const resumed = await act(server, admin, { user_id: user, action: "pause", revision: dismissed.json.revision, paused: false });
-    expect(resumed.json.paused).toBe(false);
 
-    // The page now offers Resume-free controls and no Undo (the last entry is an undo).
+    // The page now offers Resume-free controls and no Undo (no approved change is left to undo).
     const after = await viewPage(server, admin, user);
     expect(after.text).toContain("Version 3");
     expect(after.text).not.toContain("Undo last change");
@@ -193,12 +194,12 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
     expect((await auditRows(server)).length).toBe(before);
   });
 
-  it("refuses oversized, streamed, malformed and invalid-account bodies with the reference's messages", async () => {
+  it("refuses oversized, streamed, malformed and invalid-account bodies (413 over 4,096 bytes, else the reference's messages)", async () => {
     const before = (await auditRows(server)).length;
     const big = JSON.stringify({ user_id: "acct-flow", action: "reflect", proposal_id: "x".repeat(5000) });
     const sized = await act(server, admin, big);
-    expect(sized.status).toBe(400);
-    expect(sized.json.detail).toBe("Invalid persona action");
+    expect(sized.status).toBe(413);
+    expect(sized.json.code).toBe("payload_too_large");
     // No content-length: the body arrives as a stream and is cut off at 4,096 bytes.
     const chunks = [new TextEncoder().encode(" ".repeat(2048)), new TextEncoder().encode(" ".repeat(2049))];
     const streamed = await fetch(`${server.baseUrl}/persona-evolution/action`, {
@@ -212,7 +213,7 @@ describe(`persona evolution actions (${process.env.PROCTOR_TEST_DB ?? "pglite"})
       }),
       duplex: "half",
     } as RequestInit);
-    expect(streamed.status).toBe(400);
+    expect(streamed.status).toBe(413);
     expect((await act(server, admin, "{not json")).json.detail).toBe("Invalid persona action");
     expect((await act(server, admin, { user_id: " ", action: "reflect" })).json.detail).toBe("A valid account ID is required");
     expect((await act(server, admin, { user_id: "x".repeat(129), action: "reflect" })).status).toBe(400);

@@ -59,10 +59,19 @@ describe("persona monitor view", () => {
     expect(odd.rows[0]).toMatchObject({ statusLabel: "Rate limited", timestamp: null, tone: "gray" });
   });
 
-  it("offers undo only after an applied change that is not itself an undo", () => {
-    expect(canUndo({ persona: { evolution_history: [] } })).toBe(false);
-    expect(canUndo({ persona: { evolution_history: [entry(2, undefined)] } })).toBe(true);
-    expect(canUndo({ persona: { evolution_history: [entry(2, undefined), entry(3, undefined, "undo")] } })).toBe(false);
+  it("offers undo while an applied change is not yet undone, walking back one approved version per undo", () => {
+    const change = (version: number, from: string, to: string, action = "applied") => ({ ...entry(version, undefined, action), changes: { goals: { old: from, new: to } } });
+    const profile = (goals: string, ...history: ReturnType<typeof change>[]) => ({ persona: { goals, evolution_history: history } });
+    expect(canUndo(profile(""))).toBe(false);
+    expect(canUndo(profile("b", change(2, "a", "b")))).toBe(true);
+    // v2 a→b, v3 b→c, undo v3 (v4 c→b): v2 is still undoable; undoing it too (v5 b→a) leaves nothing.
+    expect(canUndo(profile("b", change(2, "a", "b"), change(3, "b", "c"), change(4, "c", "b", "undo")))).toBe(true);
+    expect(canUndo(profile("a", change(2, "a", "b"), change(3, "b", "c"), change(4, "c", "b", "undo"), change(5, "b", "a", "undo")))).toBe(false);
+    // A change approved after an undo is the next one reverted.
+    expect(canUndo(profile("d", change(2, "a", "b"), change(3, "b", "c"), change(4, "c", "b", "undo"), change(5, "b", "d")))).toBe(true);
+    // Goals that are not the change's result (a host's odd state): no button the adapter would refuse.
+    expect(canUndo(profile("x", change(2, "a", "b")))).toBe(false);
     expect(canUndo(null)).toBe(false);
+    expect(canUndo({ persona: { evolution_history: [null, 3] } })).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
-// Undo the last applied change: the goals go back to what they were, as a new version. A
-// pending proposal written against the reverted goals is superseded.
+// Undo the newest applied change not yet undone: the goals go back to what they were before it,
+// as a new version. Repeated undos walk back one approved version each, down to v1 (lib/persona/undo.ts).
+// A pending proposal written against the reverted goals is superseded.
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
 import type { PersonaState } from "../types";
