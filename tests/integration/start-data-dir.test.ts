@@ -5,10 +5,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { launchTestServer } from "../helpers/server";
+import { launchTestServer, waitFor, type TestServer } from "../helpers/server";
 import { openDomainDatabase } from "../helpers/domain-database";
 
+// Each test starts and stops a server of its own: the suite's per-test limit is for shared servers.
+const LAUNCH_LIMIT_MS = 240_000;
 const dirs: string[] = [];
+/** The server's own SIGTERM handler ran (not the SIGKILL fallback): its last output can trail the exit. */
+const shutDownCleanly = (server: TestServer) => waitFor(async () => server.output().includes("shutting down (SIGTERM)"), 10_000, server.output);
 const dataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), "proctor-start-"));
   dirs.push(dir);
@@ -31,12 +35,12 @@ describe("embedded.url in the data dir", () => {
       expect(server.output()).toContain("database: PostgreSQL from DATABASE_URL");
       expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
       await server.stop();
-      expect(server.output()).toContain("shutting down (SIGTERM)");
+      await shutDownCleanly(server);
     } finally {
       await database.close();
     }
     expect(readFileSync(file, "utf8")).toBe(other);
-  });
+  }, LAUNCH_LIMIT_MS);
 
   it("is written by an embedded start while it runs and removed by it on SIGTERM", async () => {
     const dir = dataDir();
@@ -44,7 +48,7 @@ describe("embedded.url in the data dir", () => {
     const server = await launchTestServer({ kind: "pglite", dataDir: dir, dedicated: true });
     expect(readFileSync(file, "utf8").trim()).toMatch(/^postgres(ql)?:\/\/.*127\.0\.0\.1:\d+/);
     await server.stop();
-    expect(server.output()).toContain("shutting down (SIGTERM)");
+    await shutDownCleanly(server);
     expect(existsSync(file)).toBe(false);
-  });
+  }, LAUNCH_LIMIT_MS);
 });
