@@ -11,13 +11,30 @@ import { openDomainDatabase } from "../helpers/domain-database";
 // Each test starts and stops a server of its own: the suite's per-test limit is for shared servers.
 const LAUNCH_LIMIT_MS = 240_000;
 const dirs: string[] = [];
-/** The server's own SIGTERM handler ran (not the SIGKILL fallback): its last output can trail the exit. */
-const shutDownCleanly = (server: TestServer) => waitFor(async () => server.output().includes("shutting down (SIGTERM)"), 10_000, server.output);
 const dataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), "proctor-start-"));
   dirs.push(dir);
   return dir;
 };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/**
+ * SIGTERM, then wait for the process to finish its own shutdown (no SIGKILL fallback: under load
+ * an embedded database can keep the event loop busy for a while), and check its handler ran.
+ */
+async function sigterm(server: TestServer) {
+  server.kill("SIGTERM");
+  await waitFor(async () => !alive(server.pid), 120_000, server.output);
+  // Its last output can trail the exit.
+  await waitFor(async () => server.output().includes("shutting down (SIGTERM)"), 10_000, server.output);
+  await server.stop();
+}
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -34,8 +51,7 @@ describe("embedded.url in the data dir", () => {
       const server = await launchTestServer({ dataDir: dir, databaseUrl: database.url, dedicated: true });
       expect(server.output()).toContain("database: PostgreSQL from DATABASE_URL");
       expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
-      await server.stop();
-      await shutDownCleanly(server);
+      await sigterm(server);
     } finally {
       await database.close();
     }
@@ -47,8 +63,7 @@ describe("embedded.url in the data dir", () => {
     const file = path.join(dir, "embedded.url");
     const server = await launchTestServer({ kind: "pglite", dataDir: dir, dedicated: true });
     expect(readFileSync(file, "utf8").trim()).toMatch(/^postgres(ql)?:\/\/.*127\.0\.0\.1:\d+/);
-    await server.stop();
-    await shutDownCleanly(server);
+    await sigterm(server);
     expect(existsSync(file)).toBe(false);
   }, LAUNCH_LIMIT_MS);
 });
