@@ -14,6 +14,7 @@ import { newId } from "./ids";
 import { toSampleRun, type SampleRun } from "./sample-run";
 import { parseSkillMd } from "./skill-md";
 import { bumpSkillsVersion, recordSkillEvent, stampClass } from "./skill-lifecycle";
+import { toolFieldsOf } from "./tool-mentions";
 import { deprecateSkillsMissingTools } from "./tool-removal";
 import { agentNotFound } from "./errors";
 
@@ -111,6 +112,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
   if (!agent) throw agentNotFound(agentId);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
+  const toolFields = toolFieldsOf(agent.tools);
 
   const deprecated = await stalenessSweep(db, agentId, toolbox, opts);
 
@@ -159,6 +161,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
         queries: samples.queries,
       },
       toolbox,
+      toolFields,
     );
     if (!result.ok) rejected.push({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), reasons: result.reasons });
     else accepted.push({ e, samples, content: result.content });
