@@ -1,3 +1,5 @@
+-- Idempotent (re-running it changes nothing more), as its integration test re-runs it.
+
 -- Issue 12, review first: require_shadow now defaults to true. Agents whose stored learning
 -- configuration never named it ran with the old default (false); they keep that value.
 UPDATE "agents" SET "learning" = jsonb_set("learning", '{require_shadow}', 'false'::jsonb)
@@ -9,7 +11,7 @@ WHERE jsonb_typeof("learning") = 'object' AND NOT ("learning" ? 'require_shadow'
 -- (ledger_record_evaluation's UPDATE). The same writes as lib/learning/skill-lifecycle.ts's
 -- retireSkill: status and reason, unstamp the class's runs, bump skills_version (the context
 -- caches), a lifecycle event, and its skill.demoted audit row (lib/audit/events.ts).
-CREATE FUNCTION ledger_suspension_demotes_skill() RETURNS trigger
+CREATE OR REPLACE FUNCTION ledger_suspension_demotes_skill() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   s record;
@@ -36,6 +38,7 @@ BEGIN
 END
 $$;
 
+DROP TRIGGER IF EXISTS ledger_suspension_demotes_skill ON ledger_procedures;
 CREATE TRIGGER ledger_suspension_demotes_skill
 AFTER UPDATE OF state ON ledger_procedures
 FOR EACH ROW
