@@ -20,6 +20,7 @@ export const ENGINE_SENSITIVE = [
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
+  "review-gates", // the review-first migration, the ledger suspension trigger
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

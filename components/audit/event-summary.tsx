@@ -114,7 +114,7 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
     case "skill.demoted":
       return <>Demoted <A href={skillHref(e.data.agent_id, e.target.id)}>skill v{e.data.version}</A> of <Agent id={e.data.agent_id} /><Reason text={e.data.reason} /></>;
     case "skill.deprecated":
-      return <>Deprecated <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> in a {e.data.trigger} cycle<Reason text={e.data.reason} /></>;
+      return <>Deprecated <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
     case "skill_qualification.started":
       return (
         <>

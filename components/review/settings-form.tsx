@@ -9,7 +9,7 @@ import { useId, useState } from "react";
 import { saveLearningSettings } from "@/lib/actions/learning";
 import { ActionFailure, unwrap } from "@/lib/actions/client";
 import { learningConfigSchema, type LearningConfig } from "@/lib/learning/config";
-import { CONFIG_GROUPS, type ConfigField } from "@/lib/learning/review/config-fields";
+import { AUTHORITY_KEYS, CONFIG_GROUPS, type ConfigField } from "@/lib/learning/review/config-fields";
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 import { AUTHORITY_MEANING } from "./skill-actions";
@@ -112,6 +112,27 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
     );
   };
 
+  /** A review switch; `implies` is what turning it on also sets (the schema refuses the other combinations). */
+  const toggle = (key: (typeof AUTHORITY_KEYS)[number], title: string, meaning: string, implies: Draft = {}) => (
+    <div className="text-sm">
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          checked={draft[key] === true}
+          onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.checked, ...(e.target.checked ? implies : {}) }))}
+          className="mt-0.5 size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+        />
+        <span>
+          <span className="font-medium">{title}</span>
+          <span className="block text-xs text-slate-600 dark:text-slate-400">
+            {meaning} <code className="text-[11px]">{key}</code>, default {display(defaults[key])}.
+          </span>
+        </span>
+      </label>
+      {errors[key] ? <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">{errors[key]}</p> : null}
+    </div>
+  );
+
   return (
     <form onSubmit={submit} aria-label="Learning settings" noValidate className="space-y-6">
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800" disabled={!canEdit || save.isPending}>
@@ -124,7 +145,7 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
                 name={`${id}-role`}
                 value={r}
                 checked={role === r}
-                onChange={() => setDraft((d) => ({ ...d, skill_injection_role: r, ...(r === "developer" ? { require_shadow: true } : {}) }))}
+                onChange={() => setDraft((d) => ({ ...d, skill_injection_role: r, ...(r === "developer" ? { require_shadow: true, auto_activate: false } : {}) }))}
                 className="mt-0.5 size-4 focus-visible:outline-2 focus-visible:outline-indigo-500"
               />
               <span>
@@ -135,24 +156,20 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
           ))}
         </div>
         {errors.skill_injection_role ? <p role="alert" className="text-xs text-red-700 dark:text-red-300">{errors.skill_injection_role}</p> : null}
-        <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" checked={draft.require_shadow === true} onChange={(e) => set("require_shadow", e.target.checked)} className="mt-0.5 size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
-          <span>
-            <span className="font-medium">Require shadow review before activation</span>
-            <span className="block text-xs text-slate-600 dark:text-slate-400">
-              New skills land in shadow and wait for an admin&apos;s decision. Required for developer authority. <code className="text-[11px]">require_shadow</code>, default {display(defaults.require_shadow)}.
-            </span>
-          </span>
-        </label>
-        <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" checked={draft.shadow_evaluation_enabled === true} onChange={(e) => set("shadow_evaluation_enabled", e.target.checked)} className="mt-0.5 size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
-          <span>
-            <span className="font-medium">Passively evaluate shadow skills</span>
-            <span className="block text-xs text-slate-600 dark:text-slate-400">
-              Compare new runs with shadow skills to build readiness evidence; nothing is injected. <code className="text-[11px]">shadow_evaluation_enabled</code>, default {display(defaults.shadow_evaluation_enabled)}.
-            </span>
-          </span>
-        </label>
+        {toggle("require_shadow", "Require shadow review before activation", "New skills land in shadow and wait for an admin's decision. Required for developer authority and for qualification.", { auto_activate: false })}
+        {toggle(
+          "auto_activate",
+          "Activate new skills without review (opt-out of review)",
+          "Skills distilled by a promotion cycle are injected at once, with no admin decision. Only without shadow review; otherwise new skills wait for an admin (as candidates when shadow review is off).",
+          { require_shadow: false, require_qualification: false, skill_injection_role: "user" },
+        )}
+        {toggle(
+          "require_qualification",
+          "Require paired-evaluation qualification before activation",
+          "A shadow skill can be activated only when its evidence-ledger procedure is active; a ledger suspension of that procedure demotes the active skill.",
+          { require_shadow: true, auto_activate: false },
+        )}
+        {toggle("shadow_evaluation_enabled", "Passively evaluate shadow skills", "Compare new runs with shadow skills to build readiness evidence; nothing is injected.")}
       </fieldset>
 
       {CONFIG_GROUPS.map((g) => (

@@ -34,9 +34,11 @@ type Props = {
   shadowEvaluationEnabled: boolean;
   /** The skill's paired-evaluation qualification in the evidence ledger, when one was started. */
   qualification?: SkillQualificationSummary | null;
+  /** The agent requires qualification and the skill's procedure is not ACTIVE: why activation is refused. */
+  activationBlocker?: string | null;
 };
 
-export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled, qualification }: Props) {
+export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled, qualification, activationBlocker }: Props) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState<Decision | null>(null);
@@ -61,6 +63,11 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
       <p>Demoting stops injecting this skill and releases its class&apos;s runs back to workflow retrieval. The class can be distilled again from the runs that follow.</p>
     ) : (
       <div className="space-y-2">
+        {activationBlocker ? (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-900 dark:bg-red-950 dark:text-red-200">
+            {activationBlocker}
+          </p>
+        ) : null}
         <p>{AUTHORITY_MEANING[d.role]}</p>
         <p>Activation starts injection for matching queries and suppresses the source class&apos;s runs from workflow retrieval.</p>
         {readiness && !readiness.ready ? (
@@ -109,6 +116,7 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
           confirmLabel={open.kind === "activate" ? `Activate as ${open.role}` : "Demote"}
           danger={open.kind === "demote"}
           pending={decide.isPending}
+          blocked={open.kind === "activate" && !!activationBlocker}
           onConfirm={(reason) => decide.mutate({ d: open, reason })}
           onCancel={() => setOpen(null)}
         />

@@ -18,7 +18,7 @@ import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 
 const EVENT_LABEL: Record<string, string> = {
-  skill_candidate_created: "Created in shadow",
+  skill_candidate_created: "Created for review",
   skill_promoted: "Promoted (active)",
   skill_activated: "Activated",
   skill_demoted: "Demoted",
@@ -75,6 +75,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
           readiness={s.status === "shadow" || s.status === "candidate" ? s.readiness : null}
           shadowEvaluationEnabled={d.config.shadow_evaluation_enabled}
           qualification={d.qualification ?? null}
+          activationBlocker={d.activationBlocker ?? null}
         />
       ) : null}
 

@@ -12,12 +12,14 @@ type Props = {
   confirmLabel: string;
   danger?: boolean;
   pending?: boolean;
+  /** The decision cannot be taken now (the description says why): confirm stays disabled. */
+  blocked?: boolean;
   reasonLabel?: string;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 };
 
-export function ConfirmDialog({ open, title, description, confirmLabel, danger, pending, reasonLabel = "Reason (recorded in the audit log)", onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ open, title, description, confirmLabel, danger, pending, blocked, reasonLabel = "Reason (recorded in the audit log)", onConfirm, onCancel }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const id = useId();
@@ -43,7 +45,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
         className="space-y-4 p-5"
         onSubmit={(e) => {
           e.preventDefault();
-          if (reason.trim()) onConfirm(reason.trim());
+          if (reason.trim() && !blocked) onConfirm(reason.trim());
         }}
       >
         <h2 id={`${id}-title`} className="text-base font-semibold">
@@ -65,7 +67,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button type="submit" variant={danger ? "danger" : "primary"} pending={pending} disabled={!reason.trim()}>
+          <Button type="submit" variant={danger ? "danger" : "primary"} pending={pending} disabled={!reason.trim() || blocked}>
             {confirmLabel}
           </Button>
         </div>

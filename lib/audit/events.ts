@@ -19,8 +19,8 @@
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
 // | class.distilled                | agent    | "Distill now" on one class                        |
 // | skill.activated                | skill    | review: activate a shadow/candidate skill         |
-// | skill.demoted                  | skill    | review: demote an active skill                    |
-// | skill.deprecated               | skill    | promotion cycle: a tool the skill uses was removed |
+// | skill.demoted                  | skill    | review: demote an active skill; ledger suspension  |
+// | skill.deprecated               | skill    | promotion cycle or agent update: a tool it uses was removed |
 // | skill_qualification.started    | skill    | ledger: paired-evaluation qualification proposed   |
 // | shadow_job.retried             | job      | shadow queue: retry a dead evaluation job         |
 // | persona_profile.viewed         | account  | persona page: a profile read                      |
@@ -84,7 +84,7 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),
   event("skill.activated", "skill", { agent_id: id, version: z.number().int(), injection_role: z.enum(["user", "developer"]), reason: reason.nullable() }),
   event("skill.demoted", "skill", { agent_id: id, version: z.number().int(), reason }),
-  event("skill.deprecated", "skill", { agent_id: id, reason, trigger: z.enum(["manual", "cadence", "distill"]) }),
+  event("skill.deprecated", "skill", { agent_id: id, reason, trigger: z.enum(["manual", "cadence", "distill", "agent_update"]) }),
   event("skill_qualification.started", "skill", {
     agent_id: id,
     procedure_id: id,

@@ -21,7 +21,12 @@ export const learningConfigSchema = z
     distill_sample_size: positiveInt.default(5),
     include_failure_samples: nonNegativeInt.default(2),
     skill_max_content_chars: z.number().int().min(200).default(4000),
-    require_shadow: z.boolean().default(false),
+    // Review first (issue 12): new skills wait for an admin unless the agent opts out.
+    require_shadow: z.boolean().default(true),
+    /** The explicit opt-out: with require_shadow false, new skills go ACTIVE without review. */
+    auto_activate: z.boolean().default(false),
+    /** Activation needs the skill's ledger procedure ACTIVE (paired-evaluation qualification). */
+    require_qualification: z.boolean().default(false),
     shadow_evaluation_enabled: z.boolean().default(false),
     shadow_evaluation_max_candidates: positiveInt.default(3),
     shadow_evaluation_min_similarity: rate.nullable().default(null),
@@ -64,6 +69,13 @@ export const learningConfigSchema = z
         path: ["skill_injection_role"],
         message: "developer authority requires require_shadow=true (shadow review before activation)",
       });
+    }
+    if (c.auto_activate && c.require_shadow) {
+      ctx.addIssue({ code: "custom", path: ["auto_activate"], message: "auto_activate skips review; it needs require_shadow=false" });
+    }
+    if (c.require_qualification && !c.require_shadow) {
+      // Qualification starts from a shadow skill, and auto-activation would bypass it.
+      ctx.addIssue({ code: "custom", path: ["require_qualification"], message: "require_qualification needs require_shadow=true (qualification starts from a shadow skill)" });
     }
   });
 

@@ -29,7 +29,12 @@ export const templateDistiller: Distiller = {
 
 export type DistillResult = { ok: true; content: string } | { ok: false; reasons: string[] };
 
-export async function distillAndValidate(distiller: Distiller, input: DistillInput, toolbox: ReadonlySet<string>): Promise<DistillResult> {
+export async function distillAndValidate(
+  distiller: Distiller,
+  input: DistillInput,
+  toolbox: ReadonlySet<string>,
+  toolFields?: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<DistillResult> {
   let content: string;
   try {
     content = (await distiller.distill(input)).trim();
@@ -40,6 +45,7 @@ export async function distillAndValidate(distiller: Distiller, input: DistillInp
   const verdict = await validateSkill({
     content,
     toolbox,
+    toolFields,
     maxChars: input.maxChars,
     successes: input.successes,
     failures: input.failures,

@@ -13,7 +13,9 @@ import { defaultEmbedder } from "./embedder";
 import { newId } from "./ids";
 import { toSampleRun, type SampleRun } from "./sample-run";
 import { parseSkillMd } from "./skill-md";
-import { bumpSkillsVersion, recordSkillEvent, retireSkill, stampClass } from "./skill-lifecycle";
+import { bumpSkillsVersion, recordSkillEvent, stampClass } from "./skill-lifecycle";
+import { toolFieldsOf } from "./tool-mentions";
+import { deprecateSkillsMissingTools } from "./tool-removal";
 import { agentNotFound } from "./errors";
 
 export type CycleTrigger = "manual" | "cadence" | "distill";
@@ -56,19 +58,9 @@ export function toolboxOf(tools: unknown): Set<string> {
 
 /** ACTIVE, SHADOW (and CANDIDATE) skills declaring a tool the toolbox no longer has → DEPRECATED. */
 async function stalenessSweep(db: Db, agentId: string, toolbox: Set<string>, opts: CycleOptions): Promise<string[]> {
-  const live = await db.skill.findMany({ where: { agentId, status: { in: [...LIVE] } }, select: { id: true, tools: true } });
-  const stale = live.map((s) => ({ id: s.id, missing: s.tools.filter((t) => !toolbox.has(t)) })).filter((s) => s.missing.length > 0);
-  if (stale.length === 0) return [];
-  return db.$transaction(async (tx) => {
-    const done: string[] = [];
-    for (const s of stale) {
-      const reason = `tool removed: ${s.missing.join(", ")}`;
-      if (!(await retireSkill(tx, { id: s.id, agentId }, "DEPRECATED", reason, actorLabel(opts.audit), [...LIVE]))) continue;
-      await recordAudit(tx, opts.audit, { type: "skill.deprecated", target: { type: "skill", id: s.id }, data: { agent_id: agentId, reason, trigger: opts.trigger } });
-      done.push(s.id);
-    }
-    return done;
-  });
+  const live = await db.skill.findMany({ where: { agentId, status: { in: [...LIVE] } }, select: { tools: true } });
+  if (live.every((s) => s.tools.every((t) => toolbox.has(t)))) return [];
+  return db.$transaction((tx) => deprecateSkillsMissingTools(tx, agentId, toolbox, opts.audit, opts.trigger));
 }
 
 async function loadClasses(db: Db, agentId: string, only: CycleOptions["only"]): Promise<ClassStatsRow[]> {
@@ -120,6 +112,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
   if (!agent) throw agentNotFound(agentId);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
+  const toolFields = toolFieldsOf(agent.tools);
 
   const deprecated = await stalenessSweep(db, agentId, toolbox, opts);
 
@@ -168,6 +161,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
         queries: samples.queries,
       },
       toolbox,
+      toolFields,
     );
     if (!result.ok) rejected.push({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), reasons: result.reasons });
     else accepted.push({ e, samples, content: result.content });
@@ -240,6 +234,16 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
   return report;
 }
 
+/**
+ * Review first: a new skill waits in SHADOW for an admin (require_shadow), or as a CANDIDATE
+ * when shadow review is off; it goes ACTIVE at once only when the agent explicitly opted out
+ * of review (auto_activate, which the schema allows only without require_shadow).
+ */
+export function newSkillStatus(config: Pick<LearningConfig, "require_shadow" | "auto_activate">): "ACTIVE" | "SHADOW" | "CANDIDATE" {
+  if (config.require_shadow) return "SHADOW";
+  return config.auto_activate ? "ACTIVE" : "CANDIDATE";
+}
+
 async function draftSkill(a: Accepted, agentId: string, config: LearningConfig, distiller: Distiller) {
   const fm = parseSkillMd(a.content)!.frontmatter;
   const vectors = await applicabilityVectors(defaultEmbedder(), {
@@ -248,7 +252,8 @@ async function draftSkill(a: Accepted, agentId: string, config: LearningConfig, 
     preconditions: fm.preconditions,
     queries: a.samples.queries,
   });
-  const active = !config.require_shadow;
+  const status = newSkillStatus(config);
+  const active = status === "ACTIVE";
   const now = new Date();
   return {
     data: {
@@ -261,7 +266,7 @@ async function draftSkill(a: Accepted, agentId: string, config: LearningConfig, 
       tools: fm.tools,
       queries: a.samples.queries,
       content: a.content,
-      status: active ? ("ACTIVE" as const) : ("SHADOW" as const),
+      status,
       version: a.e.maxVersion + 1,
       injectionRole: config.skill_injection_role === "developer" ? ("DEVELOPER" as const) : ("USER" as const),
       templateDistilled: distiller.templateDistilled,

@@ -2,7 +2,8 @@
 // before the judge. The judge runs only on a document that passed the machine checks.
 import { findLeak, leakProbes } from "./leaks";
 import type { SampleRun } from "./sample-run";
-import { calledTools, findSection, identifierTokens, parseSkillMd, type ParsedSkill } from "./skill-md";
+import { findSection, identifierTokens, parseSkillMd, type ParsedSkill } from "./skill-md";
+import { knownFields, undeclaredToolReasons } from "./tool-mentions";
 
 export type Verdict = { ok: boolean; reasons: string[] };
 
@@ -12,6 +13,8 @@ export type Judge = (doc: { content: string; parsed: ParsedSkill }, samples: { s
 export type ValidationInput = {
   content: string;
   toolbox: ReadonlySet<string>;
+  /** Each toolbox tool's declared parameter names (tool-mentions.ts#toolFieldsOf). */
+  toolFields?: ReadonlyMap<string, ReadonlySet<string>>;
   maxChars: number;
   successes: SampleRun[];
   failures: SampleRun[];
@@ -39,7 +42,8 @@ export function machineChecks(input: Omit<ValidationInput, "judge">): { reasons:
   if (fm.tools.length === 0) reasons.push("frontmatter declares no tools");
   for (const tool of fm.tools) if (!input.toolbox.has(tool)) reasons.push(`tool not found in toolbox: ${tool}`);
   const declared = new Set(fm.tools);
-  for (const tool of new Set(calledTools(parsed.body))) if (!declared.has(tool)) reasons.push(`procedure calls undeclared tool: ${tool}`);
+  const fields = knownFields(declared, input.toolFields ?? new Map(), [...input.successes, ...input.failures]);
+  reasons.push(...undeclaredToolReasons([fm.description, ...fm.preconditions, parsed.body].join("\n"), declared, fields));
 
   const tokens = identifierTokens(fm.description);
   if (tokens.length && tokens.filter((t) => declared.has(t)).length / tokens.length > 0.5) reasons.push("description is a tool-sequence dump");

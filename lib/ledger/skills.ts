@@ -141,7 +141,7 @@ export function qualificationSummary(r: ProcedureRecord): SkillQualificationSumm
  * The skill's most recent qualification in this deployment, whatever toolbox or model it ran
  * under: what the skill page and the activation dialog show (state, n / trials, bound).
  */
-export async function skillQualification(db: Db, skill: Pick<Skill, "id" | "agentId" | "version">): Promise<ProcedureRecord | null> {
+export async function skillQualification(db: Db | Tx, skill: Pick<Skill, "id" | "agentId" | "version">, opts: { lock?: boolean } = {}): Promise<ProcedureRecord | null> {
   // Read-only: before the first qualification there is no deployment id and no procedure.
   const tenant = (await db.setting.findUnique({ where: { key: DEPLOYMENT_SETTING } }))?.value;
   if (!tenant) return null;
@@ -149,7 +149,9 @@ export async function skillQualification(db: Db, skill: Pick<Skill, "id" | "agen
   const [record] = await procedureRecords(
     db,
     Prisma.sql`p.tenant = ${tenant} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,
-    Prisma.sql`ORDER BY p.created_at DESC LIMIT 1`,
+    // lock: share-locked for the caller's transaction, so a suspension (which locks the
+    // procedure, then the skill) waits for an activation or is seen by it; never both orders.
+    opts.lock ? Prisma.sql`ORDER BY p.created_at DESC LIMIT 1 FOR SHARE OF p` : Prisma.sql`ORDER BY p.created_at DESC LIMIT 1`,
   );
   return record ?? null;
 }

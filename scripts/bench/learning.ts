@@ -50,7 +50,7 @@ async function main(server: TestServer) {
   const client = { send: (method: string, path: string, body?: unknown) => http.send(method, path, body === undefined ? undefined : JSON.stringify(body)) };
   for (let a = 0; a < AGENTS; a++) {
     const tools = Array.from({ length: TOOLS }, (_, i) => ({ name: `tool_${i}`, description: "bench tool" }));
-    const r = await client.send("PUT", `/api/v1/agents/${agentId(a)}`, { name: `Bench ${a}`, tools, learning: { promotion_every_n_runs: 0 } });
+    const r = await client.send("PUT", `/api/v1/agents/${agentId(a)}`, { name: `Bench ${a}`, tools, learning: { promotion_every_n_runs: 0, require_shadow: false, auto_activate: true } });
     if (r.status !== 200) throw new Error(`agent ${a}: ${r.status} ${r.body.slice(0, 200)}`);
   }
   const pid = largestDescendant(server.pid);

@@ -12,11 +12,17 @@ export const REFUND_TOOLS = [
   { name: "send_email", description: "Email a customer" },
 ];
 
-export async function putAgent(server: TestServer, agentId: string, learning: Record<string, unknown> = {}, tools = REFUND_TOOLS) {
+/**
+ * The engine's tests run without review (skills go ACTIVE at once) unless they set
+ * require_shadow themselves; review first, the default, is tested in review-gates.test.ts.
+ */
+const NO_REVIEW = { require_shadow: false, auto_activate: true };
+
+export async function putAgent(server: TestServer, agentId: string, learning: Record<string, unknown> = {}, tools: object[] = REFUND_TOOLS) {
   const r = await call(server.baseUrl, admin, "PUT", `/api/v1/agents/${agentId}`, {
     name: `Agent ${agentId}`,
     tools,
-    learning: { promotion_every_n_runs: 0, ...learning },
+    learning: { promotion_every_n_runs: 0, ...("require_shadow" in learning ? {} : NO_REVIEW), ...learning },
   });
   expect(r.status, r.text).toBe(200);
   return r.json;

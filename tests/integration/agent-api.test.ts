@@ -55,7 +55,7 @@ describe(`agents (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   });
 
   it("refuses developer authority without shadow review, and unknown agents", async () => {
-    const r = await putAgent("dev", { learning: { skill_injection_role: "developer" } });
+    const r = await putAgent("dev", { learning: { skill_injection_role: "developer", require_shadow: false } });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe("validation_error");
     expect(r.json.errors).toContainEqual(expect.objectContaining({ path: "/learning/skill_injection_role" }));

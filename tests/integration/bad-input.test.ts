@@ -88,7 +88,7 @@ describe(`bad input (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const p = await refused("PUT", "/api/v1/agents/newbie", { name: "x", learning: { min_executions: 3, min_execution: 4 } }, 400, "validation_error");
     expect(p.errors[0].path).toBe("/learning");
     await refused("PUT", "/api/v1/agents/newbie", { name: "x", outcome_rule: { fail_when: [{ tool: "t", path: "a", equals: 1, equal: 1 }] } }, 400, "validation_error");
-    await refused("PUT", "/api/v1/agents/newbie", { name: "x", learning: { skill_injection_role: "developer" } }, 400, "validation_error");
+    await refused("PUT", "/api/v1/agents/newbie", { name: "x", learning: { skill_injection_role: "developer", require_shadow: false } }, 400, "validation_error");
   });
 
   it("invalid ids in paths", async () => {

@@ -10,7 +10,10 @@ describe("learning configuration (learningConfigSchema)", () => {
       min_success_rate: 0.8,
       min_distinct_queries: 2,
       max_days_since_last_seen: 30,
-      require_shadow: false,
+      // Review first (issue 12): nothing goes ACTIVE without an admin unless the agent opts out.
+      require_shadow: true,
+      auto_activate: false,
+      require_qualification: false,
       skill_injection_role: "user",
       retrieval_min_similarity: 0.7,
       max_skills_in_context: 2,
@@ -34,11 +37,21 @@ describe("learning configuration (learningConfigSchema)", () => {
   });
 
   it("refuses developer authority without shadow review, accepts it with", () => {
-    const r = learningConfigSchema.safeParse({ skill_injection_role: "developer" });
+    const r = learningConfigSchema.safeParse({ skill_injection_role: "developer", require_shadow: false });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0].message).toMatch(/require_shadow/);
     expect(learningConfigSchema.parse({ skill_injection_role: "DEVELOPER", require_shadow: true }).skill_injection_role).toBe("developer");
     expect(learningConfigSchema.safeParse({ skill_injection_role: "system" }).success).toBe(false);
+  });
+
+  it("refuses auto-activation with shadow review, and qualification without it", () => {
+    const auto = learningConfigSchema.safeParse({ auto_activate: true });
+    expect(auto.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["auto_activate", expect.stringContaining("require_shadow=false")]]);
+    expect(learningConfigSchema.parse({ auto_activate: true, require_shadow: false })).toMatchObject({ auto_activate: true, require_shadow: false });
+    const qual = learningConfigSchema.safeParse({ require_qualification: true, require_shadow: false });
+    expect(qual.error!.issues.map((i) => i.path.join("."))).toEqual(["require_qualification"]);
+    expect(learningConfigSchema.parse({ require_qualification: true }).require_qualification).toBe(true);
+    expect(learningConfigSchema.safeParse({ auto_activate: "yes" }).success).toBe(false);
   });
 
   it("checks ranges", () => {

@@ -14,6 +14,7 @@ import * as ledgerOut from "./ledger-responses";
 import * as learning from "./learning";
 import * as learned from "../../learning/api-responses";
 import { personaParams, personaQuery } from "../../persona/reference";
+import { qualificationBody } from "../../learning/operations/start-skill-qualification";
 
 /** One documented answer: a JSON body matching `schema` (problem+json from 400 on). */
 export type Reply = { description: string; schema: z.ZodType };
@@ -130,13 +131,23 @@ export const v1 = {
     auth: "any", access: "learning:write", params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
     responses: {
       200: ok("the active skill", learned.skillResponse),
-      409: refused("the skill is not shadow or candidate, or uses tools the agent no longer has (code invalid_state)"),
+      409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state)"),
     },
   },
   demoteSkill: {
     method: "POST", path: `${skillPath}/demote`, tag: "skills", summary: "Demote an active skill (audited)",
     auth: "any", access: "learning:write", params: learning.skillParams, body: learning.demoteBody,
     responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state)") },
+  },
+  startSkillQualification: {
+    method: "POST", path: `${skillPath}/qualification`, tag: "skills",
+    summary: "Start paired-evaluation qualification of a shadow skill in the evidence ledger (audited; admin scope, as in the console)",
+    auth: "any", access: "learning:write", params: learning.skillParams, body: qualificationBody,
+    responses: {
+      201: ok("the skill's new Candidate procedure record", ledgerOut.procedureRecordResponse),
+      200: ok("this skill version already has its procedure in this scope: the current record (nothing written)", ledgerOut.procedureRecordResponse),
+      409: refused("the skill is not shadow (code invalid_state)"),
+    },
   },
   getSkillReadiness: {
     method: "GET", path: `${skillPath}/readiness`, tag: "skills", summary: "Advisory shadow readiness", auth: "any", access: "learning:read",

@@ -1,11 +1,16 @@
 // Activate a shadow or candidate skill: it starts being injected into the agent's context,
 // with the authority chosen here (or the one stored). The change and its audit row commit
-// together; a skill retired or activated meanwhile is refused.
+// together; a skill retired or activated meanwhile is refused. When the agent requires
+// qualification, the skill's ledger procedure must be ACTIVE, read share-locked in the same
+// transaction (a concurrent suspension either waits and then demotes the skill, or is seen);
+// a refusal writes nothing (the reference audits decisions, not refused attempts).
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, Validation } from "../../errors";
+import { qualificationSummary, skillQualification } from "../../ledger/skills";
 import { toolboxOf } from "../promotion";
+import { qualificationBlocker } from "../qualification-gate";
 import type { activateBody } from "../schemas";
 import { activateSkillTx } from "../skill-lifecycle";
 import { agentConfig, getSkill, loadSkill } from "../skills-api";
@@ -29,6 +34,11 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
   if (missing.length) throw new InvalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
   const reason = input.reason ?? null;
   await db.$transaction(async (tx) => {
+    if (config.require_qualification) {
+      const record = await skillQualification(tx, { id: skill.id, agentId: skill.agentId, version: skill.version }, { lock: true });
+      const blocker = qualificationBlocker(config, record && qualificationSummary(record));
+      if (blocker) throw new InvalidState(blocker);
+    }
     const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
       injectionRole: role,
       reason,

@@ -1,11 +1,14 @@
 // Declare an agent (PUT /agents/{id}): create it, or replace its name, toolbox, learning
 // configuration and outcome rule; run counters are kept. Audited as agent.created or
-// agent.replaced in the same transaction.
+// agent.replaced in the same transaction, which also deprecates every live skill using a tool
+// the new toolbox drops (one skill.deprecated row each), so /context stops injecting it at once.
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { agentView } from "../agents";
+import { toolboxOf } from "../promotion";
 import { runTotalsOf } from "../run-counters";
+import { deprecateSkillsMissingTools } from "../tool-removal";
 import type { AgentPutBody, AgentResponse } from "../schemas";
 
 /** The body has passed agentPutBody (its defaults filled). */
@@ -32,6 +35,7 @@ export async function declareAgent(db: Db, input: DeclareAgentInput, by: AuditCo
       target: { type: "agent", id: agentId },
       data: { name, tools: tools.map((t) => t.name), learning, outcome_rule },
     });
+    if (existed) await deprecateSkillsMissingTools(tx, agentId, toolboxOf(tools), by, "agent_update");
     return row;
   });
   return agentView(agent, await runTotalsOf(db, agentId));

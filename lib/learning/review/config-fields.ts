@@ -10,7 +10,7 @@ export type ConfigField = { key: keyof LearningConfig; label: string; kind: Fiel
 export type ConfigGroup = { id: string; title: string; description: string; fields: ConfigField[] };
 
 /** Keys the authority selector edits (shown together, not as plain fields). */
-export const AUTHORITY_KEYS = ["skill_injection_role", "require_shadow", "shadow_evaluation_enabled"] as const;
+export const AUTHORITY_KEYS = ["skill_injection_role", "require_shadow", "shadow_evaluation_enabled", "auto_activate", "require_qualification"] as const;
 
 export const CONFIG_GROUPS: ConfigGroup[] = [
   {

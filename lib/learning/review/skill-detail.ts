@@ -8,6 +8,7 @@ import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
 import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/recent";
 import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
+import { qualificationBlocker } from "../qualification-gate";
 
 const HISTORY_LIMIT = 100;
 const VERSION_LIMIT = 50;
@@ -31,7 +32,7 @@ export type SourceRun = { id: string; workflowId: string; outcome: "SUCCESS" | "
 export type SkillDetail = {
   skill: Awaited<ReturnType<typeof getSkill>>;
   agentName: string;
-  config: Pick<LearningConfig, "require_shadow" | "shadow_evaluation_enabled" | "demotion_success_delta" | "drift_window_activations" | "min_activations_before_drift_check">;
+  config: Pick<LearningConfig, "require_shadow" | "require_qualification" | "shadow_evaluation_enabled" | "demotion_success_delta" | "drift_window_activations" | "min_activations_before_drift_check">;
   userScope: string;
   versions: SkillVersion[];
   events: SkillLifecycleEvent[];
@@ -41,6 +42,8 @@ export type SkillDetail = {
   shadowRecent: RecentShadowEvaluation[];
   /** Paired-evaluation qualification: loaded for admins only (viewers do not see the ledger). */
   qualification?: SkillQualificationSummary | null;
+  /** Why the qualification gate refuses activation now (admins, with the ledger), or null. */
+  activationBlocker?: string | null;
 };
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
@@ -81,6 +84,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     agentName: agent.name,
     config: {
       require_shadow: config.require_shadow,
+      require_qualification: config.require_qualification,
       shadow_evaluation_enabled: config.shadow_evaluation_enabled,
       demotion_success_delta: config.demotion_success_delta,
       drift_window_activations: config.drift_window_activations,
@@ -96,8 +100,14 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     sourceRuns,
     shadowRecent:
       skill.status === "shadow" || skill.status === "candidate" ? await recentShadowEvaluations(db, skillId, config.shadow_evaluation_recent_window) : [],
-    ...(opts.withLedger ? { qualification: await skillQualificationOf(db, skill) } : {}),
+    ...(opts.withLedger ? await ledgerView(db, skill, config) : {}),
   };
+}
+
+async function ledgerView(db: Db, skill: { skill_id: string; agent_id: string; version: number; status: string }, config: LearningConfig) {
+  const qualification = await skillQualificationOf(db, skill);
+  const reviewable = skill.status === "shadow" || skill.status === "candidate";
+  return { qualification, activationBlocker: reviewable ? qualificationBlocker(config, qualification) : null };
 }
 
 async function skillQualificationOf(db: Db, s: { skill_id: string; agent_id: string; version: number }): Promise<SkillQualificationSummary | null> {

@@ -52,6 +52,41 @@ describe("validation gate", () => {
     expect(v.reasons).toEqual(["procedure calls undeclared tool: magic_undo"]);
   });
 
+  describe("undeclared tools (issue 12, the reference's gap 7)", () => {
+    const withLine = (line: string) => validate(GOOD_SKILL.replace("## Failure modes observed", `${line}\n\n## Failure modes observed`));
+    const fields = new Map([["issue_refund", new Set(["reason_code"])]]);
+
+    it("rejects backticked names that are neither a declared tool nor a field of one, and call-like mentions", async () => {
+      expect((await withLine("3. Use `delete_account` to close the account")).reasons).toEqual(["procedure names undeclared tool or field: delete_account"]);
+      expect((await withLine("3. Invoke `x`")).reasons).toEqual(["procedure calls undeclared tool: x"]);
+      expect((await withLine("3. Then call wipe() to clean up")).reasons).toEqual(["procedure calls undeclared tool: wipe"]);
+      expect((await withLine("3. Finish with close_ticket(...)")).reasons).toEqual(["procedure calls undeclared tool: close_ticket"]);
+      expect((await withLine("3. notifyCustomer(order_id=<id>) afterwards")).reasons).toEqual(["procedure calls undeclared tool: notifyCustomer"]);
+      expect((await withLine("3. Use delete_account when nothing else works")).reasons).toEqual(["procedure names undeclared tool or field: delete_account"]);
+      expect((await withLine("3. Invoking `send_email` is optional")).reasons).toEqual(["procedure calls undeclared tool: send_email"]);
+      // A toolbox tool the frontmatter does not declare is undeclared too.
+      expect((await withLine("3. Check `send_email`")).reasons).toEqual(["procedure names undeclared tool or field: send_email"]);
+      // The frontmatter is read as well as the body.
+      const pre = await validate(GOOD_SKILL.replace("  - The order is paid", "  - The order is paid and `ban_user` was not needed"));
+      expect(pre.reasons).toEqual(["procedure names undeclared tool or field: ban_user"]);
+      // Each name once, as a call when it is called anywhere.
+      expect((await withLine("3. Call `magic_undo`, then `magic_undo` again")).reasons).toEqual(["procedure calls undeclared tool: magic_undo"]);
+    });
+
+    it("accepts declared tools, their declared and observed fields, and ordinary prose", async () => {
+      for (const line of [
+        "3. Use `lookup_order` again only if `status` is not `paid`; `order_id` and `amount` come from the request.",
+        "3. The refund answer's `accepted` and `refund_ref` say whether it went through; `RefundWindowClosed` means too late.",
+        "3. Use the order id from the request; call the customer back if the value(s) are missing.",
+        "3. Use when in doubt, invoke patience, and note the amount(in cents) (e.g. 1250).",
+        "3. Call `issue_refund()` with `lookup_order.status` checked; `null` and `string` are fine.",
+        "3. Call lookup_order(order_id=...) first.",
+      ]) expect((await withLine(line)).reasons, line).toEqual([]);
+      expect((await validate(GOOD_SKILL.replace("## Failure modes observed", "3. Pass `reason_code` when known\n\n## Failure modes observed"), yes, { toolFields: fields })).ok).toBe(true);
+      expect((await withLine("3. Pass `reason_code` when known")).reasons).toEqual(["procedure names undeclared tool or field: reason_code"]);
+    });
+  });
+
   it("rejects a description that dumps the tool sequence", async () => {
     const v = await validate(GOOD_SKILL.replace(/description: .*/, "description: lookup_order then issue_refund"));
     expect(v.reasons).toEqual(["description is a tool-sequence dump"]);

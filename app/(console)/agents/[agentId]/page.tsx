@@ -25,6 +25,8 @@ const SUMMARY_KEYS = [
   "min_distinct_queries",
   "max_days_since_last_seen",
   "require_shadow",
+  "auto_activate",
+  "require_qualification",
   "shadow_evaluation_enabled",
   "skill_injection_role",
   "retrieval_min_similarity",
