@@ -18,6 +18,7 @@ export const ENGINE_SENSITIVE = [
   "learning-skills", // concurrent promotion cycles (advisory lock), cadence jobs
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
+  "api-key-migration", // existing keys across the scope split (issue 12)
   "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index (issue 12)
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
 ].map((name) => `tests/integration/${name}.test.ts`);
