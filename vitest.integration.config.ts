@@ -19,6 +19,8 @@ export const ENGINE_SENSITIVE = [
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
+  "api-key-migration", // existing keys across the scope split (issue 12)
+  "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index (issue 12)
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
   "review-gates", // the review-first migration, the ledger suspension trigger
 ].map((name) => `tests/integration/${name}.test.ts`);

@@ -2,7 +2,7 @@
 // `kind`; the HTTP layer maps kinds to problem+json in one place (problemFromDomain) and the server
 // action wrapper maps them to a typed result. Messages are shown to callers as they are, so
 // they never quote private text (persona goals, conversation excerpts).
-export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable";
+export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable" | "unresolved_reference";
 
 /** A field that failed validation: a JSON pointer into the input and what is wrong with it. */
 export type FieldError = { path: string; message: string };
@@ -44,6 +44,13 @@ export class InvalidState extends DomainError {
 export class Validation extends DomainError {
   constructor(message: string, fields?: FieldError[]) {
     super("validation_error", message, fields);
+  }
+}
+
+/** A well-formed reference in the input names nothing stored (a ledger evidence_ref's run or trace). */
+export class UnresolvedReference extends DomainError {
+  constructor(message: string, fields?: FieldError[]) {
+    super("unresolved_reference", message, fields);
   }
 }
 

@@ -52,7 +52,7 @@ if (admin) {
   console.log(`    password: ${admin.generated ? admin.password : "(from PROCTOR_ADMIN_PASSWORD)"}\n`);
 }
 const key = await ensureBootstrapApiKey(database, process.env.PROCTOR_API_KEY);
-if (key === "created") console.log("API key from PROCTOR_API_KEY registered (scopes: ingest, admin)");
+if (key === "created") console.log("API key from PROCTOR_API_KEY registered (scopes: ingest, admin, ledger:propose)");
 
 if (process.env.PROCTOR_SKIP_BUILD !== "1" && needsBuild()) {
   console.log("building the console (first start or sources changed)…");

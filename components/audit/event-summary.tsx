@@ -81,8 +81,19 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
     }
     case "api_key.bootstrapped":
       return <>Registered the <A href={API_KEYS}>API key</A> from PROCTOR_API_KEY at start.</>;
-    case "api_key.created":
-      return <>Created <A href={API_KEYS}>API key “{e.data.name}”</A> ({e.data.prefix}…) with scopes {e.data.scopes.join(", ")}.</>;
+    case "api_key.created": {
+      const d = e.data;
+      const bound = [d.tenant ? `tenant ${d.tenant}` : null, d.agents?.length ? `agents ${d.agents.join(", ")}` : null, d.evaluator_id ? `evaluator ${d.evaluator_id}` : null].filter(Boolean);
+      return (
+        <>
+          Created <A href={API_KEYS}>API key “{d.name}”</A> ({d.prefix}…) with scopes {d.scopes.join(", ")}
+          {bound.length ? `, bound to ${bound.join("; ")}` : ""}
+          {d.expires_at ? `, expiring ${d.expires_at}` : ""}.
+        </>
+      );
+    }
+    case "api_key.rotated":
+      return <>Rotated the secret of <A href={API_KEYS}>API key</A> {e.data.prefix}… (the old secret works until {e.data.previous_valid_until})<Reason text={e.data.reason} /></>;
     case "api_key.revoked":
       return <>Revoked an <A href={API_KEYS}>API key</A><Reason text={e.data.reason} /></>;
     case "agent.created":

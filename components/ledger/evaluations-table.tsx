@@ -4,13 +4,14 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Pagination } from "@/components/ui/table";
+import type { EvidenceRun } from "@/lib/ledger/evidence";
 import type { EvaluationReceipt } from "@/lib/ledger/types";
 import { evidenceHref } from "./links";
 
 type Row = EvaluationReceipt & { seq: number };
 
-function Evidence({ value }: { value: string }) {
-  const href = evidenceHref(value);
+function Evidence({ value, run }: { value: string; run?: EvidenceRun }) {
+  const href = evidenceHref(value, run);
   const text = <span className="block max-w-[16rem] font-mono text-xs break-all">{value}</span>;
   return href ? (
     <Link href={href} className="text-indigo-700 hover:underline dark:text-indigo-300">
@@ -21,7 +22,9 @@ function Evidence({ value }: { value: string }) {
   );
 }
 
-export function EvaluationsTable({ rows, total, page, pageSize, href }: { rows: Row[]; total: number; page: number; pageSize: number; href: (page: number) => string }) {
+type Props = { rows: Row[]; evidence: Record<string, EvidenceRun>; total: number; page: number; pageSize: number; href: (page: number) => string };
+
+export function EvaluationsTable({ rows, evidence, total, page, pageSize, href }: Props) {
   return (
     <>
       <DataTable<Row>
@@ -33,7 +36,7 @@ export function EvaluationsTable({ rows, total, page, pageSize, href }: { rows: 
           { key: "seq", header: "#", className: "text-right tabular-nums", cell: (r) => r.seq },
           { key: "case", header: "Case", cell: (r) => <code className="block max-w-[12rem] text-xs break-all">{r.evaluation.case_id}</code> },
           { key: "phase", header: "Phase", cell: (r) => r.evaluation.phase },
-          { key: "evidence", header: "Evidence", cell: (r) => <Evidence value={r.evaluation.evidence_ref} /> },
+          { key: "evidence", header: "Evidence", cell: (r) => <Evidence value={r.evaluation.evidence_ref} run={evidence[r.evaluation.evidence_ref]} /> },
           { key: "baseline", header: "Baseline", className: "text-right tabular-nums", cell: (r) => r.evaluation.baseline_utility },
           { key: "candidate", header: "Candidate", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_utility },
           { key: "cost", header: "Cost", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_cost_units.toLocaleString("en") },

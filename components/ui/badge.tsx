@@ -25,6 +25,7 @@ export const STATUS_TONE: Record<string, BadgeTone> = {
   success: "green",
   failure: "red",
   revoked: "gray",
+  expired: "amber",
   inactive: "gray",
   admin: "violet",
   viewer: "gray",

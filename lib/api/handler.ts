@@ -8,9 +8,10 @@ import { db } from "../db/client";
 import type { Actor } from "../auth/actor";
 import { authorize, type Scope } from "../auth/access";
 import { authenticateApiKey } from "../auth/api-keys";
+import { reachRefusal, type Reach } from "../auth/key-reach";
 import { sessionActor } from "../auth/session";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
-import { clientHashOf } from "../audit/client-hash";
+import { clientAddressOf, clientHashOf } from "../audit/client-hash";
 import { crossOrigin } from "../auth/origin";
 import { readJsonBody } from "./json-body";
 import { DomainError } from "../errors";
@@ -43,6 +44,11 @@ export type RouteOptions<B, Q, P> = {
   maxBodyBytes?: number;
   /** Requests per second per key (burst = 2× per second). Default 200 for API keys. */
   rateLimit?: number;
+  /**
+   * The tenant, agent and evaluator the request names (from its parsed inputs): a key bound to
+   * others is refused with 403 before the handler runs (lib/auth/key-reach.ts).
+   */
+  reach?: (input: { params: Out<P>; query: Out<Q>; body: Out<B> }) => Reach;
 };
 
 export type RouteContext<B, Q, P> = {
@@ -82,6 +88,10 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       const body = opts.body
         ? parseWith(opts.body, await readBody(req, opts), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
         : undefined;
+      if (opts.reach) {
+        const refused = reachRefusal(actor, opts.reach({ params, query, body } as { params: Out<P>; query: Out<Q>; body: Out<B> }));
+        if (refused) throw refused;
+      }
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
       const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
       if (result instanceof Response) {
@@ -122,8 +132,10 @@ async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, u
   const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
   let actor: Actor | null = null;
   if (bearer && opts.auth !== "session") {
-    actor = await authenticateApiKey(db(), bearer);
-    if (!actor) throw problems.unauthorized("The API key is unknown or revoked.");
+    const found = await authenticateApiKey(db(), bearer, clientAddressOf(req.headers)?.slice(0, 100) ?? null);
+    if (found === "expired") throw problems.keyExpired();
+    if (!found) throw problems.unauthorized("The API key is unknown or revoked.");
+    actor = found;
   } else if (opts.auth !== "apiKey") {
     actor = await sessionActor();
   }

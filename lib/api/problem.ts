@@ -12,7 +12,11 @@ export type ProblemCode =
   | "invalid_state"
   | "payload_too_large"
   | "rate_limited"
-  | "unavailable";
+  | "unavailable"
+  /** The key's secret is right but the key is past its expiry (issue 13). */
+  | "key_expired"
+  /** A reference names nothing stored: an evidence_ref's run or trace (issue 12). */
+  | "unresolved_reference";
 
 const STATUS: Record<ProblemCode, number> = {
   validation_error: 400,
@@ -24,6 +28,8 @@ const STATUS: Record<ProblemCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  key_expired: 401,
+  unresolved_reference: 422,
 };
 
 const TITLE: Record<ProblemCode, string> = {
@@ -36,6 +42,8 @@ const TITLE: Record<ProblemCode, string> = {
   payload_too_large: "Payload too large",
   rate_limited: "Too many requests",
   unavailable: "Service unavailable",
+  key_expired: "API key expired",
+  unresolved_reference: "Unresolved reference",
 };
 
 export class ProblemError extends Error {
@@ -62,6 +70,7 @@ export const problems = {
   rateLimited: (retryAfterSeconds: number) =>
     new ProblemError("rate_limited", "Too many requests; slow down.", undefined, { "Retry-After": String(retryAfterSeconds) }),
   unavailable: (detail = "The service is temporarily unavailable.") => new ProblemError("unavailable", detail),
+  keyExpired: () => new ProblemError("key_expired", "The API key has expired; ask an admin for a new one."),
 };
 
 export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]) {

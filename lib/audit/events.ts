@@ -14,6 +14,7 @@
 // | api_key.bootstrapped           | api_key  | first start: PROCTOR_API_KEY                      |
 // | api_key.created                | api_key  | settings: create a key                            |
 // | api_key.revoked                | api_key  | settings: revoke a key (with reason)              |
+// | api_key.rotated                | api_key  | settings: rotate a key's secret (with reason)     |
 // | agent.created / agent.replaced | agent    | PUT /api/v1/agents/{id}, the demo seed            |
 // | learning_config.updated        | agent    | agent settings page                               |
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
@@ -75,8 +76,18 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("user.created", "user", { email: z.string(), role, password_generated: z.boolean() }),
   event("user.updated", "user", { role_before: role, role_after: role, active_before: z.boolean(), active_after: z.boolean(), reason }),
   event("api_key.bootstrapped", "api_key", {}),
-  event("api_key.created", "api_key", { name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }),
+  event("api_key.created", "api_key", {
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.string()),
+    // Bindings and expiry (issue 12, 13); absent from rows written before them.
+    tenant: z.string().nullable().optional(),
+    agents: z.array(z.string()).optional(),
+    evaluator_id: z.string().nullable().optional(),
+    expires_at: z.string().nullable().optional(),
+  }),
   event("api_key.revoked", "api_key", { reason }),
+  event("api_key.rotated", "api_key", { prefix: z.string(), previous_valid_until: z.string(), reason }),
   event("agent.created", "agent", agentData),
   event("agent.replaced", "agent", agentData),
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),

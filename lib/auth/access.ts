@@ -1,12 +1,12 @@
 // Who may do what: one table from principal to scopes and one check, used by route handlers,
 // server actions and pages alike. The read-only flag is part of the check, so a page that
 // hides a button and the server that refuses the call can never disagree.
-import type { Actor, ApiScope } from "./actor";
+import { API_SCOPES, type Actor, type ApiScope } from "./actor";
 import { Forbidden } from "../errors";
 import { PERSONA_MESSAGES } from "../persona/errors";
 
 export type Scope =
-  /** Agents send runs, conversations, ledger proposals and evaluations. */
+  /** Agents send runs and conversations. */
   | "runs:write"
   /** Agents ask for the skills and persona to inject. */
   | "context:read"
@@ -23,11 +23,14 @@ export type Scope =
   | "users:read"
   | "users:manage"
   | "apiKeys:read"
-  | "apiKeys:manage";
+  | "apiKeys:manage"
+  /** Agents propose ledger procedures; never with ledger:evaluate on one key (seed 001's trust boundary). */
+  | "ledger:propose"
+  /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
+  | "ledger:evaluate";
 
-export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin";
+export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:ledger:propose" | "key:ledger:evaluate";
 
-// Ingest keys read the ledger today (issue 12 narrows the ledger's trust boundary).
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
@@ -35,10 +38,12 @@ export const ACCESS: Record<Principal, readonly Scope[]> = {
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
   "key:admin": [...INGEST_KEY, "learning:write"],
+  "key:ledger:propose": ["ledger:propose", "ledger:read"],
+  "key:ledger:evaluate": ["ledger:evaluate", "ledger:read"],
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
-const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage"]);
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "ledger:propose", "ledger:evaluate"]);
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 
@@ -60,8 +65,8 @@ export function denial(actor: Actor, scope: Scope, env: NodeJS.ProcessEnv = proc
 export const can = (actor: Actor | null, scope: Scope, env: NodeJS.ProcessEnv = process.env): boolean =>
   actor !== null && denial(actor, scope, env) === null;
 
-/** The API-key scope (ingest or admin) that grants `scope`, for messages and the OpenAPI document. */
-export const keyScopeFor = (scope: Scope): ApiScope => (ACCESS["key:ingest"].includes(scope) ? "ingest" : "admin");
+/** The API-key scope that grants `scope` (the first in API_SCOPES' order), for messages and the OpenAPI document. */
+export const keyScopeFor = (scope: Scope): ApiScope => API_SCOPES.find((k) => ACCESS[`key:${k}`].includes(scope)) ?? "admin";
 
 /** The refusal callers see, the same from a route handler and a server action. */
 export function refusal(actor: Actor, scope: Scope, why: Denial): Forbidden {

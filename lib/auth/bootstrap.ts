@@ -30,7 +30,7 @@ export async function ensureBootstrapApiKey(database: Db, key: string | undefine
     return "exists";
   }
   await database.$transaction(async (tx) => {
-    const { row } = await createApiKey(tx, { name: "bootstrap (PROCTOR_API_KEY)", scopes: ["ingest", "admin"], key });
+    const { row } = await createApiKey(tx, { name: "bootstrap (PROCTOR_API_KEY)", scopes: ["ingest", "admin", "ledger:propose"], key });
     await recordAudit(tx, systemAuditContext("bootstrap"), { type: "api_key.bootstrapped", target: { type: "api_key", id: row.id }, data: {} });
   });
   return "created";

@@ -1,7 +1,8 @@
 // record_evaluation (spec §3.2): the input is validated here, then one call of the SQL function
 // ledger_record_evaluation (migration 20261201144500_record_evaluation_function) checks the case
 // in the spec's order under the procedure's row lock and commits its receipt (which is also the
-// evidence claim), the aggregates and any decision. A failed call writes nothing.
+// evidence claim), the aggregates and any decision. A failed call writes nothing. Before it, an
+// evidence_ref `run:…` / `trace:…` must name a stored run (./evidence.ts: one indexed probe, only for those forms).
 //
 // One round trip per evaluation, because under the row lock every round trip is paid by every
 // waiting evaluation. The one exception is the case that decides qualification: the Hoeffding
@@ -18,6 +19,7 @@
 import { pgPool, type Db } from "../db/prisma";
 import { hoeffdingRadius } from "./arithmetic";
 import { LedgerError, type LedgerErrorKind } from "./errors";
+import { requireStoredEvidence } from "./evidence";
 import { evidenceKey } from "./keys";
 import { stateOf } from "./records";
 import { evaluationSchema, ledgerIdSchema, parseLedger, scopeSchema, type EvaluationInput, type ScopeInput } from "./schemas";
@@ -62,6 +64,7 @@ export async function recordEvaluation(
   const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
   const e = parseLedger(evaluationSchema, evaluationInput, "evaluation");
   await ensureLedgerSchema(db);
+  await requireStoredEvidence(db, scope, e.evidence_ref);
   let row = await call(db, scope, id, e, null);
   if (row.outcome === "radius_needed") {
     // The policy is immutable, so the radius stays right whatever happens before the repeat.

@@ -21,9 +21,10 @@ export function personaRef(key: Buffer, personaId: string): string {
  * The account's approved persona, or null when it has none: no profile, another agent's
  * profile, or a profile whose only version is the empty starting point (nothing approved yet).
  */
-export async function approvedPersona(database: Db, userId: string, agentId?: string) {
+/** `visible`: which agents' personas the caller may read (an agent-bound key reaches only its own). */
+export async function approvedPersona(database: Db, userId: string, agentId?: string, visible: (agentId: string) => boolean = () => true) {
   const p = await database.accountPersona.findUnique({ where: { userId } });
-  if (!p || p.version <= 1 || (agentId !== undefined && p.agentId !== agentId)) return null;
+  if (!p || p.version <= 1 || (agentId !== undefined && p.agentId !== agentId) || !visible(p.agentId)) return null;
   const reference: PersonaReference = {
     resource_type: "memory",
     ref: personaRef(await pseudonymKey(database), p.personaId),

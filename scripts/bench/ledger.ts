@@ -98,8 +98,13 @@ const prisma: Db = createPrismaClient(server.databaseUrl, CLIENTS);
 const sql = new pg.Pool({ connectionString: server.databaseUrl, max: CLIENTS });
 let failed = false;
 try {
-  // One key per evaluator client, as separate evaluator processes would have.
-  const keys = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => createApiKey(prisma, { name: `bench-evaluator-${i}`, scopes: ["ingest"] }).then((k) => k.secret)));
+  // One key per evaluator client, as separate evaluator processes would have; the agent proposes with its own.
+  const keys = await Promise.all(
+    Array.from({ length: CLIENTS }, (_, i) =>
+      createApiKey(prisma, { name: `bench-evaluator-${i}`, scopes: ["ledger:evaluate"], evaluatorId: "bench-evaluator" }).then((k) => k.secret),
+    ),
+  );
+  const proposer = (await createApiKey(prisma, { name: "bench-agent", scopes: ["ledger:propose"] })).secret;
   const pid = largestDescendant(server.pid);
   await sleep(2000);
   const idleKb = memoryOf(pid)?.rssKb ?? 0;
@@ -111,7 +116,7 @@ try {
   const proposeBody = (id: string) =>
     JSON.stringify({ scope, id, task: "bench-task", baseline_revision: "bench-baseline", instructions: "Benchmark procedure.", source_refs: ["bench:training"], policy });
   for (const id of ["one", ...Array.from({ length: CLIENTS }, (_, i) => `proc-${i}`)]) {
-    const r = await send("POST", "/api/v1/ledger/procedures", keys[0], proposeBody(id));
+    const r = await send("POST", "/api/v1/ledger/procedures", proposer, proposeBody(id));
     if (r.status !== 201) throw new Error(`propose ${id}: ${r.status} ${r.body.slice(0, 300)}`);
   }
   const errors: Record<string, number> = {};

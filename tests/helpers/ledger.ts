@@ -1,4 +1,6 @@
 // The ledger spec's shared test fixture (ledger.md §7) and a small client for the ledger's HTTP API.
+// Proposals go with the agent's (ledger:propose) key, evaluations with an evaluator's
+// (ledger:evaluate) key bound to the evaluation's evaluator_id, as seed 001 requires.
 import { call, type Caller } from "./http";
 
 export type Scope = { tenant: string; agent: string; environment: string };
@@ -24,7 +26,8 @@ export function fixtureEvaluation(k: number | string, phase: "qualification" | "
     phase,
     evaluator_id: "test-harness",
     evaluation_contract: "held-out-suite-v1",
-    evidence_ref: `trace:held-out-${k}`,
+    // The spec's `trace:held-out-k` would have to name a stored run here (lib/ledger/evidence.ts).
+    evidence_ref: `eval:held-out-${k}`,
     baseline_utility: 0,
     candidate_utility: 1,
     candidate_cost_units: 10,
@@ -36,11 +39,16 @@ export function fixtureEvaluation(k: number | string, phase: "qualification" | "
 const enc = encodeURIComponent;
 const scopeQuery = (s: Scope) => `tenant=${enc(s.tenant)}&agent=${enc(s.agent)}&environment=${enc(s.environment)}`;
 
-export function ledgerClient(baseUrl: string, caller: Caller) {
+/** The caller that records an evaluation: one key, or the key of the evaluation's evaluator_id. */
+export type Evaluators = Caller | ((evaluatorId: string) => Promise<Caller>);
+
+export function ledgerClient(baseUrl: string, caller: Caller, evaluators: Evaluators = caller) {
+  const evaluatorFor = async (evaluation: Record<string, unknown>) =>
+    typeof evaluators === "function" ? evaluators(String(evaluation.evaluator_id)) : evaluators;
   return {
     propose: (scope: Scope, proposal: Record<string, unknown>) => call(baseUrl, caller, "POST", "/api/v1/ledger/procedures", { scope, ...proposal }),
-    record: (scope: Scope, id: string, evaluation: Record<string, unknown>) =>
-      call(baseUrl, caller, "POST", `/api/v1/ledger/procedures/${enc(id)}/evaluations`, { scope, ...evaluation }),
+    record: async (scope: Scope, id: string, evaluation: Record<string, unknown>) =>
+      call(baseUrl, await evaluatorFor(evaluation), "POST", `/api/v1/ledger/procedures/${enc(id)}/evaluations`, { scope, ...evaluation }),
     get: (scope: Scope, id: string) => call(baseUrl, caller, "GET", `/api/v1/ledger/procedures/${enc(id)}?${scopeQuery(scope)}`),
     evaluation: (scope: Scope, id: string, caseId: string) =>
       call(baseUrl, caller, "GET", `/api/v1/ledger/procedures/${enc(id)}/evaluations/${enc(caseId)}?${scopeQuery(scope)}`),

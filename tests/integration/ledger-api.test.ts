@@ -1,15 +1,21 @@
 // The evidence ledger through its HTTP API (api.md § Evidence ledger) against the real server:
 // every ★ case of ledger.md §7 and every case of §7.1, with the spec's exact numbers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
-import { call, withKey } from "../helpers/http";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { call, login, withKey, type Caller } from "../helpers/http";
+import { evaluatorKeys } from "../helpers/keys";
 import { fixtureEvaluation, fixtureProposal, INSTRUCTIONS, ledgerClient, recordRange, SCOPE, type LedgerClient, type Scope } from "../helpers/ledger";
 
 let server: TestServer;
 let ledger: LedgerClient;
+/** The fixture evaluator's key (ledger:evaluate, bound to "test-harness"), for raw requests. */
+let evaluator: Caller;
 beforeAll(async () => {
   server = await startTestServer();
-  ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY));
+  // The bootstrap key proposes (ledger:propose); each evaluator_id records with its own key.
+  const evaluators = evaluatorKeys(server, await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD));
+  ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY), evaluators);
+  evaluator = await evaluators("test-harness");
 });
 afterAll(async () => {
   await server?.stop();
@@ -178,7 +184,7 @@ describe(`evidence ledger API, spec §7 (${process.env.PROCTOR_TEST_DB ?? "pglit
     const raw = (utility: string) =>
       JSON.stringify({ scope, ...fixtureEvaluation(0) }).replace('"candidate_utility":1', `"candidate_utility":${utility}`);
     for (const u of ["NaN", "Infinity", "1e999", "-1e999", "-0.01", "1.01", '"1"']) {
-      const r = await call(server.baseUrl, withKey(ADMIN_KEY), "POST", path, raw(u));
+      const r = await call(server.baseUrl, evaluator, "POST", path, raw(u));
       expect(r.status, u).toBe(400);
       expect(r.json.code).toBe("validation_error");
     }
@@ -500,9 +506,9 @@ describe("evidence ledger API, spec §7.1", () => {
     expect((await ledger.propose(scope, fixtureProposal({ id: "numbers-3" }, { max_cost_units: 2 ** 53 - 1, max_latency_ms: 0 }))).status).toBe(201);
     const path = "/api/v1/ledger/procedures/procedure-1/evaluations";
     const nul = JSON.stringify({ scope, ...fixtureEvaluation(0, "qualification", { evidence_ref: "a\u0000b" }) });
-    expect((await call(server.baseUrl, withKey(ADMIN_KEY), "POST", path, nul)).status).toBe(400);
-    const lone = JSON.stringify({ scope, ...fixtureEvaluation(0) }).replace('"trace:held-out-0"', '"trace:\\ud800"');
-    expect((await call(server.baseUrl, withKey(ADMIN_KEY), "POST", path, lone)).status).toBe(400);
+    expect((await call(server.baseUrl, evaluator, "POST", path, nul)).status).toBe(400);
+    const lone = JSON.stringify({ scope, ...fixtureEvaluation(0) }).replace('"eval:held-out-0"', '"trace:\\ud800"');
+    expect((await call(server.baseUrl, evaluator, "POST", path, lone)).status).toBe(400);
     expect(await rowCount("ledger_evaluations", scope)).toBe(0);
     expect(await rowCount("ledger_procedures", scope, "numbers-2")).toBe(0);
   });
@@ -528,7 +534,7 @@ describe("evidence ledger API, spec §7.1", () => {
     // Evaluator, held-out overlap and evidence claims come before the phase/state check.
     await expectCode(fixtureEvaluation(50, "monitoring", { evaluator_id: "unregistered" }), 400, "validation_error");
     await expectCode(fixtureEvaluation(50, "monitoring", { evidence_ref: "episode:training-1" }), 400, "validation_error");
-    await expectCode(fixtureEvaluation(50, "monitoring", { evidence_ref: "trace:held-out-7" }), 409, "conflict");
+    await expectCode(fixtureEvaluation(50, "monitoring", { evidence_ref: "eval:held-out-7" }), 409, "conflict");
     await expectCode(fixtureEvaluation(50, "monitoring"), 409, "invalid_state");
   });
 });

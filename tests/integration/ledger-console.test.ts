@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
+import { evaluatorKeys } from "../helpers/keys";
 import { fixtureEvaluation, fixtureProposal, ledgerClient, recordRange, SCOPE, type LedgerClient } from "../helpers/ledger";
 
 let server: TestServer;
@@ -21,15 +22,15 @@ const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/&amp;/g, "
 
 beforeAll(async () => {
   server = await startTestServer();
-  ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY));
   admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+  ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY), evaluatorKeys(server, admin));
   await createConsoleUser(server.baseUrl, admin, { email: "ledger-viewer@test.local", role: "VIEWER", password: "viewer-password-1" });
   viewer = await login(server.baseUrl, "ledger-viewer@test.local", "viewer-password-1");
 
   // Rejected on quality: high relative gain (bound ≈ 0.1135 > 0.05), mean utility 0.65 < 0.7.
   expect((await ledger.propose(rejected, fixtureProposal({ task: "refund-order" }))).status).toBe(201);
   await recordRange(ledger, rejected, "procedure-1", 0, 31, (k) =>
-    fixtureEvaluation(k, "qualification", { candidate_utility: 0.65, evidence_ref: k === 0 ? "proctor:workflow:run-0" : `trace:held-out-${k}` }),
+    fixtureEvaluation(k, "qualification", { candidate_utility: 0.65, evidence_ref: k === 0 ? "proctor:workflow:run-0" : `eval:held-out-${k}` }),
   );
   expect((await ledger.propose(active, fixtureProposal({ id: "procedure-2" }))).status).toBe(201);
   await recordRange(ledger, active, "procedure-2", 0, 31);

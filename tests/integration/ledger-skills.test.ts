@@ -10,6 +10,7 @@ import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServe
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
 import { callAction } from "../helpers/actions";
+import { evaluatorKey } from "../helpers/keys";
 import { cycle, getSkill, postRuns, putAgent } from "../helpers/learning";
 import { fixtureEvaluation, ledgerClient } from "../helpers/ledger";
 import { reviewDb } from "../helpers/review";
@@ -131,7 +132,7 @@ describe(`skills meet the ledger (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, 
 
   it("shows the procedure's state, n / trials and bound on the skill page (admins) and in the detail data", async () => {
     const record = (await qualify(admin, shadow.skill_id)).data.record;
-    const ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY));
+    const ledger = ledgerClient(server.baseUrl, withKey(ADMIN_KEY), (await evaluatorKey(server, admin, "ci-evaluator")).caller);
     for (const k of [0, 1, 2]) {
       const r = await ledger.record(record.scope, record.proposal.id, fixtureEvaluation(k, "qualification", { evaluator_id: "ci-evaluator", evaluation_contract: "proctor-skill-paired-v1" }));
       expect(r.status, r.text).toBe(201);

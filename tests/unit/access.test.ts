@@ -27,6 +27,26 @@ describe("access table", () => {
     expect(refusal(ingestKey, "learning:write", "scope").message).toBe("This API key lacks the 'admin' scope.");
   });
 
+  it("ledger proposals and evaluations need their own key scopes, which only read besides", () => {
+    const proposer: Actor = { type: "api_key", id: "k3", label: "p", scopes: ["ledger:propose"] };
+    const evaluator: Actor = { type: "api_key", id: "k4", label: "e", scopes: ["ledger:evaluate"] };
+    for (const actor of [ingestKey, adminKey, admin]) {
+      expect(can(actor, "ledger:propose", env())).toBe(false);
+      expect(can(actor, "ledger:evaluate", env())).toBe(false);
+    }
+    expect(can(proposer, "ledger:propose", env())).toBe(true);
+    expect(can(proposer, "ledger:evaluate", env())).toBe(false);
+    expect(can(evaluator, "ledger:evaluate", env())).toBe(true);
+    expect(can(evaluator, "ledger:propose", env())).toBe(false);
+    for (const actor of [proposer, evaluator]) {
+      expect(can(actor, "ledger:read", env())).toBe(true);
+      expect(can(actor, "runs:write", env())).toBe(false);
+    }
+    expect(keyScopeFor("ledger:evaluate")).toBe("ledger:evaluate");
+    expect(refusal(proposer, "ledger:evaluate", "scope").message).toBe("This API key lacks the 'ledger:evaluate' scope.");
+    expect(denial(evaluator, "ledger:evaluate", env({ PROCTOR_READ_ONLY: "1" }))).toBe("read_only");
+  });
+
   it("read-only mode refuses every write scope and no read", () => {
     const ro = env({ PROCTOR_READ_ONLY: "1" });
     expect(denial(admin, "learning:write", ro)).toBe("read_only");

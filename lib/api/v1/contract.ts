@@ -6,6 +6,7 @@
 // Problem responses every operation can give (400, 401, 403, 404, 413, 429, 503) are added by
 // `repliesOf` in openapi.ts; an operation declares only its own answers and its own 409s.
 import { z } from "zod";
+import type { Reach } from "../../auth/key-reach";
 import type { RouteOptions } from "../handler";
 import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES } from "./limits";
 import * as s from "./schemas";
@@ -46,6 +47,17 @@ const skillPath = "/api/v1/skills/{skill_id}";
 const procedurePath = "/api/v1/ledger/procedures/{id}";
 const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict)");
 
+// What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts).
+// Operations that find a record by its own id (a run, a skill) filter in their route instead.
+// Loosely typed: each operation's own parsed inputs, checked by its zod schemas before this runs.
+type ReachInput = { params: any; query: any; body: any };
+const agentInPath = ({ params }: ReachInput): Reach => ({ agent: params.agent_id });
+const agentInQuery = ({ query }: ReachInput): Reach => (query.agent_id === undefined ? {} : { agent: query.agent_id });
+const scopeOf = (s: { tenant: string; agent: string }): Reach => ({ tenant: s.tenant, agent: s.agent });
+const ledgerScopeInBody = ({ body }: ReachInput): Reach => scopeOf(body.scope);
+const ledgerScopeInQuery = ({ query }: ReachInput): Reach => scopeOf(query);
+const evaluationReach = ({ body }: ReachInput): Reach => ({ ...scopeOf(body.scope), evaluator: body.evaluator_id });
+
 export const v1 = {
   getHealth: {
     method: "GET", path: "/api/health", tag: "system", summary: "Liveness and database health", auth: "none",
@@ -59,17 +71,17 @@ export const v1 = {
   // Agents and their runs (lib/learning).
   putAgent: {
     method: "PUT", path: agentPath, tag: "agents", summary: "Create or replace an agent (audited)", auth: "any", access: "learning:write",
-    params: s.agentParams, body: s.agentPutBody,
+    params: s.agentParams, reach: agentInPath, body: s.agentPutBody,
     responses: { 200: ok("the stored agent, learning defaults filled", s.agentResponse) },
   },
   getAgent: {
     method: "GET", path: agentPath, tag: "agents", summary: "Read an agent", auth: "any", access: "learning:read",
-    params: s.agentParams,
+    params: s.agentParams, reach: agentInPath,
     responses: { 200: ok("the agent", s.agentResponse) },
   },
   ingestWorkflow: {
     method: "POST", path: `${agentPath}/workflows`, tag: "workflows", summary: "Store one tool-calling run (idempotent on workflow_id)",
-    auth: "any", access: "runs:write", params: s.agentParams, body: s.workflowInput, bodyErrors: { name: "workflow" }, maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.workflowInput, bodyErrors: { name: "workflow" }, maxBodyBytes: SINGLE_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
     responses: {
       201: ok("stored", s.workflowCreated),
       200: ok("the same workflow_id with an identical body was already stored (duplicate: true)", s.workflowCreated),
@@ -78,13 +90,13 @@ export const v1 = {
   },
   ingestWorkflowBatch: {
     method: "POST", path: `${agentPath}/workflows/batch`, tag: "workflows", summary: "Store up to 1000 runs; each item succeeds or fails on its own",
-    auth: "any", access: "runs:write", params: s.agentParams, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
     responses: { 207: ok("one result per item, in request order", s.workflowBatchResponse) },
   },
   searchWorkflows: {
     method: "GET", path: `${agentPath}/workflows`, tag: "workflows",
     summary: "Runs most similar to a query (runs covered by an ACTIVE skill excluded unless exclude_promoted=false)",
-    auth: "any", access: "learning:read", params: s.agentParams, query: s.workflowSearchQuery,
+    auth: "any", access: "learning:read", params: s.agentParams, reach: agentInPath, query: s.workflowSearchQuery,
     responses: { 200: ok("most similar first", s.workflowSearchResponse) },
   },
   getWorkflow: {
@@ -95,30 +107,30 @@ export const v1 = {
   listClasses: {
     method: "GET", path: `${agentPath}/classes`, tag: "learning",
     summary: "Trajectory classes, most executed first; page with limit and the returned next_cursor",
-    auth: "any", access: "learning:read", params: s.agentParams, query: s.classListQuery,
+    auth: "any", access: "learning:read", params: s.agentParams, reach: agentInPath, query: s.classListQuery,
     responses: { 200: ok("one page of classes", s.classListResponse) },
   },
 
   // Learning engine (lib/learning): promotion cycles, skills and their review, context assembly.
   runPromotionCycle: {
     method: "POST", path: `${agentPath}/promotion-cycles`, tag: "learning", summary: "Run a promotion cycle now (audited; gates never bypassed)",
-    auth: "any", access: "learning:write", params: learning.agentIdParams,
+    auth: "any", access: "learning:write", params: learning.agentIdParams, reach: agentInPath,
     responses: { 200: ok("the cycle's report", learned.promotionReportResponse), 409: cycleRunning },
   },
   listPromotionCycles: {
     method: "GET", path: `${agentPath}/promotion-cycles`, tag: "learning", summary: "Promotion cycle reports, newest first",
-    auth: "any", access: "learning:read", params: learning.agentIdParams, query: learning.reportListQuery,
+    auth: "any", access: "learning:read", params: learning.agentIdParams, reach: agentInPath, query: learning.reportListQuery,
     responses: { 200: ok("the reports", learned.promotionReportListResponse) },
   },
   distillClass: {
     method: "POST", path: `${agentPath}/classes/{canonical_hash}/distill`, tag: "learning",
     summary: "Distill one class through the cycle's gates and validation (audited)",
-    auth: "any", access: "learning:write", params: learning.classParams, query: learning.distillQuery,
+    auth: "any", access: "learning:write", params: learning.classParams, reach: agentInPath, query: learning.distillQuery,
     responses: { 200: ok("the report for this class", learned.promotionReportResponse), 409: cycleRunning },
   },
   listSkills: {
     method: "GET", path: `${agentPath}/skills`, tag: "skills", summary: "The agent's skills, newest first, optionally of one status",
-    auth: "any", access: "learning:read", params: learning.agentIdParams, query: learning.skillListQuery,
+    auth: "any", access: "learning:read", params: learning.agentIdParams, reach: agentInPath, query: learning.skillListQuery,
     responses: { 200: ok("the skills", learned.skillListResponse) },
   },
   getSkill: {
@@ -156,28 +168,29 @@ export const v1 = {
   },
   assembleContext: {
     method: "POST", path: `${agentPath}/context`, tag: "skills", summary: "Assemble the prompt with the agent's ACTIVE skills for a query",
-    auth: "apiKey", access: "context:read", params: learning.agentIdParams, body: s.contextBody,
+    auth: "apiKey", access: "context:read", params: learning.agentIdParams, reach: agentInPath, body: s.contextBody,
     responses: { 200: ok("the injected skills and the provider's messages", learned.contextResponse) },
   },
 
   // Conversations and personas (lib/learning/conversations, lib/persona).
   ingestConversation: {
     method: "POST", path: `${agentPath}/conversations`, tag: "conversations", summary: "Store conversation messages (idempotent on message_id)",
-    auth: "any", access: "runs:write", params: s.agentParams, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,
+    auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,
     responses: { 201: ok("counts of new and already-stored messages", s.conversationResponse) },
   },
   getApprovedPersona: {
     method: "GET", path: "/api/v1/accounts/{user_id}/persona", tag: "personas", summary: "The account's approved persona (never a pending proposal)",
-    auth: "apiKey", access: "context:read", params: personaParams, query: personaQuery,
+    auth: "apiKey", access: "context:read", params: personaParams, query: personaQuery, reach: agentInQuery,
     responses: { 200: ok("the approved persona and its memory reference", learned.approvedPersonaResponse) },
   },
 
   // Evidence ledger (lib/ledger): ids are any non-blank text up to 512 UTF-8 bytes, percent-encoded.
-  // Console sessions need ADMIN for its reads: viewers do not see the ledger.
+  // Console sessions need ADMIN for its reads: viewers do not see the ledger. Proposing needs a
+  // ledger:propose key, evaluating a ledger:evaluate key (never both on one key, seed 001).
   proposeProcedure: {
     method: "POST", path: "/api/v1/ledger/procedures", tag: "ledger",
     summary: "Propose an immutable procedure (identical re-proposal returns the current record)",
-    auth: "apiKey", access: "runs:write", body: ledger.proposeBody,
+    auth: "apiKey", access: "ledger:propose", body: ledger.proposeBody, reach: ledgerScopeInBody,
     responses: {
       201: ok("the new Candidate record", ledgerOut.procedureRecordResponse),
       200: ok("identical proposal: the current record", ledgerOut.procedureRecordResponse),
@@ -186,27 +199,28 @@ export const v1 = {
   },
   getProcedure: {
     method: "GET", path: procedurePath, tag: "ledger", summary: "A procedure record in a scope", auth: "any", access: "ledger:read",
-    params: ledger.procedureParams, query: ledger.scopeQuery,
+    params: ledger.procedureParams, query: ledger.scopeQuery, reach: ledgerScopeInQuery,
     responses: { 200: ok("the record", ledgerOut.procedureRecordResponse) },
   },
   recordEvaluation: {
     method: "POST", path: `${procedurePath}/evaluations`, tag: "ledger", summary: "Record one paired evaluation (idempotent on case_id)",
-    auth: "apiKey", access: "runs:write", params: ledger.procedureParams, body: ledger.evaluationBody,
+    auth: "apiKey", access: "ledger:evaluate", params: ledger.procedureParams, body: ledger.evaluationBody, reach: evaluationReach,
     responses: {
       201: ok("the receipt, duplicate: false", ledgerOut.evaluationResultResponse),
       200: ok("identical re-delivery: the original receipt, duplicate: true", ledgerOut.evaluationResultResponse),
       409: refused("conflict (different evidence under the case id, evidence already claimed) or invalid_state (phase does not match state)"),
+      422: refused("an evidence_ref run:<workflow id> or trace:<root trace id> names no stored run of the scope's agent (code unresolved_reference)"),
     },
   },
   getEvaluation: {
     method: "GET", path: `${procedurePath}/evaluations/{case_id}`, tag: "ledger", summary: "An evaluation receipt", auth: "any", access: "ledger:read",
-    params: ledger.caseParams, query: ledger.scopeQuery,
+    params: ledger.caseParams, query: ledger.scopeQuery, reach: ledgerScopeInQuery,
     responses: { 200: ok("the receipt", ledgerOut.receiptResponse) },
   },
   selectProcedure: {
     method: "GET", path: "/api/v1/ledger/select", tag: "ledger",
     summary: "The Active procedure with the highest bound that fits the byte budget, or null", auth: "any", access: "ledger:read",
-    query: ledger.selectQuery,
+    query: ledger.selectQuery, reach: ledgerScopeInQuery,
     responses: { 200: ok("{procedure: record | null}", ledgerOut.selectResponse) },
   },
 } satisfies Record<string, Operation>;

@@ -67,7 +67,7 @@ export function openApiDocument() {
       title: "Proctor agent API",
       version: "1",
       description:
-        "Authorization: Bearer <api key>. Scope `ingest` covers runs, conversations and reads; `admin` covers configuration and learning decisions (x-scope on each operation). Errors are application/problem+json with a stable `code`.",
+        "Authorization: Bearer <api key>. Scope `ingest` covers runs, conversations and reads; `admin` covers configuration and learning decisions; `ledger:propose` (agents) proposes ledger procedures and `ledger:evaluate` (evaluators, bound to one evaluator_id) records evaluations, never both on one key (x-scope on each operation). A key bound to a tenant or agents gets 403 for requests naming others; an expired key gets 401 `key_expired`. Errors are application/problem+json with a stable `code`.",
     },
     paths,
     components: {

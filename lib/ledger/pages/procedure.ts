@@ -1,11 +1,12 @@
 // One ledger procedure's page: the record, its qualification series and a page of its
-// evaluations; null when the scope or id cannot name a procedure or none exists.
+// evaluations with the runs their run:/trace: evidence names; null when the scope or id cannot name a procedure or none exists.
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { param, type SearchParams } from "../../console/url";
 import { failedGates } from "../arithmetic";
 import { listEvaluations, qualificationSeries } from "../console";
 import { isLedgerError } from "../errors";
+import { evidenceRuns } from "../evidence";
 import { getProcedure } from "../read";
 
 export async function loadProcedurePage(db: Db, sp: SearchParams) {
@@ -18,5 +19,6 @@ export async function loadProcedurePage(db: Db, sp: SearchParams) {
   });
   if (!record) return null;
   const [series, evaluations] = await Promise.all([qualificationSeries(db, scope, id, record.proposal.policy.confidence_delta), listEvaluations(db, scope, id, page)]);
-  return { scope, id, page, record, series, evaluations, failedGates: record.state === "rejected" ? failedGates(record) : [] };
+  const evidence = await evidenceRuns(db, scope, evaluations.rows.map((r) => r.evaluation.evidence_ref));
+  return { scope, id, page, record, series, evaluations, evidence, failedGates: record.state === "rejected" ? failedGates(record) : [] };
 }

@@ -81,7 +81,7 @@ export default async function ProcedurePage({ searchParams }: { searchParams: Pr
       </section>
       <section>
         <h2 className="mb-2 text-base font-semibold">Evaluations</h2>
-        <EvaluationsTable rows={evaluations.rows} total={evaluations.total} page={page} pageSize={PAGE_SIZE} href={(p) => procedureHref(scope, id, { page: p })} />
+        <EvaluationsTable rows={evaluations.rows} evidence={view.evidence} total={evaluations.total} page={page} pageSize={PAGE_SIZE} href={(p) => procedureHref(scope, id, { page: p })} />
       </section>
     </>
   );

@@ -1,0 +1,30 @@
+// What a bound API key reaches (issue 12, seed 001's trust boundary): its one ledger tenant,
+// its agents and, for an evaluator key, its one evaluator_id. Scope strings in a request are
+// not authentication: a request naming anything else is refused (403), and reads of records
+// found by their own id (a run, a skill) treat another agent's as not found.
+import type { Actor } from "./actor";
+import { Forbidden } from "../errors";
+
+/** What one request names: the ledger tenant, the agent (learning or ledger), the evaluator. */
+export type Reach = { tenant?: string; agent?: string; evaluator?: string };
+
+/** True when `actor` may see records of `agentId` (users and unbound keys see every agent). */
+export function reachesAgent(actor: Actor | null, agentId: string): boolean {
+  const agents = actor?.type === "api_key" ? actor.binding?.agents ?? [] : [];
+  return agents.length === 0 || agents.includes(agentId);
+}
+
+/** The refusal for a request naming what the key is not bound to, or null. */
+export function reachRefusal(actor: Actor | null, reach: Reach): Forbidden | null {
+  if (actor?.type !== "api_key") return null;
+  const b = actor.binding;
+  if (reach.tenant !== undefined && b?.tenant != null && reach.tenant !== b.tenant) {
+    return new Forbidden("This API key is bound to another ledger tenant.");
+  }
+  if (reach.agent !== undefined && !reachesAgent(actor, reach.agent)) return new Forbidden("This API key is not bound to this agent.");
+  // Every ledger:evaluate key has an evaluator (refused at creation otherwise).
+  if (reach.evaluator !== undefined && reach.evaluator !== b?.evaluatorId) {
+    return new Forbidden("This API key records evaluations only as the evaluator it is bound to.");
+  }
+  return null;
+}
