@@ -15,10 +15,12 @@ import { call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { admin, context, cycle, getSkill, postRuns, putAgent, REFUND_TOOLS, stampedCount } from "../helpers/learning";
 import { fixtureEvaluation, ledgerClient } from "../helpers/ledger";
+import { evaluatorKeys } from "../helpers/keys";
 
 let server: TestServer;
 let session: Caller;
 let ingest: Caller;
+let evaluators: (evaluatorId: string) => Promise<Caller>;
 
 const MODEL = "gpt-4o-2024-08-06";
 const LEDGER = { ledger_qualification_trials: 4, ledger_confidence_delta: 0.4, ledger_min_improvement: 0.1, ledger_evaluator_id: "ci-evaluator", ledger_max_failure_streak: 2 };
@@ -47,6 +49,7 @@ beforeAll(async () => {
   const key = await callAction(server, session, "lib/actions/api-keys.ts#createApiKey", { name: "ingest-only", scopes: ["ingest"] });
   expect(key.kind, key.text).toBe("ok");
   ingest = withKey(key.data.secret);
+  evaluators = evaluatorKeys(server, session);
 });
 afterAll(async () => {
   await server?.stop();
@@ -186,7 +189,7 @@ describe(`qualification gates activation (${process.env.PROCTOR_TEST_DB ?? "pgli
   let skillId: string;
   let procedureId: string;
   let scope: { tenant: string; agent: string; environment: string };
-  const ledger = () => ledgerClient(server.baseUrl, admin);
+  const ledger = () => ledgerClient(server.baseUrl, admin, evaluators);
   const start = (caller: Caller, body: unknown = { model: MODEL, reason: "causal evidence first" }) =>
     call(server.baseUrl, caller, "POST", `/api/v1/skills/${skillId}/qualification`, body);
 
