@@ -10,11 +10,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(Object.values(stopWordLis
 
 export type Term = { term: string; word: string };
 
-const EMAIL_OR_URL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}|(?:https?:\/\/|www\.)\S+/giu;
+const URL = /(?:https?:\/\/|www\.)\S+/giu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const SENTENCE_END = /[.!?:]["')\]]*$/;
-/** A digit (order numbers, amounts, dates) or a lowercase-uppercase joint (orderId): a value, not a word. */
-const IDENTIFIER = /\p{N}|\p{Ll}\p{Lu}/u;
+/** A digit (order numbers, amounts, dates), an @ (e-mail addresses, handles) or a lowercase-uppercase joint (orderId): a value, not a word. */
+const IDENTIFIER = /\p{N}|@|\p{Ll}\p{Lu}/u;
 const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
 
 /**
@@ -25,7 +25,7 @@ const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
 export function contentTerms(text: string): Term[] {
   const chunks = text
     .normalize("NFKC")
-    .replace(EMAIL_OR_URL, " ")
+    .replace(URL, " ")
     .split(/\s+/)
     .map((raw) => ({ raw, bare: raw.replace(EDGE_PUNCTUATION, "") }))
     .filter((c) => c.bare !== "");
