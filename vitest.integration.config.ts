@@ -18,6 +18,7 @@ export const ENGINE_SENSITIVE = [
   "learning-skills", // concurrent promotion cycles (advisory lock), cadence jobs
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
+  "offline-learning", // template distillation refusals and offline retrieval with per-agent term weights, on both engines
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
 ].map((name) => `tests/integration/${name}.test.ts`);
 

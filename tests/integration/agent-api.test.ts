@@ -102,7 +102,7 @@ describe("workflow ingestion", () => {
       outcome: "SUCCESS",
       outcome_source: "EXECUTION",
       skills_activated: ["sk_1"],
-      embedder_id: "hash-ngram-v1:512",
+      embedder_id: "hash-ngram-v2:512",
     });
     expect(row.embedding).toHaveLength(512);
     expect(row.body_hash).toMatch(/^[0-9a-f]{64}$/);

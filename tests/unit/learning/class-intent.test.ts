@@ -8,22 +8,7 @@ import { distillAndValidate, templateDistiller } from "@/lib/learning/distiller"
 import { parseSkillMd } from "@/lib/learning/skill-md";
 import { templateDistill } from "@/lib/learning/template-distiller";
 import { distillInput, run, TOOLBOX } from "./fixtures";
-
-export const VAGUE_CLASSES = [
-  ["hello there", "do the thing", "sure, go ahead", "ok thanks", "can you help me?"],
-  ["hi", "what's up?", "hey, you there?", "yes please", "go on"],
-  ["do it", "do that again", "the usual please", "same as before", "just do it now"],
-  ["help me with something", "I need some help", "can you check this?", "what about that one?", "please handle it"],
-  ["tell me about cats", "what's the weather tomorrow", "play some jazz", "book a table for two", "translate this paragraph"],
-];
-
-export const COHERENT_CLASSES: [string, string[]][] = [
-  ["refund-order", ["Refund order A1", "Please refund my order B7", "I want a refund for order C3", "refund order D4 please", "Can you refund order E5?"]],
-  ["reset-password", ["Reset my password, I'm pat@example.com", "password reset for sam@example.com", "I forgot my password, reset it (lee@example.com)", "Reset password for kim@example.com", "please reset the password of ann@example.com"]],
-  ["change-shipping-address-order", ["Change the shipping address of order A1", "Update shipping address for order B2 to 5 Main St", "change my shipping address on order C3", "I need to change the shipping address for order D4", "shipping address change for order E5"]],
-  ["invoice", ["Send me invoice INV-1001", "I need a copy of invoice INV-1002", "email invoice INV-1003 to me", "resend invoice INV-1004", "where is invoice INV-1005?"]],
-  ["cancel-subscription", ["Cancel the subscription for Maria", "Cancel Bob's subscription", "please cancel the subscription of Priya Shah", "cancel subscription for Tom, account 4410", "I want to cancel the subscription for Lee"]],
-];
+import { COHERENT_CLASSES, VAGUE_CLASSES } from "../../helpers/offline-text";
 
 const inputFor = (queries: string[]) =>
   distillInput({ successes: queries.map((q, i) => run(`ORD-${1000 + i}`, 10, { query: q })), failures: [], queries });

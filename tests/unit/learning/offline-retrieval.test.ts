@@ -7,6 +7,7 @@ import { applicabilityText, applicabilityTexts, type ApplicabilityFields } from 
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
 import { cosine, offlineEmbedder, type TermWeight } from "@/lib/learning/embedder";
 import { termWeights } from "@/lib/learning/term-weights";
+import { NEAR_MISSES, PARAPHRASES, RETRIEVAL_CLASSES, UNCOVERED_QUERIES, type SkillKey } from "../../helpers/offline-text";
 
 const THRESHOLD = DEFAULT_LEARNING_CONFIG.retrieval_min_similarity;
 
@@ -20,48 +21,12 @@ function skill(name: string, intent: string, keys: string, queries: string[]): A
   };
 }
 
-const SKILLS = {
-  refund: skill("refund-order", "refund order", "order_id, amount", ["Refund order A1", "Please refund my order B7", "I want a refund for order C3", "refund order D4 please", "Can you refund order E5?"]),
-  track: skill("track-package", "track package", "tracking_id", ["Track my package 1Z999", "Where is my package P-77?", "track package P-12 please", "Can you track parcel P-3 for me", "tracking status of package P-9"]),
-  cancel: skill("cancel-subscription", "cancel subscription", "account_id", ["Cancel my subscription", "Please cancel the subscription on account 4410", "I want to cancel my subscription today", "cancel subscription for acct 77", "How do I cancel my subscription?"]),
-  password: skill("reset-password", "reset password", "email", ["Reset my password", "I forgot my password, reset it please", "password reset for pat@example.com", "Can you reset the password of sam@example.com", "reset password please"]),
-  address: skill("change-shipping-address", "change shipping address", "order_id, address", ["Change the shipping address of order A1", "Update shipping address for order B2", "change my shipping address on order C3", "I need to change the shipping address for order D4", "shipping address change for order E5"]),
-  invoice: skill("send-invoice", "send invoice", "invoice_id", ["Send me invoice INV-1001", "Please send invoice INV-1002 again", "email me a copy of invoice INV-1003", "resend invoice INV-1004", "Can you send the invoice INV-1005"]),
-};
-type SkillKey = keyof typeof SKILLS;
+const SKILLS = Object.fromEntries(
+  Object.entries(RETRIEVAL_CLASSES).map(([key, c]) => [key, skill(c.name, c.name.replace(/-/g, " "), c.keys, c.queries)]),
+) as Record<SkillKey, ApplicabilityFields>;
 
 /** The agent's recent queries: its skills' own, and order and account requests no skill covers. */
-const RECENT = [
-  ...Object.values(SKILLS).flatMap((s) => s.queries),
-  "Where is my order Z1?", "What is the status of my order Q2", "Has order Q3 shipped yet?", "order Q4 status", "Is my order Q5 delayed",
-  "Cancel order Q6", "Can I cancel order Q7", "What is my account balance", "Update my account email", "Close my account",
-];
-
-const PARAPHRASES: [string, SkillKey][] = [
-  ["Could you refund my order Z9?", "refund"],
-  ["refunds for order K2 please", "refund"],
-  ["Where's my package P-5?", "track"],
-  ["please track package P-88", "track"],
-  ["cancel my subscription please", "cancel"],
-  ["I forgot my password", "password"],
-  ["please reset my password", "password"],
-  ["Update the shipping address on order K2", "address"],
-  ["Send me a copy of invoice INV-9", "invoice"],
-  ["resend my invoice INV-7", "invoice"],
-];
-
-const NEAR_MISSES: [string, SkillKey][] = [
-  ["Where is my order Z9?", "refund"],
-  ["Cancel order A1", "refund"],
-  ["Cancel my package delivery", "track"],
-  ["What is the status of my order Q2", "track"],
-  ["Cancel order Q7", "cancel"],
-  ["Change my password", "password"],
-  ["Reset my account settings", "password"],
-  ["Change my subscription plan", "cancel"],
-  ["What is my shipping cost", "address"],
-  ["Pay invoice INV-9", "invoice"],
-];
+const RECENT = [...Object.values(SKILLS).flatMap((s) => s.queries), ...UNCOVERED_QUERIES];
 
 const agentWeights = termWeights([...Object.values(SKILLS).map(applicabilityText), ...RECENT]);
 
