@@ -4,7 +4,8 @@
 // share ("order") weighs less than the one that tells them apart ("refund"), and "Where is my
 // order Z9?" no longer reaches the refund skill. Stored vectors keep plain term counts: ingestion
 // never reads frequencies. Per agent, the weights are cached until the skill set changes
-// (skills_version) or they are a minute old (new runs shift frequencies slowly).
+// (skills_version) or they are ten minutes old: new runs shift frequencies slowly, and each refresh
+// re-weights the cached skill matrices (./retrieval.ts).
 import type { Db } from "../db/prisma";
 import { applicabilityText } from "./applicability";
 import { termSet } from "./content-terms";
@@ -12,7 +13,7 @@ import type { TermWeight } from "./embedder";
 
 /** How many of the agent's newest run queries join its skills as documents. */
 export const RECENT_QUERIES = 500;
-const MAX_AGE_MS = 60_000;
+const MAX_AGE_MS = 600_000;
 const MAX_AGENTS = 2000;
 
 export type TermWeights = { documents: number; weight: TermWeight };
