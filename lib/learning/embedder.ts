@@ -5,7 +5,8 @@
 // document frequency in the agent's skills and recent queries at scoring time (./term-weights.ts),
 // so ingestion stays one pass over the text. An OpenAI-compatible
 // embeddings endpoint is used instead when PROCTOR_EMBEDDINGS_MODEL is set. Every vector is
-// stored with its embedder id, and vectors of different embedders are never compared.
+// stored with its embedder id, and vectors of different embedders are never compared (earlier
+// versions of the offline space count as the offline embedder's: HashingEmbedder.previousIds).
 import OpenAI from "openai";
 import { contentTerms } from "./content-terms";
 
@@ -79,9 +80,10 @@ export class HashingEmbedder implements Embedder {
   private readonly zeros: string;
 
   /**
-   * Earlier versions of this space: the same hashing and feature keys, plus features v2 no longer
-   * emits (an identifier feature, fewer stop words). Their stored vectors stay comparable (the
-   * extra features only lower a cosine), so runs stored before v2 stay searchable.
+   * Earlier versions of this space: the same hashing and feature families, but v1 kept stop words
+   * v2 drops, emitted an identifier feature and stemmed more lightly. Its stored vectors stay
+   * comparable enough to rank runs (a differing feature only lowers a cosine), so runs stored
+   * before v2 stay searchable; skills are scored from their texts (./retrieval.ts).
    */
   readonly previousIds: readonly string[];
 
