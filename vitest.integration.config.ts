@@ -21,6 +21,7 @@ export const ENGINE_SENSITIVE = [
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
   "api-key-migration", // existing keys across the scope split (issue 12)
   "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index (issue 12)
+  "offline-learning", // template distillation refusals and offline retrieval with per-agent term weights, on both engines
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
   "review-gates", // the review-first migration, the ledger suspension trigger
 ].map((name) => `tests/integration/${name}.test.ts`);

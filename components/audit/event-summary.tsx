@@ -54,7 +54,8 @@ function CycleOutcome({ e }: { e: AuditEvent & { type: "promotion_cycle.ran" | "
           {i === e.data.promoted.length - 1 ? ")" : ""}
         </span>
       ))}
-      , {e.data.deprecated.length} deprecated, {e.data.rejected.length} rejected, {e.data.skipped} skipped, {e.data.deferred} deferred.{" "}
+      , {e.data.deprecated.length} deprecated, {e.data.rejected.length} rejected
+      {e.data.insufficient?.length ? ` (${e.data.insufficient.map((x) => `${shortHash(x.canonical_hash)} INSUFFICIENT: ${x.reason}`).join("; ")})` : ""}, {e.data.skipped} skipped, {e.data.deferred} deferred.{" "}
       <A href={reportsHref(agentId)}>Reports</A>
     </>
   );

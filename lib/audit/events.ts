@@ -64,6 +64,8 @@ const cycleOutcome = {
   deprecated: ids,
   /** Canonical hashes of the classes whose drafts were rejected. */
   rejected: ids,
+  /** Of those, the classes whose distillation answered INSUFFICIENT, with the reason (counts and thresholds, never request text). */
+  insufficient: z.array(z.strictObject({ canonical_hash: id, reason })).optional(),
   skipped: z.number().int().min(0),
   deferred: z.number().int().min(0),
 };

@@ -11,10 +11,15 @@ export function applicabilityText(s: ApplicabilityFields): string {
   return [s.name, s.description, s.preconditions.join(" "), s.queries.join(" ")].join(" ").trim();
 }
 
+/** What is embedded for a skill: its applicability text, then each trigger query. */
+export function applicabilityTexts(s: ApplicabilityFields): string[] {
+  return [applicabilityText(s), ...s.queries];
+}
+
 export type ApplicabilityVectors = { embedderId: string; embedding: number[]; queryEmbeddings: number[][] };
 
 export async function applicabilityVectors(embedder: Embedder, s: ApplicabilityFields): Promise<ApplicabilityVectors> {
-  const { embedderId, vectors } = await embedTexts(embedder, [applicabilityText(s), ...s.queries]);
+  const { embedderId, vectors } = await embedTexts(embedder, applicabilityTexts(s));
   return { embedderId, embedding: vectors[0], queryEmbeddings: vectors.slice(1) };
 }
 

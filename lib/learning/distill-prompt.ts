@@ -33,6 +33,8 @@ export type DistillInput = {
   toolPath: string[];
   /** Distinct trigger queries sampled from the class, most recent first. */
   queries: string[];
+  /** How many of `queries` must carry content terms for the template distiller (the class gate's min_distinct_queries). */
+  minDistinctQueries: number;
 };
 
 export function distillPrompt(input: DistillInput): string {

@@ -4,19 +4,20 @@
 import type { ChatModel } from "../llm/client";
 import { distillInstructions, distillPrompt, type DistillInput } from "./distill-prompt";
 import { deterministicJudge, llmJudge } from "./judge";
-import { templateDistill } from "./template-distiller";
-import { validateSkill } from "./validation";
+import { templateDistill, type Distillation } from "./template-distiller";
+import { INSUFFICIENT_REASON, validateSkill } from "./validation";
 
 export type Distiller = {
   templateDistilled: boolean;
-  distill(input: DistillInput): Promise<string>;
-  judge: (toolPath: string[]) => ReturnType<typeof llmJudge>;
+  /** A document, or a refusal with its reason (an LLM's own INSUFFICIENT is a document the gate rejects). */
+  distill(input: DistillInput): Promise<Distillation>;
+  judge: (input: DistillInput) => ReturnType<typeof llmJudge>;
 };
 
 export function llmDistiller(model: ChatModel): Distiller {
   return {
     templateDistilled: false,
-    distill: (input) => model.complete({ instructions: distillInstructions(input.maxChars), prompt: distillPrompt(input) }),
+    distill: async (input) => ({ content: await model.complete({ instructions: distillInstructions(input.maxChars), prompt: distillPrompt(input) }) }),
     judge: () => llmJudge(model),
   };
 }
@@ -24,7 +25,7 @@ export function llmDistiller(model: ChatModel): Distiller {
 export const templateDistiller: Distiller = {
   templateDistilled: true,
   distill: async (input) => templateDistill(input),
-  judge: deterministicJudge,
+  judge: (input) => deterministicJudge(input.toolPath, input.queries),
 };
 
 export type DistillResult = { ok: true; content: string } | { ok: false; reasons: string[] };
@@ -35,13 +36,15 @@ export async function distillAndValidate(
   toolbox: ReadonlySet<string>,
   toolFields?: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<DistillResult> {
-  let content: string;
+  let distilled: Distillation;
   try {
-    content = (await distiller.distill(input)).trim();
+    distilled = await distiller.distill(input);
   } catch (e) {
     // The error's kind only: provider messages can echo the prompt.
     return { ok: false, reasons: [`distillation failed: ${(e as Error)?.name ?? "error"}`] };
   }
+  if ("insufficient" in distilled) return { ok: false, reasons: [`${INSUFFICIENT_REASON}: ${distilled.insufficient}`] };
+  const content = distilled.content.trim();
   const verdict = await validateSkill({
     content,
     toolbox,
@@ -49,7 +52,7 @@ export async function distillAndValidate(
     maxChars: input.maxChars,
     successes: input.successes,
     failures: input.failures,
-    judge: distiller.judge(input.toolPath),
+    judge: distiller.judge(input),
   });
   return verdict.ok ? { ok: true, content } : { ok: false, reasons: verdict.reasons };
 }

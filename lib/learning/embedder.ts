@@ -1,9 +1,14 @@
 // Text embeddings for query similarity (workflow retrieval, skill applicability).
-// The default is offline and deterministic: hashed word and character-trigram features,
-// L2-normalized, so paraphrases land near each other without any model. An OpenAI-compatible
+// The default is offline and deterministic: hashed features of the content terms (their stems
+// and character trigrams), L2-normalized, so paraphrases land near each other without any model.
+// Stored vectors hold plain term counts; skill retrieval weights the terms by their inverse
+// document frequency in the agent's skills and recent queries at scoring time (./term-weights.ts),
+// so ingestion stays one pass over the text. An OpenAI-compatible
 // embeddings endpoint is used instead when PROCTOR_EMBEDDINGS_MODEL is set. Every vector is
-// stored with its embedder id, and vectors of different embedders are never compared.
+// stored with its embedder id, and vectors of different embedders are never compared (earlier
+// versions of the offline space count as the offline embedder's: HashingEmbedder.previousIds).
 import OpenAI from "openai";
+import { contentTerms } from "./content-terms";
 
 export interface Embedder {
   /** Stable identity of the vector space; stored beside every vector. */
@@ -23,50 +28,30 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-// Function words carry no intent: "please refund my order" means "refund order".
-const STOP_WORDS = new Set(
-  ("a an the and or but if then of to for in on at by with from into about as is are was were be been being am do does did " +
-    "i me my mine we us our you your he him his she her it its they them their this that these those there here " +
-    "what which who whom whose when where why how can could would should will shall may might must " +
-    "please pls kindly just also too very so some any all no not yes ok okay hi hello hey thanks thank s t d ll re ve m")
-    .split(" "),
-);
-
 /** Weights of the feature families, calibrated in tests/unit/embedder.test.ts. */
 const WORD_WEIGHT = 1.0;
 /** Total weight of one word's trigrams (spread over them): morphology and typos still overlap. */
 const TRIGRAM_WEIGHT = 0.6;
-/** Tokens with digits (order ids, amounts) say "some identifier", never which one. */
-const IDENTIFIER_WEIGHT = 0.4;
 
-/** Light suffix stripping so "refunds", "refunded" and "refunding" share the word feature. */
-function stem(w: string): string {
-  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
-  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
-  if (w.length > 4 && w.endsWith("es")) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
-  return w;
-}
+/** A term's weight in a collection (its inverse document frequency, ./term-weights.ts). */
+export type TermWeight = (term: string) => number;
 
 type Feature = { key: string; weight: number };
 
-export function textFeatures(text: string): Feature[] {
-  const tokens = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const content = tokens.filter((t) => !STOP_WORDS.has(t));
-  // A query made only of function words still has to land somewhere.
-  const words = content.length > 0 ? content : tokens;
+/**
+ * One word feature per content term (./content-terms.ts: no stop words, identifiers, numbers,
+ * e-mail addresses or names) and its trigrams, each scaled by the term's weight when given. A
+ * text without content terms ("sure, go ahead") has no features: it matches nothing.
+ */
+export function textFeatures(text: string, weight?: TermWeight): Feature[] {
   const features: Feature[] = [];
-  for (const w of words) {
-    if (/\p{N}/u.test(w)) {
-      features.push({ key: "id", weight: IDENTIFIER_WEIGHT });
-      continue;
-    }
-    const s = stem(w);
-    features.push({ key: `w:${s}`, weight: WORD_WEIGHT });
-    const padded = `<${w}>`;
+  for (const { term, word } of contentTerms(text)) {
+    const k = weight ? weight(term) : 1;
+    features.push({ key: `w:${term}`, weight: WORD_WEIGHT * k });
+    const padded = `<${word}>`;
     const grams: string[] = [];
     for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3));
-    const each = TRIGRAM_WEIGHT / Math.sqrt(grams.length);
+    const each = (TRIGRAM_WEIGHT * k) / Math.sqrt(grams.length);
     for (const g of grams) features.push({ key: `c:${g}`, weight: each });
   }
   return features;
@@ -94,18 +79,27 @@ export class HashingEmbedder implements Embedder {
   /** "0,0,…": runs of zero coordinates are slices of it. */
   private readonly zeros: string;
 
+  /**
+   * Earlier versions of this space: the same hashing and feature families, but v1 kept stop words
+   * v2 drops, emitted an identifier feature and stemmed more lightly. Its stored vectors stay
+   * comparable enough to rank runs (a differing feature only lowers a cosine), so runs stored
+   * before v2 stay searchable; skills are scored from their texts (./retrieval.ts).
+   */
+  readonly previousIds: readonly string[];
+
   constructor(readonly dimensions = 512) {
-    this.id = `hash-ngram-v1:${dimensions}`;
+    this.id = `hash-ngram-v2:${dimensions}`;
+    this.previousIds = [`hash-ngram-v1:${dimensions}`];
     this.sums = new Float64Array(dimensions);
     this.touched = new Uint8Array(dimensions);
     this.zeros = "0,".repeat(dimensions);
   }
 
   /** The non-zero coordinates, ascending, L2-normalized and rounded. */
-  private sparse(text: string): { index: number[]; value: number[] } {
+  private sparse(text: string, weight?: TermWeight): { index: number[]; value: number[] } {
     const { sums, touched } = this;
     const index: number[] = [];
-    for (const f of textFeatures(text)) {
+    for (const f of textFeatures(text, weight)) {
       const h = hash32(f.key);
       const i = (h & 0x7fffffff) % this.dimensions;
       sums[i] += (h < 0 ? -1 : 1) * f.weight;
@@ -127,9 +121,9 @@ export class HashingEmbedder implements Embedder {
     return { index, value };
   }
 
-  embedOne(text: string): number[] {
+  embedOne(text: string, weight?: TermWeight): number[] {
     const v = new Array<number>(this.dimensions).fill(0);
-    const { index, value } = this.sparse(text);
+    const { index, value } = this.sparse(text, weight);
     for (let k = 0; k < index.length; k++) v[index[k]] = value[k];
     return v;
   }
@@ -216,9 +210,14 @@ export async function embedArrayLiterals(embedder: Embedder, texts: string[]): P
   return { embedderId, literals: vectors.map((v) => `{${v.join(",")}}`) };
 }
 
+/** Whether vectors with this id are the offline embedder's (this version's or an earlier one's). */
+export function isOfflineSpace(id: string): boolean {
+  return id === offlineEmbedder.id || offlineEmbedder.previousIds.includes(id);
+}
+
 /** The embedder that produced vectors with this id, when this process can still produce them. */
 export function embedderForId(id: string, current: Embedder = defaultEmbedder()): Embedder | null {
   if (id === current.id) return current;
-  if (id === offlineEmbedder.id) return offlineEmbedder;
+  if (isOfflineSpace(id)) return offlineEmbedder;
   return null;
 }

@@ -26,6 +26,8 @@
 // batches of 500 0.162 / 0.163 → 0.138 / 0.140 ms server CPU per run, 3,607 / 3,644 → 3,929 /
 // 3,855 runs/s (51 / 50 % → 53 / 55 % of the multi-row INSERT ceiling); single runs unchanged
 // (1.21 / 1.27× → 1.23 / 1.22× the floor's CPU).
+// The stored embedding holds plain term counts: inverse document frequencies are applied when
+// skills are scored (./term-weights.ts), so ingestion never reads them.
 import { createHash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";

@@ -1,9 +1,11 @@
 // The two judges of the validation gate. The LLM judge fails closed: an error, a timeout or
 // an empty answer rejects ("judge unavailable"), and the verdict is the answer's first word,
 // exactly YES or NO. Without an LLM, a deterministic judge checks that the procedure follows
-// the class's tool path and that every failing tool of the failure samples has a failure mode.
+// the class's tool path, that every failing tool of the failure samples has a failure mode, and
+// that the description and the preconditions name the intent the class's queries share.
 import type { ChatModel } from "../llm/client";
 import { JUDGE_INSTRUCTIONS, judgePrompt } from "./distill-prompt";
+import { namesIntent, sharedTerms } from "./class-intent";
 import { failingTools } from "./sample-run";
 import { calledTools, findSection } from "./skill-md";
 import type { Judge } from "./validation";
@@ -32,9 +34,13 @@ export function llmJudge(model: ChatModel): Judge {
   };
 }
 
-export function deterministicJudge(toolPath: string[]): Judge {
+export function deterministicJudge(toolPath: string[], queries: string[]): Judge {
+  const { shared } = sharedTerms(queries);
   return async (doc, samples) => {
     const reasons: string[] = [];
+    const fm = doc.parsed.frontmatter;
+    if (!namesIntent(fm.description, shared)) reasons.push("description is generic: it names no term the class's queries share");
+    if (!namesIntent(fm.preconditions.join(". "), shared)) reasons.push("preconditions are generic: they name no term the class's queries share");
     const procedure = findSection(doc.parsed.body, "Procedure");
     const order = procedure ? calledTools(procedure.text) : [];
     if (order.join("\u0000") !== toolPath.join("\u0000")) {

@@ -16,6 +16,7 @@ import { parseSkillMd } from "./skill-md";
 import { bumpSkillsVersion, recordSkillEvent, stampClass } from "./skill-lifecycle";
 import { toolFieldsOf } from "./tool-mentions";
 import { deprecateSkillsMissingTools } from "./tool-removal";
+import { INSUFFICIENT_REASON } from "./validation";
 import { agentNotFound } from "./errors";
 
 export type CycleTrigger = "manual" | "cadence" | "distill";
@@ -159,6 +160,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
         maxChars: config.skill_max_content_chars,
         toolPath: e.row.tools,
         queries: samples.queries,
+        minDistinctQueries: Math.min(config.min_distinct_queries, MAX_TRIGGER_QUERIES),
       },
       toolbox,
       toolFields,
@@ -218,7 +220,18 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
         finished_at: finishedAt.toISOString(),
       };
       await tx.promotionReport.create({ data: { id: reportId, agentId, trigger: opts.trigger, report: view, startedAt, finishedAt } });
-      const outcome = { report_id: reportId, promoted, deprecated, rejected: rejected.map((r) => r.canonical_hash), skipped: skipped.length, deferred: deferred.length };
+      const insufficient = rejected.flatMap((r) =>
+        r.reasons.filter((x) => x.startsWith(INSUFFICIENT_REASON)).map((x) => ({ canonical_hash: r.canonical_hash, reason: x.slice(INSUFFICIENT_REASON.length).replace(/^: /, "") || "no reason given" })),
+      );
+      const outcome = {
+        report_id: reportId,
+        promoted,
+        deprecated,
+        rejected: rejected.map((r) => r.canonical_hash),
+        ...(insufficient.length ? { insufficient } : {}),
+        skipped: skipped.length,
+        deferred: deferred.length,
+      };
       const target = { type: "agent", id: agentId } as const;
       await recordAudit(
         tx,

@@ -1,41 +1,23 @@
 // The deterministic distiller used when no LLM is configured: a SKILL.md built from the class
-// itself. Frontmatter from the sampled queries and argument shapes, one ``Call `tool` with
-// <shape>`` step per unit of the tool path, failure modes from the failure samples. It never
-// copies a value: the leak probes steer word choice, and a document that would still leak
-// falls back to generic wording.
+// itself, or INSUFFICIENT when its queries share no intent (./class-intent.ts). Frontmatter from
+// the queries' shared intent terms and argument shapes, one ``Call `tool` with <shape>`` step per
+// unit of the tool path, failure modes from the failure samples. It never
+// copies a value: the leak probes steer word choice (a name never comes from identifiers,
+// e-mail addresses or numbers: those are not content terms).
 import { canonicalSignature, parseJsonText } from "./canonical";
+import { classIntent, type SharedTerm } from "./class-intent";
+import { kebabName } from "./content-terms";
 import type { DistillInput } from "./distill-prompt";
 import { findLeak, leakProbes, type LeakProbe } from "./leaks";
 import { failingTools, stepErrorType, type SampleRun, type SampleStep } from "./sample-run";
 import { printFrontmatter } from "./skill-md";
 
-const STOPWORDS = new Set(
-  "a an and are as at be by can could do does for from get give how i in into is it its me my of on or our please should so that the their them this to up us we what when where which who why will with would you your".split(
-    " ",
-  ),
-);
+export type Distillation = { content: string } | { insufficient: string };
 
-/** Words shared by at least half the queries, most frequent first; never ids or leaked values. */
-export function intentWords(queries: string[], probes: LeakProbe[], max = 4): string[] {
+/** The shared intent's words, most typical order first, leaving out any that is a value of the runs. */
+export function intentWords(shared: SharedTerm[], probes: LeakProbe[], max = 4): string[] {
   const blocked = (w: string) => probes.some((p) => (p.whole ? p.value.toLowerCase() === w : w.includes(p.value.toLowerCase())));
-  const counts = new Map<string, { n: number; first: number }>();
-  let order = 0;
-  for (const q of queries) {
-    // Tokens with a digit (order numbers, amounts) are identifiers, never intent words.
-    const tokens = q.toLowerCase().split(/[\s,;:!?()"]+/).filter((t) => t && !/\d/.test(t));
-    const words = new Set(tokens.flatMap((t) => t.match(/[a-z][a-z'-]*[a-z]|[a-z]/g) ?? []).filter((w) => w.length >= 3 && !STOPWORDS.has(w)));
-    for (const w of words) {
-      const c = counts.get(w) ?? { n: 0, first: order++ };
-      c.n++;
-      counts.set(w, c);
-    }
-  }
-  const need = Math.max(1, Math.ceil(queries.length / 2));
-  return [...counts.entries()]
-    .filter(([w, c]) => c.n >= need && !blocked(w))
-    .sort((a, b) => b[1].n - a[1].n || a[1].first - b[1].first)
-    .slice(0, max)
-    .map(([w]) => w);
+  return shared.map((s) => s.word).filter((w) => !blocked(w)).slice(0, max);
 }
 
 /** A value's type shape: `string`, `number`, `{id: string}`, `[{sku: string}]`. */
@@ -101,13 +83,12 @@ function failureModes(failures: SampleRun[]): string[] {
 
 function render(input: DistillInput, words: string[], withResults: boolean): string {
   const successes = input.successes;
-  const intent = words.length ? words.join(" ") : "this recurring kind of request";
-  const name = words.length ? words.join("-") : "learned-procedure";
+  const intent = words.join(" ");
+  // Intent words in another script have no ASCII spelling: the tool path names the skill then.
+  const name = kebabName(words) || kebabName(input.toolPath);
   const keys = varyingKeys(successes);
-  const preconditions = keys.length
-    ? [`The request supplies the ${keys.join(", ")} value(s) the procedure needs`]
-    : [`The request asks for ${intent}`];
-  if (words.length && keys.length) preconditions.push(`The request asks for ${intent}`);
+  const preconditions = [`The request asks for ${intent}`];
+  if (keys.length) preconditions.unshift(`The request supplies the ${keys.join(", ")} value(s) the procedure needs`);
   const tools = [...new Set(input.toolPath)];
   const first = successes[0];
   const steps = first ? unitSteps(first) : [];
@@ -146,17 +127,16 @@ function render(input: DistillInput, words: string[], withResults: boolean): str
 }
 
 /**
- * The most specific document that leaks nothing: with intent words and result shapes, then
- * generic wording, then without result shapes (a key of a result can equal an argument value).
+ * INSUFFICIENT with the reason when the class's queries share no intent (nothing is stored then);
+ * else the document, with result shapes unless they leak (a key of a result can equal an
+ * argument value).
  */
-export function templateDistill(input: DistillInput): string {
+export function templateDistill(input: DistillInput): Distillation {
+  const intent = classIntent(input.queries, input.minDistinctQueries);
+  if (!intent.ok) return { insufficient: intent.reason };
   const probes = leakProbes([...input.successes, ...input.failures]);
-  const words = intentWords(input.queries, probes);
-  const attempts: [string[], boolean][] = [[words, true], [[], true], [words, false], [[], false]];
-  let doc = "";
-  for (const [w, results] of attempts) {
-    doc = render(input, w, results);
-    if (findLeak(doc, probes) === null) return doc;
-  }
-  return doc;
+  const words = intentWords(intent.shared, probes);
+  if (words.length === 0) return { insufficient: "every term the queries share is a value of the runs" };
+  const withResults = render(input, words, true);
+  return { content: findLeak(withResults, probes) === null ? withResults : render(input, words, false) };
 }

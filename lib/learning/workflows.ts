@@ -65,7 +65,7 @@ export type SearchInput = { query: string; userId?: string; limit: number; exclu
  */
 export async function searchWorkflows(db: Db, agentId: string, input: SearchInput, embedder: Embedder = defaultEmbedder()) {
   if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
-  const usable = [...new Set([embedder.id, offlineEmbedder.id])];
+  const usable = [...new Set([embedder.id, offlineEmbedder.id, ...offlineEmbedder.previousIds])];
   const candidates = await db.workflowRun.findMany({
     where: {
       agentId,

@@ -193,7 +193,7 @@ async function load() {
              k.verb || ' ' || k.noun || ' n' || (i / ${CLASSES}) % 20,
              k.steps,
              CASE WHEN ((i / ${CLASSES}) * 7 + k.c) % 10 < k.c % 4 THEN 'FAILURE'::"Outcome" ELSE 'SUCCESS'::"Outcome" END,
-             'REPORTED'::"OutcomeSource", k.signature, k.hash, 2, 2, '{}', '{}', 'hash-ngram-v1:512', 'b' || i,
+             'REPORTED'::"OutcomeSource", k.signature, k.hash, 2, 2, '{}', '{}', 'hash-ngram-v2:512', 'b' || i,
              now() - make_interval(days => k.c % 45) - make_interval(hours => (i / ${CLASSES}))
       FROM generate_series(0, ${perClass * CLASSES - 1}) AS i
       JOIN bench_classes k ON k.c = i % ${CLASSES}`);

@@ -3,9 +3,8 @@ import { applicabilityText, applicabilityVectors, bestScores, packVectors } from
 import { cosine } from "@/lib/learning/embedder";
 import { offlineEmbedder } from "@/lib/learning/embedder";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { templateDistill } from "@/lib/learning/template-distiller";
 import { parseSkillMd } from "@/lib/learning/skill-md";
-import { distillInput } from "./fixtures";
+import { distillInput, templateDoc } from "./fixtures";
 
 const fields = {
   name: "refund-order",
@@ -22,7 +21,7 @@ async function score(query: string) {
 
 describe("skill applicability", () => {
   it("embeds only the name, description, preconditions and trigger queries", () => {
-    const doc = templateDistill(distillInput());
+    const doc = templateDoc(distillInput());
     const fm = parseSkillMd(doc)!.frontmatter;
     const text = applicabilityText({ ...fm, queries: ["Refund order A1"] });
     expect(text).toContain(fm.description);

@@ -2,6 +2,7 @@
 // (lookup_order → issue_refund) with one business failure.
 import type { SampleRun } from "@/lib/learning/sample-run";
 import type { DistillInput } from "@/lib/learning/distill-prompt";
+import { templateDistill } from "@/lib/learning/template-distiller";
 
 export const TOOLBOX = new Set(["lookup_order", "issue_refund", "send_email"]);
 export const TOOL_PATH = ["lookup_order", "issue_refund"];
@@ -31,6 +32,7 @@ export function distillInput(over: Partial<DistillInput> = {}): DistillInput {
     maxChars: 4000,
     toolPath: TOOL_PATH,
     queries: SUCCESSES.map((r) => r.query),
+    minDistinctQueries: 2,
     ...over,
   };
 }
@@ -59,3 +61,10 @@ When NOT to apply: the refund window has closed or the order is not paid.
 ## Worked example
 Refund order <order id> → lookup, then refund <amount>.
 `;
+
+/** The template distiller's document (fails the test when it answered INSUFFICIENT). */
+export function templateDoc(input: DistillInput): string {
+  const d = templateDistill(input);
+  if (!("content" in d)) throw new Error(`template distiller answered INSUFFICIENT: ${d.insufficient}`);
+  return d.content;
+}

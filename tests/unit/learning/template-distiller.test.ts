@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { templateDistill, intentWords, shapeOf } from "@/lib/learning/template-distiller";
+import { intentWords, shapeOf } from "@/lib/learning/template-distiller";
+import { sharedTerms } from "@/lib/learning/class-intent";
 import { distillAndValidate, templateDistiller } from "@/lib/learning/distiller";
 import { parseSkillMd, findSection, calledTools } from "@/lib/learning/skill-md";
 import { leakProbes } from "@/lib/learning/leaks";
-import { distillInput, FAILURES, SUCCESSES, TOOLBOX, run } from "./fixtures";
+import { distillInput, templateDoc, FAILURES, SUCCESSES, TOOLBOX, run } from "./fixtures";
 
 describe("template distiller", () => {
   it("builds a SKILL.md that passes the validation gate and the deterministic judge", async () => {
@@ -21,7 +22,7 @@ describe("template distiller", () => {
   });
 
   it("never copies a value of the runs", () => {
-    const doc = templateDistill(distillInput());
+    const doc = templateDoc(distillInput());
     for (const r of [...SUCCESSES, ...FAILURES]) {
       expect(doc).not.toContain(r.steps[0].arguments && (r.steps[0].arguments as { order_id: string }).order_id);
     }
@@ -34,7 +35,7 @@ describe("template distiller", () => {
       r.steps[0].arguments = { order_id: `ORD-1000${i}`, action: "cancel" };
       return r;
     });
-    expect(intentWords(runs.map((r) => r.query), leakProbes(runs))).toEqual(["subscription"]);
+    expect(intentWords(sharedTerms(runs.map((r) => r.query)).shared, leakProbes(runs))).toEqual(["subscription"]);
     const r = await distillAndValidate(templateDistiller, distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }), TOOLBOX);
     expect(r.ok).toBe(true);
   });
@@ -45,19 +46,19 @@ describe("template distiller", () => {
       r.steps[1].arguments = { order_id: `ORD-2000${i}`, template: "status" };
       return r;
     });
-    const doc = templateDistill(distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }));
+    const doc = templateDoc(distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }));
     expect(doc).not.toContain("{status: string");
     expect((await distillAndValidate(templateDistiller, distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }), TOOLBOX)).ok).toBe(true);
   });
 
   it("states the previous demotion reason for a new version", () => {
-    expect(templateDistill(distillInput({ previousDemotionReason: "drift: rolling 0.40 vs baseline 0.83" }))).toContain("drift: rolling 0.40 vs baseline 0.83");
+    expect(templateDoc(distillInput({ previousDemotionReason: "drift: rolling 0.40 vs baseline 0.83" }))).toContain("drift: rolling 0.40 vs baseline 0.83");
   });
 
   it("describes a business failure without errors by its last tool", async () => {
     const failed = run("ORD-1", 3);
     failed.outcome = "failure";
-    const doc = templateDistill(distillInput({ failures: [failed] }));
+    const doc = templateDoc(distillInput({ failures: [failed] }));
     expect(findSection(parseSkillMd(doc)!.body, "Failure modes observed")!.text).toContain("`issue_refund` returned a result that failed");
     expect((await distillAndValidate(templateDistiller, distillInput({ failures: [failed] }), TOOLBOX)).ok).toBe(true);
   });

@@ -4,6 +4,8 @@ import { deterministicJudge, judgeVerdict, llmJudge } from "@/lib/learning/judge
 import type { ChatModel } from "@/lib/llm/client";
 import { FAILURES, GOOD_SKILL, SUCCESSES, TOOLBOX, TOOL_PATH, run } from "./fixtures";
 
+const QUERIES = SUCCESSES.map((r) => r.query);
+
 const yes: Judge = async () => ({ ok: true, reasons: [] });
 const validate = (content: string, judge: Judge = yes, extra: Partial<Parameters<typeof validateSkill>[0]> = {}) =>
   validateSkill({ content, toolbox: TOOLBOX, maxChars: 4000, successes: SUCCESSES, failures: FAILURES, judge, ...extra });
@@ -169,15 +171,29 @@ describe("LLM judge fails closed", () => {
 
 describe("deterministic judge", () => {
   it("accepts the class's tool order with every failing tool covered", async () => {
-    expect(await validate(GOOD_SKILL, deterministicJudge(TOOL_PATH))).toEqual({ ok: true, reasons: [] });
+    expect(await validate(GOOD_SKILL, deterministicJudge(TOOL_PATH, QUERIES))).toEqual({ ok: true, reasons: [] });
   });
   it("rejects another tool order", async () => {
-    const v = await validate(GOOD_SKILL, deterministicJudge(["issue_refund", "lookup_order"]));
+    const v = await validate(GOOD_SKILL, deterministicJudge(["issue_refund", "lookup_order"], QUERIES));
     expect(v.ok).toBe(false);
     expect(v.reasons[0]).toContain("differs from the class's tool path");
   });
+  it("rejects a description or preconditions that name nothing the class's queries share", async () => {
+    const generic = GOOD_SKILL.replace(
+      /description: .*\npreconditions:\n(  - .*\n)+/,
+      "description: Use when a request asks for this recurring kind of request.\npreconditions:\n  - The request asks for this recurring kind of request\n",
+    );
+    expect(generic).not.toBe(GOOD_SKILL);
+    expect((await validate(generic, deterministicJudge(TOOL_PATH, QUERIES))).reasons).toEqual([
+      "description is generic: it names no term the class's queries share",
+      "preconditions are generic: they name no term the class's queries share",
+    ]);
+    // The same document judged against another class's queries is generic too.
+    const other = await validate(GOOD_SKILL, deterministicJudge(TOOL_PATH, ["Reset my password", "I forgot my password", "password reset please"]));
+    expect(other.reasons).toContain("description is generic: it names no term the class's queries share");
+  });
   it("rejects when a failing tool has no failure mode", async () => {
-    const v = await validate(GOOD_SKILL.replace(/- `issue_refund` fails.*\n/, "- None observed.\n"), deterministicJudge(TOOL_PATH));
+    const v = await validate(GOOD_SKILL.replace(/- `issue_refund` fails.*\n/, "- None observed.\n"), deterministicJudge(TOOL_PATH, QUERIES));
     expect(v.reasons).toEqual(["no failure mode covers failing tool: issue_refund"]);
   });
 });
