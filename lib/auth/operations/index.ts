@@ -5,4 +5,5 @@
 export { createApiKey, type CreateApiKeyInput } from "./create-api-key";
 export { createUser, type CreateUserInput } from "./create-user";
 export { revokeApiKey, type RevokeApiKeyInput } from "./revoke-api-key";
+export { signOutEverywhere, type SignOutEverywhereInput } from "./sign-out-everywhere";
 export { updateUser, type UpdateUserInput } from "./update-user";
