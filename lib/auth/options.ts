@@ -7,7 +7,7 @@ import type { Provider } from "next-auth/providers/index";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "../db/client";
 import { secureCookies } from "./cookies";
-import { verifyPassword } from "./password";
+import { passwordSignIn } from "./password";
 import { endSessionsOnSignOut } from "./session-version";
 import { findActiveUserByEmail } from "./users";
 
@@ -48,10 +48,8 @@ const credentials = CredentialsProvider({
     const email = String(credentials?.email ?? "").trim().toLowerCase();
     const password = String(credentials?.password ?? "");
     if (!email || !password) return null;
-    const user = await db().user.findUnique({ where: { email } });
-    // One scrypt whether the account exists, is deactivated or has no password: equal work.
-    const matches = await verifyPassword(password, user?.passwordHash);
-    if (!user || !user.active || !matches) return null;
+    const user = await passwordSignIn(await db().user.findUnique({ where: { email } }), password);
+    if (!user) return null;
     await db().user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
     return { id: user.id, email: user.email, name: user.name ?? user.email, role: user.role, sessionVersion: user.sessionVersion };
   },

@@ -32,6 +32,15 @@ export async function verifyPassword(password: string, stored: string | null | u
   return usable && key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+/**
+ * The account a password signs in, or null: unknown, deactivated, without a password or a
+ * wrong one. One scrypt in every case, so how long it takes tells nothing about the account.
+ */
+export async function passwordSignIn<U extends { active: boolean; passwordHash: string | null }>(user: U | null, password: string): Promise<U | null> {
+  const matches = await verifyPassword(password, user?.passwordHash);
+  return user && user.active && matches ? user : null;
+}
+
 export function randomPassword(): string {
   return randomBytes(15).toString("base64url");
 }
