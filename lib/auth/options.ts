@@ -1,7 +1,7 @@
 // next-auth configuration: Credentials with scrypt hashes, JWT sessions of 8 hours that carry
-// the user's session version (./session-version.ts), optional OIDC from the environment. OIDC never creates accounts: it signs in an existing,
-// active console user whose email the identity provider reports (verified), with that
-// user's role; admins add such users in Settings → Users.
+// the user's session version (./session-version.ts), optional OIDC from the environment. OIDC
+// never creates accounts: it signs in an existing, active console user whose email the identity
+// provider reports (verified), with that user's role; admins add such users in Settings → Users.
 import type { NextAuthOptions } from "next-auth";
 import type { Provider } from "next-auth/providers/index";
 import CredentialsProvider from "next-auth/providers/credentials";
