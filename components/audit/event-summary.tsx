@@ -141,5 +141,7 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Undid the last persona change (revision {e.data.revision}).</>;
     case "user.signed_out_everywhere":
       return <>Signed <A href={USERS}>user</A> out everywhere<Reason text={e.data.reason} /></>;
+    case "user.password_reset":
+      return <>Reset the password of <A href={USERS}>user</A> (signed out everywhere)<Reason text={e.data.reason} /></>;
   }
 }

@@ -1,10 +1,10 @@
 "use client";
 // List users (GET /api/console/users) with their last sign-in; create, change roles, deactivate
-// and reactivate, sign out everywhere (server actions). Every change asks for a reason (it goes
+// and reactivate, sign out everywhere, reset a password (server actions). Every change asks for a reason (it goes
 // to the audit log) and waits for the server's answer.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { createUser, signOutEverywhere, updateUser } from "@/lib/actions/users";
+import { createUser, resetPassword, signOutEverywhere, updateUser } from "@/lib/actions/users";
 import { unwrap } from "@/lib/actions/client";
 import { fetchJson } from "@/lib/api/browser-fetch";
 import type { UserView } from "@/lib/auth/users";
@@ -36,6 +36,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   const [generated, setGenerated] = useState<{ email: string; password: string } | null>(null);
   const [change, setChange] = useState<Change | null>(null);
   const [ending, setEnding] = useState<UserView | null>(null);
+  const [resetting, setResetting] = useState<UserView | null>(null);
 
   const create = useMutation({
     mutationFn: () =>
@@ -69,10 +70,20 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
     onError: (e) => toast.error(e.message),
   });
 
+  const reset = useMutation({
+    mutationFn: (v: { id: string; reason: string }) => unwrap(resetPassword(v)),
+    onSuccess: (r) => {
+      setResetting(null);
+      setGenerated({ email: r.user.email, password: r.generated_password });
+      toast.success(`${r.user.email} has a new password and is signed out everywhere.`);
+    },
+    onError: (e) => toast.error(e.message),
+  });
+
   const text = change ? describe(change) : null;
   return (
     <>
-      {generated ? <SecretOnce title={`Initial password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
+      {generated ? <SecretOnce title={`Password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
       <form
         aria-label="Create a user"
         className="mb-8 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1.5fr_1fr_2fr_auto] lg:items-end dark:border-slate-800"
@@ -154,9 +165,14 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
                       </Button>
                     ) : null}
                     {u.id === currentUserId ? null : (
-                      <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
-                        {u.active ? "Deactivate" : "Reactivate"}
-                      </Button>
+                      <>
+                        <Button variant="secondary" size="sm" onClick={() => setResetting(u)}>
+                          Reset password
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
+                          {u.active ? "Deactivate" : "Reactivate"}
+                        </Button>
+                      </>
                     )}
                   </span>
                 ),
@@ -194,6 +210,16 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
         pending={endSessions.isPending}
         onCancel={() => setEnding(null)}
         onConfirm={(reason) => ending && endSessions.mutate({ id: ending.id, reason })}
+      />
+      <ConfirmDialog
+        open={resetting !== null}
+        title={`Reset the password of ${resetting?.email ?? ""}?`}
+        description="A new password is generated and shown here once; their old password stops working and every session of theirs ends."
+        confirmLabel="Reset password"
+        danger
+        pending={reset.isPending}
+        onCancel={() => setResetting(null)}
+        onConfirm={(reason) => resetting && reset.mutate({ id: resetting.id, reason })}
       />
     </>
   );

@@ -30,7 +30,8 @@ export const updateUserSchema = z
   .strict()
   .refine((v) => v.role !== undefined || v.active !== undefined, { error: "change role or active" });
 
-export const signOutEverywhereSchema = z.object({ reason }).strict();
+/** Sign out everywhere, reset a password: changes that take only the admin's reason. */
+export const userReasonSchema = z.object({ reason }).strict();
 
 export type UserView = {
   id: string;

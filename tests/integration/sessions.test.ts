@@ -1,8 +1,8 @@
 // Sign-in and sessions as an attacker tries them (issue 13, items 1, 3, 4 and 9): the throttle
 // cannot be sidestepped with a second `email` field or by spreading guesses over addresses or
 // accounts, sign-in sends people only to paths on this site, and sessions end for good on
-// sign-out, deactivation, a role change and "Sign out everywhere". Cookies are Secure when the
-// public URL is https.
+// sign-out, deactivation, a role change, a password reset and "Sign out everywhere". Cookies are
+// Secure when the public URL is https.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
@@ -12,6 +12,7 @@ import { callAction } from "../helpers/actions";
 const CREATE_KEY = "lib/actions/api-keys.ts#createApiKey";
 const UPDATE_USER = "lib/actions/users.ts#updateUser";
 const SIGN_OUT_EVERYWHERE = "lib/actions/users.ts#signOutEverywhere";
+const RESET_PASSWORD = "lib/actions/users.ts#resetPassword";
 
 let server: TestServer;
 let admin: Caller;
@@ -173,6 +174,25 @@ describe("sessions end for good", () => {
     expect((await callAction(server, admin, UPDATE_USER, { id: user.id, active: false, reason: "left" })).kind).toBe("ok");
     expect((await callAction(server, admin, SIGN_OUT_EVERYWHERE, { id: user.id, reason: "again" })).kind).toBe("invalid_state");
     expect(await audited()).toBe(1);
+  });
+});
+
+describe("password reset", () => {
+  it("ends every session, retires the old password, shows the new one once and audits no secret", async () => {
+    const user = await createConsoleUser(server.baseUrl, admin, { email: "forgetful@test.local", role: "VIEWER", password: "forgetful-pass-1" });
+    const old = await login(server.baseUrl, "forgetful@test.local", "forgetful-pass-1");
+    expect((await callAction(server, old, RESET_PASSWORD, { id: user.id, reason: "mine" })).kind).toBe("forbidden");
+    const r = await callAction<{ generated_password: string }>(server, admin, RESET_PASSWORD, { id: user.id, reason: "forgot it" });
+    expect(r.kind).toBe("ok");
+    const password = r.data.generated_password;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(await pageStatus(old)).toBe(307);
+    expect((await loginFrom(server.baseUrl, "forgetful@test.local", "forgetful-pass-1", "127.0.0.80")).status).toBe(401);
+    expect(await pageStatus(await login(server.baseUrl, "forgetful@test.local", password))).toBe(200);
+    const rows = await server.sql.query(`SELECT details::text AS d FROM audit_events WHERE action = 'user.password_reset' AND target_id = $1`, [user.id]);
+    expect(rows.rows).toHaveLength(1);
+    expect(JSON.parse(rows.rows[0].d)).toEqual({ reason: "forgot it" });
+    expect(rows.rows[0].d).not.toContain(password);
   });
 });
 

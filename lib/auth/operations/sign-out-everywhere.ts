@@ -6,9 +6,9 @@ import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, NotFound } from "../../errors";
 import { END_SESSIONS } from "../session-version";
-import { userColumns, userView, type signOutEverywhereSchema } from "../users";
+import { userColumns, userView, type userReasonSchema } from "../users";
 
-export type SignOutEverywhereInput = { userId: string } & z.output<typeof signOutEverywhereSchema>;
+export type SignOutEverywhereInput = { userId: string } & z.output<typeof userReasonSchema>;
 
 export async function signOutEverywhere(database: Db, input: SignOutEverywhereInput, by: AuditContext) {
   const { userId: id, reason } = input;
