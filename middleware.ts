@@ -2,6 +2,7 @@
 // requests get 401 problem+json. Every page and route checks the caller again on the server.
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { secureCookies } from "./lib/auth/cookies";
 
 const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/];
 
@@ -10,7 +11,7 @@ export async function middleware(req: NextRequest) {
   if (PUBLIC_PATHS.some((p) => p.test(pathname))) return NextResponse.next();
   // Agent API calls carry a bearer key; the route wrapper verifies it.
   if (pathname.startsWith("/api/v1/") && req.headers.get("authorization")) return NextResponse.next();
-  const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET });
+  const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET, secureCookie: secureCookies() });
   if (token) return NextResponse.next();
   if (pathname.startsWith("/api/")) {
     return new NextResponse(

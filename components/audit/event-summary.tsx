@@ -151,5 +151,9 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Turned daily persona review {e.type === "persona_daily_review.enabled" ? "on" : "off"} (revision {e.data.revision}).</>;
     case "persona_change.undone":
       return <>Undid the last persona change (revision {e.data.revision}).</>;
+    case "user.signed_out_everywhere":
+      return <>Signed <A href={USERS}>user</A> out everywhere<Reason text={e.data.reason} /></>;
+    case "user.password_reset":
+      return <>Reset the password of <A href={USERS}>user</A> (signed out everywhere)<Reason text={e.data.reason} /></>;
   }
 }

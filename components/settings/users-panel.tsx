@@ -1,10 +1,10 @@
 "use client";
-// List users (GET /api/console/users); create, change roles, deactivate and reactivate (server
-// actions). Every
-// change asks for a reason (it goes to the audit log) and waits for the server's answer.
+// List users (GET /api/console/users) with their last sign-in; create, change roles, deactivate
+// and reactivate, sign out everywhere, reset a password (server actions). Every change asks for a reason (it goes
+// to the audit log) and waits for the server's answer.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { createUser, updateUser } from "@/lib/actions/users";
+import { createUser, resetPassword, signOutEverywhere, updateUser } from "@/lib/actions/users";
 import { unwrap } from "@/lib/actions/client";
 import { fetchJson } from "@/lib/api/browser-fetch";
 import type { UserView } from "@/lib/auth/users";
@@ -35,6 +35,8 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   const [form, setForm] = useState({ email: "", name: "", role: "VIEWER" as Role, password: "" });
   const [generated, setGenerated] = useState<{ email: string; password: string } | null>(null);
   const [change, setChange] = useState<Change | null>(null);
+  const [ending, setEnding] = useState<UserView | null>(null);
+  const [resetting, setResetting] = useState<UserView | null>(null);
 
   const create = useMutation({
     mutationFn: () =>
@@ -57,11 +59,31 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
     },
     onError: (e) => toast.error(e.message),
   });
+  const endSessions = useMutation({
+    mutationFn: (v: { id: string; reason: string }) => unwrap(signOutEverywhere(v)),
+    onSuccess: (r) => {
+      setEnding(null);
+      // Your own sessions end too, this one included.
+      if (r.user.id === currentUserId) return window.location.assign("/login");
+      toast.success(`${r.user.email} is signed out everywhere.`);
+    },
+    onError: (e) => toast.error(e.message),
+  });
+
+  const reset = useMutation({
+    mutationFn: (v: { id: string; reason: string }) => unwrap(resetPassword(v)),
+    onSuccess: (r) => {
+      setResetting(null);
+      setGenerated({ email: r.user.email, password: r.generated_password });
+      toast.success(`${r.user.email} has a new password and is signed out everywhere.`);
+    },
+    onError: (e) => toast.error(e.message),
+  });
 
   const text = change ? describe(change) : null;
   return (
     <>
-      {generated ? <SecretOnce title={`Initial password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
+      {generated ? <SecretOnce title={`Password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
       <form
         aria-label="Create a user"
         className="mb-8 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1.5fr_1fr_2fr_auto] lg:items-end dark:border-slate-800"
@@ -135,12 +157,25 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
               {
                 key: "actions",
                 header: <span className="sr-only">Actions</span>,
-                cell: (u) =>
-                  u.id === currentUserId ? null : (
-                    <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
-                      {u.active ? "Deactivate" : "Reactivate"}
-                    </Button>
-                  ),
+                cell: (u) => (
+                  <span className="flex justify-end gap-2">
+                    {u.active ? (
+                      <Button variant="secondary" size="sm" onClick={() => setEnding(u)}>
+                        Sign out everywhere
+                      </Button>
+                    ) : null}
+                    {u.id === currentUserId ? null : (
+                      <>
+                        <Button variant="secondary" size="sm" onClick={() => setResetting(u)}>
+                          Reset password
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setChange({ user: u, active: !u.active })}>
+                          {u.active ? "Deactivate" : "Reactivate"}
+                        </Button>
+                      </>
+                    )}
+                  </span>
+                ),
               },
             ]}
           />
@@ -149,12 +184,42 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
       <ConfirmDialog
         open={change !== null}
         title={text?.title ?? ""}
-        description={change?.active === false ? "They are signed out at once and cannot sign in until reactivated." : undefined}
+        description={
+          change?.active === false
+            ? "They are signed out at once and cannot sign in until reactivated."
+            : change?.role
+              ? "Their sessions end at once; they sign in again with the new role."
+              : undefined
+        }
         confirmLabel={text?.confirm ?? "Confirm"}
         danger={text?.danger}
         pending={update.isPending}
         onCancel={() => setChange(null)}
         onConfirm={(reason) => change && update.mutate({ id: change.user.id, role: change.role, active: change.active, reason })}
+      />
+      <ConfirmDialog
+        open={ending !== null}
+        title={`Sign ${ending?.email ?? ""} out everywhere?`}
+        description={
+          ending?.id === currentUserId
+            ? "Every session of yours ends at once, this one included: you will sign in again."
+            : "Every session of theirs ends at once, on every device. They can sign in again."
+        }
+        confirmLabel="Sign out everywhere"
+        danger
+        pending={endSessions.isPending}
+        onCancel={() => setEnding(null)}
+        onConfirm={(reason) => ending && endSessions.mutate({ id: ending.id, reason })}
+      />
+      <ConfirmDialog
+        open={resetting !== null}
+        title={`Reset the password of ${resetting?.email ?? ""}?`}
+        description="A new password is generated and shown here once; their old password stops working and every session of theirs ends."
+        confirmLabel="Reset password"
+        danger
+        pending={reset.isPending}
+        onCancel={() => setResetting(null)}
+        onConfirm={(reason) => resetting && reset.mutate({ id: resetting.id, reason })}
       />
     </>
   );

@@ -31,6 +31,8 @@
 // | persona_profile.paused/resumed | account  | persona: pause or resume reflection               |
 // | persona_daily_review.enabled/disabled | account | persona: daily review switched on or off  |
 // | persona_change.undone          | account  | persona: undo the last applied change             |
+// | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
+// | user.password_reset            | user     | settings: a generated password (reason)           |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
@@ -118,6 +120,8 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("persona_daily_review.enabled", "account", personaRevision),
   event("persona_daily_review.disabled", "account", personaRevision),
   event("persona_change.undone", "account", personaRevision),
+  event("user.signed_out_everywhere", "user", { reason }),
+  event("user.password_reset", "user", { reason }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

@@ -1,10 +1,15 @@
-// Failed-login throttle: at most 5 failures a minute per (account, client address), counted
-// in the database so that every web process agrees. An attempt is recorded *before* the
-// password is checked and removed when it succeeds, so a burst of parallel guesses cannot
-// slip past the count: the k-th attempt to be recorded sees at least k rows.
+// Failed-login throttle, counted in the database so that every web process agrees. Within a
+// minute: at most 5 failures per (account, client address); 20 per account from any addresses
+// (guessing spread over many hosts); 20 per address over any accounts (one host trying many
+// accounts). An attempt is recorded *before* the password is checked and removed when it
+// succeeds, so a burst of parallel guesses cannot slip past the count: the k-th attempt to be
+// recorded sees at least k rows.
+import type { Prisma } from "../db/generated/client";
 import type { Db } from "../db/prisma";
 
 export const LOGIN_FAILURE_LIMIT = 5;
+export const ACCOUNT_FAILURE_LIMIT = 20;
+export const ADDRESS_FAILURE_LIMIT = 20;
 export const LOGIN_FAILURE_WINDOW_MS = 60_000;
 /** Rows older than this are garbage; they are pruned opportunistically. */
 const RETENTION_MS = 10 * LOGIN_FAILURE_WINDOW_MS;
@@ -14,17 +19,30 @@ export type LoginAttempt = { allowed: true; id: bigint } | { allowed: false; ret
 /** `account` and `clientHash` are pseudonyms: no email or address is stored. */
 export async function beginLoginAttempt(database: Db, account: string, clientHash: string, now = new Date()): Promise<LoginAttempt> {
   const row = await database.loginFailure.create({ data: { account, clientHash, at: now } });
-  const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
+  const limits: [Prisma.LoginFailureWhereInput, number][] = [
+    [{ account, clientHash }, LOGIN_FAILURE_LIMIT],
+    [{ account }, ACCOUNT_FAILURE_LIMIT],
+    [{ clientHash }, ADDRESS_FAILURE_LIMIT],
+  ];
+  const waits = await Promise.all(limits.map(([where, limit]) => secondsUntilFree(database, where, limit, now)));
+  const wait = Math.max(...waits);
+  if (wait === 0) return { allowed: true, id: row.id };
+  await database.loginFailure.delete({ where: { id: row.id } });
+  return { allowed: false, retryAfterSeconds: wait };
+}
+
+/** 0 while the rows matching `where` in the window (this attempt's included) are within `limit`. */
+async function secondsUntilFree(database: Db, where: Prisma.LoginFailureWhereInput, limit: number, now: Date): Promise<number> {
   const recent = await database.loginFailure.findMany({
-    where: { account, clientHash, at: { gt: since } },
-    orderBy: { at: "asc" },
+    where: { ...where, at: { gt: new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS) } },
+    orderBy: { at: "desc" },
+    take: limit + 1,
     select: { at: true },
   });
-  if (recent.length <= LOGIN_FAILURE_LIMIT) return { allowed: true, id: row.id };
-  await database.loginFailure.delete({ where: { id: row.id } });
-  // The window frees a slot when the oldest counted failure leaves it.
-  const oldest = recent[0].at.getTime();
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + LOGIN_FAILURE_WINDOW_MS - now.getTime()) / 1000)) };
+  if (recent.length <= limit) return 0;
+  // A slot frees when the limit-th newest earlier failure leaves the window.
+  const freesAt = recent[limit].at.getTime() + LOGIN_FAILURE_WINDOW_MS;
+  return Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
 }
 
 /** A success clears the pair's failures; a failure keeps the attempt's row as the record. */

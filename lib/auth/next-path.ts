@@ -1,12 +1,19 @@
-// Where to go after signing in: only a path on this site, never another origin
-// ("//evil.example", "/\\evil.example", "https://…" all fall back to the default).
+// Where to go after signing in: only a path on this site, never another origin. The candidate
+// is resolved against the app's origin, and so is the path handed back: "/.//host/x" resolves
+// on this site but normalizes to "//host/x", which a browser reads as another host. Anything
+// that does not stay on this origin both times falls back.
+const APP = "http://proctor.invalid";
+
+const onThisSite = (path: string) => new URL(path, APP).origin === APP;
+
 export function safeNextPath(next: string | null | undefined, fallback = "/agents"): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  if (!next || !next.startsWith("/")) return fallback;
   try {
-    const base = "http://proctor.invalid";
-    const url = new URL(next, base);
-    if (url.origin !== base || url.pathname.startsWith("/login") || url.pathname.startsWith("/api/")) return fallback;
-    return url.pathname + url.search + url.hash;
+    if (!onThisSite(next)) return fallback;
+    const url = new URL(next, APP);
+    const path = url.pathname + url.search + url.hash;
+    if (!onThisSite(path) || url.pathname.startsWith("/login") || url.pathname.startsWith("/api/")) return fallback;
+    return path;
   } catch {
     return fallback;
   }

@@ -1,12 +1,14 @@
-// next-auth configuration: Credentials with scrypt hashes, JWT sessions of 8 hours,
-// optional OIDC from the environment. OIDC never creates accounts: it signs in an existing,
-// active console user whose email the identity provider reports (verified), with that
-// user's role; admins add such users in Settings → Users.
+// next-auth configuration: Credentials with scrypt hashes, JWT sessions of 8 hours that carry
+// the user's session version (./session-version.ts), optional OIDC from the environment. OIDC
+// never creates accounts: it signs in an existing, active console user whose email the identity
+// provider reports (verified), with that user's role; admins add such users in Settings → Users.
 import type { NextAuthOptions } from "next-auth";
 import type { Provider } from "next-auth/providers/index";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "../db/client";
-import { verifyPassword } from "./password";
+import { secureCookies } from "./cookies";
+import { passwordSignIn } from "./password";
+import { endSessionsOnSignOut } from "./session-version";
 import { findActiveUserByEmail } from "./users";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -46,10 +48,10 @@ const credentials = CredentialsProvider({
     const email = String(credentials?.email ?? "").trim().toLowerCase();
     const password = String(credentials?.password ?? "");
     if (!email || !password) return null;
-    const user = await db().user.findUnique({ where: { email } });
-    if (!user || !user.active || !(await verifyPassword(password, user.passwordHash))) return null;
+    const user = await passwordSignIn(await db().user.findUnique({ where: { email } }), password);
+    if (!user) return null;
     await db().user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
-    return { id: user.id, email: user.email, name: user.name ?? user.email, role: user.role };
+    return { id: user.id, email: user.email, name: user.name ?? user.email, role: user.role, sessionVersion: user.sessionVersion };
   },
 });
 
@@ -58,6 +60,7 @@ const oidc = oidcConfig();
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+  useSecureCookies: secureCookies(),
   pages: { signIn: "/login", error: "/login" },
   providers: oidc ? [credentials, oidcProvider(oidc)] : [credentials],
   callbacks: {
@@ -74,10 +77,12 @@ export const authOptions: NextAuthOptions = {
           await db().user.update({ where: { id: found.id }, data: { lastLoginAt: new Date() } });
           token.uid = found.id;
           token.role = found.role;
+          token.sv = found.sessionVersion;
         }
       } else if (user) {
         token.uid = user.id;
         token.role = (user as { role?: string }).role;
+        token.sv = (user as { sessionVersion?: number }).sessionVersion;
       }
       return token;
     },
@@ -85,8 +90,14 @@ export const authOptions: NextAuthOptions = {
       if (session.user) {
         (session.user as { id?: string }).id = token.uid as string;
         (session.user as { role?: string }).role = token.role as string;
+        (session.user as { sessionVersion?: unknown }).sessionVersion = token.sv;
       }
       return session;
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      if (typeof token?.uid === "string") await endSessionsOnSignOut(db(), token.uid, token.sv);
     },
   },
 };

@@ -18,14 +18,20 @@ export const createUserSchema = z
   })
   .strict();
 
+/** Why an admin changes someone's account: it goes to the audit row. */
+const reason = z.string().trim().min(1, { error: "a reason is required" }).max(500);
+
 export const updateUserSchema = z
   .object({
     role: z.enum(ROLES).optional(),
     active: z.boolean().optional(),
-    reason: z.string().trim().min(1, { error: "a reason is required" }).max(500),
+    reason,
   })
   .strict()
   .refine((v) => v.role !== undefined || v.active !== undefined, { error: "change role or active" });
+
+/** Sign out everywhere, reset a password: changes that take only the admin's reason. */
+export const userReasonSchema = z.object({ reason }).strict();
 
 export type UserView = {
   id: string;

@@ -32,15 +32,32 @@ const pairs = (cookies: string[]) => cookies.map((c) => c.split(";")[0]);
  * callback's status and body and, when it succeeded, a caller carrying the session cookie.
  */
 export async function loginFrom(baseUrl: string, email: string, password: string, localAddress = "127.0.0.1") {
+  return signInWithForm(baseUrl, [["email", email], ["password", password]], localAddress);
+}
+
+/** A credentials sign-in posting exactly these form fields (in order, repeats kept) besides the CSRF token. */
+export async function signInWithForm(baseUrl: string, fields: [string, string][], localAddress = "127.0.0.1") {
   const csrf = await request(`${baseUrl}/api/auth/csrf`, { method: "GET", headers: {}, localAddress });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const res = await request(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     localAddress,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: pairs(csrf.setCookies).join("; "), origin: baseUrl },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
+    body: new URLSearchParams([["csrfToken", csrfToken], ...fields, ["json", "true"]]).toString(),
   });
   const session = res.setCookies.some((c) => /next-auth\.session-token=[^;]+/.test(c));
   const caller: Caller = { headers: { cookie: [...pairs(csrf.setCookies), ...pairs(res.setCookies)].join("; "), origin: baseUrl } };
-  return { status: res.status, body: res.body, headers: res.headers, session, caller };
+  return { status: res.status, body: res.body, headers: res.headers, setCookies: res.setCookies, session, caller };
+}
+
+/** next-auth's sign-out, as the console's menu does it: with the caller's CSRF token. */
+export async function signOut(baseUrl: string, caller: Caller) {
+  const csrf = await request(`${baseUrl}/api/auth/csrf`, { method: "GET", headers: { cookie: caller.headers.cookie } });
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const cookie = [caller.headers.cookie, ...pairs(csrf.setCookies)].join("; ");
+  return request(`${baseUrl}/api/auth/signout`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, json: "true" }).toString(),
+  });
 }

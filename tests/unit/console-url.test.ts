@@ -1,6 +1,7 @@
 // URL handling of the console: where sign-in may send people, and table links that keep
 // page, sort and filters in the query string.
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { hrefWith } from "@/components/ui/table";
 
@@ -14,6 +15,52 @@ describe("safeNextPath", () => {
     for (const next of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "evil", "/login?next=/agents", "/api/auth/signout", "", null, undefined]) {
       expect(safeNextPath(next), String(next)).toBe("/agents");
     }
+  });
+
+  it("refuses paths that normalize to another host (dot segments, tabs, encodings)", () => {
+    for (const next of ["/.//127.0.0.2:9/phish", "/..//evil.example/x", "/a/..//evil.example", "/./\\evil.example", "/\t/evil.example", "/\\/evil.example", "/.//\\evil.example"]) {
+      expect(safeNextPath(next), next).toBe("/agents");
+    }
+    // Encoded slashes stay in the path: a browser does not read them as an authority.
+    expect(safeNextPath("/%2F%2Fevil.example")).toBe("/%2F%2Fevil.example");
+    expect(safeNextPath("/%5C%5Cevil.example")).toBe("/%5C%5Cevil.example");
+  });
+
+  // The pieces attackers combine: separators (most of all), dot segments, encodings, whitespace
+  // the URL parser drops, schemes and hosts; most candidates start with a slash, as a path must.
+  const piece = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("/", "\\", ".", "..", "%2F", "%5C", "\t") },
+    { weight: 2, arbitrary: fc.constantFrom("evil.example", "127.0.0.2:9", "agents", "x") },
+    { weight: 1, arbitrary: fc.constantFrom("%2f", "%2E", "%09", "\n", "\r", " ", "@", ":", "?", "#", "http:", "https:", "javascript:", "%00", "\u3002", "\uff0f") },
+  );
+  const pieces = fc.array(piece, { maxLength: 10 }).map((p) => p.join(""));
+  const candidate = fc.oneof(pieces.map((p) => "/" + p), pieces, fc.string(), fc.webUrl());
+  const origins = ["http://app.test:3000", "https://console.example.org", "http://127.0.0.1:8080"];
+
+  it("whatever it is given, hands back a path that stays on the site it is resolved against", () => {
+    fc.assert(
+      fc.property(candidate, (next) => {
+        const out = safeNextPath(next);
+        expect(out.startsWith("/")).toBe(true);
+        for (const origin of origins) {
+          const resolved = new URL(out, `${origin}/login?next=x`);
+          expect(resolved.origin).toBe(origin);
+          expect(resolved.pathname.startsWith("/login") || resolved.pathname.startsWith("/api/")).toBe(false);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  }, 60_000);
+
+  it("keeps ordinary console paths as they are", () => {
+    const segment = fc.stringMatching(/^[a-z0-9_-]{1,12}$/).filter((s) => !s.startsWith("login") && s !== "api");
+    const path = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.option(fc.stringMatching(/^[a-z]{1,5}=[a-z0-9]{0,5}$/), { nil: undefined }));
+    fc.assert(
+      fc.property(path, ([segments, query]) => {
+        const next = "/" + segments.join("/") + (query ? `?${query}` : "");
+        expect(safeNextPath(next)).toBe(next);
+      }),
+    );
   });
 });
 

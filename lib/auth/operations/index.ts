@@ -4,6 +4,8 @@
 // operation: no one acts, it runs once before the server answers.)
 export { createApiKey, type CreateApiKeyInput } from "./create-api-key";
 export { createUser, type CreateUserInput } from "./create-user";
+export { resetPassword, type ResetPasswordInput } from "./reset-password";
 export { revokeApiKey, type RevokeApiKeyInput } from "./revoke-api-key";
 export { rotateApiKey, type RotateApiKeyInput } from "./rotate-api-key";
+export { signOutEverywhere, type SignOutEverywhereInput } from "./sign-out-everywhere";
 export { updateUser, type UpdateUserInput } from "./update-user";

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { Db, Tx } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, NotFound } from "../../errors";
+import { END_SESSIONS } from "../session-version";
 import { userColumns, userView, type updateUserSchema } from "../users";
 
 export type UpdateUserInput = { userId: string } & z.output<typeof updateUserSchema>;
@@ -21,7 +22,9 @@ export async function updateUser(database: Db, input: UpdateUserInput, by: Audit
     const losesAdmin = before.role === "ADMIN" && before.active && (role !== "ADMIN" || !active);
     if (losesAdmin && by.actor?.type === "user" && id === by.actor.id) throw new InvalidState("You cannot demote or deactivate your own account.");
     if (losesAdmin && (await activeAdmins(tx)) <= 1) throw new InvalidState("The last active admin cannot be demoted or deactivated.");
-    const after = await tx.user.update({ where: { id }, data: { role, active }, select: userColumns });
+    // A new role or a deactivation ends the user's sessions: the next request signs in again.
+    const ends = role !== before.role || active !== before.active ? END_SESSIONS : {};
+    const after = await tx.user.update({ where: { id }, data: { role, active, ...ends }, select: userColumns });
     await recordAudit(tx, by, {
       type: "user.updated",
       target: { type: "user", id },
