@@ -19,6 +19,7 @@ export const ENGINE_SENSITIVE = [
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
+  "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -12,7 +12,9 @@ export type ProblemCode =
   | "invalid_state"
   | "payload_too_large"
   | "rate_limited"
-  | "unavailable";
+  | "unavailable"
+  | "method_not_allowed"
+  | "unsupported_media_type";
 
 const STATUS: Record<ProblemCode, number> = {
   validation_error: 400,
@@ -24,6 +26,8 @@ const STATUS: Record<ProblemCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
 };
 
 const TITLE: Record<ProblemCode, string> = {
@@ -36,6 +40,8 @@ const TITLE: Record<ProblemCode, string> = {
   payload_too_large: "Payload too large",
   rate_limited: "Too many requests",
   unavailable: "Service unavailable",
+  method_not_allowed: "Method not allowed",
+  unsupported_media_type: "Unsupported media type",
 };
 
 export class ProblemError extends Error {
@@ -62,6 +68,7 @@ export const problems = {
   rateLimited: (retryAfterSeconds: number) =>
     new ProblemError("rate_limited", "Too many requests; slow down.", undefined, { "Retry-After": String(retryAfterSeconds) }),
   unavailable: (detail = "The service is temporarily unavailable.") => new ProblemError("unavailable", detail),
+  notJson: () => new ProblemError("unsupported_media_type", "The request body must be sent as Content-Type: application/json."),
 };
 
 export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]) {

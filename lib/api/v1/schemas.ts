@@ -56,6 +56,8 @@ export const problemSchema = z.object({
     "payload_too_large",
     "rate_limited",
     "unavailable",
+    "method_not_allowed",
+    "unsupported_media_type",
   ]),
   request_id: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
