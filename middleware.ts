@@ -19,7 +19,8 @@ export async function middleware(req: NextRequest) {
   if (pathname.startsWith("/api/v1/") && req.headers.get("authorization")) return NextResponse.next();
   const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET });
   if (token) return pass(req);
-  const pageView = (req.method === "GET" || req.method === "HEAD") && !pathname.startsWith("/api/") && !CONSOLE_JSON_ROUTES.test(pathname);
+  const api = pathname === "/api" || pathname.startsWith("/api/");
+  const pageView = (req.method === "GET" || req.method === "HEAD") && !api && !CONSOLE_JSON_ROUTES.test(pathname);
   if (!pageView) {
     return new NextResponse(
       JSON.stringify({

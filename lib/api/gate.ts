@@ -114,18 +114,37 @@ function refuse(res: ServerResponse, err: ProblemError, log: boolean): true {
   return true;
 }
 
+/**
+ * Replaces an error the framework writes under /api without a JSON body (Next answers a method a
+ * route lacks with writeHead(405) and no body) by the problem for its status, whichever of
+ * writeHead, write or end sends the head; what the framework meant as the body is dropped.
+ */
 function problemsForBareErrors(res: ServerResponse) {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.end = ((...args: unknown[]) => {
-    const bare = BARE_ERRORS[res.statusCode];
-    const type = String(res.getHeader("content-type") ?? "");
-    if (!bare || res.headersSent || type.includes("json")) return end(...args);
+  let problem: string | null = null;
+  /** Sends the problem's head when this status and content type make the answer a bare error. */
+  const replaced = (status: number, type: unknown): boolean => {
+    const bare = BARE_ERRORS[status];
+    if (!bare || res.headersSent || String(type ?? "").includes("json")) return false;
     const requestId = randomUUID();
-    if (res.statusCode >= 500) console.error(`[${requestId}] the framework answered ${res.statusCode} without a body`);
-    const body = JSON.stringify(problemBody(bare[0], bare[1], requestId));
-    res.setHeader("content-type", "application/problem+json");
-    res.setHeader("content-length", Buffer.byteLength(body));
-    res.setHeader("x-request-id", requestId);
-    return end(body);
+    if (status >= 500) console.error(`[${requestId}] the framework answered ${status} without a problem body`);
+    // A framework 500 is answered as the API's 503 `unavailable` (api.md: a 5xx carries no internal text).
+    const err = new ProblemError(bare[0], bare[1]);
+    problem = JSON.stringify(problemBody(err.code, err.detail, requestId));
+    writeHead(err.status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(problem), "x-request-id": requestId, "cache-control": "no-store" });
+    return true;
+  };
+  const pending = () => problem === null && !res.headersSent && replaced(res.statusCode, res.getHeader("content-type"));
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const given = rest.find((r): r is Record<string, unknown> => typeof r === "object" && r !== null && !Array.isArray(r));
+    const givenType = given && Object.entries(given).find(([k]) => k.toLowerCase() === "content-type")?.[1];
+    return replaced(status, givenType ?? res.getHeader("content-type")) ? res : writeHead(status, ...rest);
+  }) as ServerResponse["writeHead"];
+  res.write = ((...args: unknown[]) => (pending() || problem !== null ? true : write(...args))) as ServerResponse["write"];
+  res.end = ((...args: unknown[]) => {
+    if (!pending() && problem === null) return end(...args);
+    return end(problem, args.find((a) => typeof a === "function"));
   }) as ServerResponse["end"];
 }

@@ -78,7 +78,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
         const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
       }
-      const rawParams = nextCtx ? await nextCtx.params : {};
+      const rawParams = (await nextCtx?.params) ?? {};
       const url = new URL(req.url);
       checkAddress(rawParams, url.searchParams);
       const params = parseWith(opts.params, rawParams, "path parameters");

@@ -81,12 +81,14 @@ describe("the gate in front of Next.js", () => {
   let trusted = "";
   const servers: http.Server[] = [];
   const listen = async (gate: ReturnType<typeof requestGate>) => {
-    // Behind the gate, the "app" answers 200, or a bare 405 as Next writes it for a method a route lacks.
+    // Behind the gate, the "app" answers 200, or a bare 405 or 500 as Next writes them.
     const s = http.createServer(async (req, res) => {
       if (await gate(req, res)) return;
-      if (req.method === "DELETE") {
-        res.statusCode = 405;
-        return res.end();
+      if (req.method === "DELETE") return res.writeHead(405).end();
+      if (req.method === "PATCH") {
+        res.statusCode = 500;
+        res.setHeader("content-type", "text/plain");
+        return res.end("Internal Server Error");
       }
       req.resume();
       req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
@@ -112,6 +114,8 @@ describe("the gate in front of Next.js", () => {
     expect((await fetch(`${base}/api/v1/agents/a`)).status).toBe(200);
     const bare = await fetch(`${base}/api/v1/agents/a`, { method: "DELETE" });
     expect([bare.status, bare.headers.get("content-type"), (await bare.json()).code]).toEqual([405, "application/problem+json", "method_not_allowed"]);
+    const crash = await fetch(`${base}/api/v1/agents/a`, { method: "PATCH" });
+    expect([crash.status, crash.headers.get("content-type"), (await crash.json()).code]).toEqual([503, "application/problem+json", "unavailable"]);
   });
 
   it("sends HSTS only over https: a https public URL, or a trusted proxy's word", async () => {
