@@ -1,19 +1,28 @@
-// First line of access control: anonymous page requests go to /login, anonymous API
-// requests get 401 problem+json. Every page and route checks the caller again on the server.
+// First line of access control: anonymous page views go to /login; any other anonymous request
+// (an API or console JSON route, a server action, any write) gets 401 problem+json. Every page
+// and route checks the caller again on the server. Pages also get their Content-Security-Policy
+// here, with a fresh script nonce per request: Next.js reads it from the request's CSP header and
+// puts it on its own scripts; the root layout puts it on its one inline script.
+// (Checks that must run before Next reads a request at all are in lib/api/gate.ts.)
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { secureCookies } from "./lib/auth/cookies";
 
 const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/];
 
+/** Route handlers outside /api: they answer JSON, so an anonymous call is a 401, not a redirect to sign in. */
+export const CONSOLE_JSON_ROUTES = /^\/persona-evolution\/(state|action)$/;
+
 export async function middleware(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
-  if (PUBLIC_PATHS.some((p) => p.test(pathname))) return NextResponse.next();
+  if (PUBLIC_PATHS.some((p) => p.test(pathname))) return pass(req);
   // Agent API calls carry a bearer key; the route wrapper verifies it.
   if (pathname.startsWith("/api/v1/") && req.headers.get("authorization")) return NextResponse.next();
   const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET, secureCookie: secureCookies() });
-  if (token) return NextResponse.next();
-  if (pathname.startsWith("/api/")) {
+  if (token) return pass(req);
+  const api = pathname === "/api" || pathname.startsWith("/api/");
+  const pageView = (req.method === "GET" || req.method === "HEAD") && !api && !CONSOLE_JSON_ROUTES.test(pathname);
+  if (!pageView) {
     return new NextResponse(
       JSON.stringify({
         type: "https://proctor.dev/problems/unauthorized",
@@ -23,12 +32,48 @@ export async function middleware(req: NextRequest) {
         code: "unauthorized",
         request_id: crypto.randomUUID(),
       }),
-      { status: 401, headers: { "content-type": "application/problem+json" } },
+      { status: 401, headers: { "content-type": "application/problem+json", "cache-control": "no-store" } },
     );
   }
   const login = new URL("/login", req.url);
   login.searchParams.set("next", pathname + search);
   return NextResponse.redirect(login);
+}
+
+/** Lets the request through; a page gets its nonce and policy. */
+function pass(req: NextRequest) {
+  const { pathname, protocol } = req.nextUrl;
+  if (pathname.startsWith("/api/") || pathname.startsWith("/_next/")) return NextResponse.next();
+  const nonce = btoa(crypto.randomUUID());
+  const policy = contentSecurityPolicy(nonce, protocol === "https:" || Boolean(process.env.NEXTAUTH_URL?.startsWith("https://")));
+  const headers = new Headers(req.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("content-security-policy", policy);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("content-security-policy", policy);
+  return res;
+}
+
+/**
+ * Scripts only from this origin with this request's nonce (and what they load: strict-dynamic);
+ * no inline script without it, no framing. Styles allow inline attributes (React's style props);
+ * they cannot run code. Development needs eval for React's error overlays.
+ */
+function contentSecurityPolicy(nonce: string, https: boolean): string {
+  const dev = process.env.NODE_ENV === "development";
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
 }
 
 // The agent API and the health check authenticate in the route wrapper itself (an unauthenticated

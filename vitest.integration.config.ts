@@ -24,6 +24,7 @@ export const ENGINE_SENSITIVE = [
   "offline-learning", // template distillation refusals and offline retrieval with per-agent term weights, on both engines
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
   "review-gates", // the review-first migration, the ledger suspension trigger
+  "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -15,6 +15,7 @@ import "../lib/learning/jobs.ts";
 // Registers persona evolution's opt-in daily review job.
 import "../lib/persona/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { requestGate } from "../lib/api/gate.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
@@ -71,11 +72,17 @@ const handle = app.getRequestHandler();
 // The client address (login throttle, audit hash) is the socket's unless PROCTOR_TRUST_PROXY=1
 // says a proxy in front reports it in X-Forwarded-For; otherwise any client could pick its own.
 const trustProxy = process.env.PROCTOR_TRUST_PROXY === "1";
-const server = createServer((req, res) => {
+// Address, body-size and header checks that must run before Next.js reads anything (lib/api/gate.ts).
+const gate = requestGate({ trustProxy, publicUrl: process.env.NEXTAUTH_URL });
+const server = createServer(async (req, res) => {
   if (!trustProxy) {
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";
     delete req.headers["x-real-ip"];
+    // Nor may it name the public host or scheme (the origin check, Next's own action check, HSTS).
+    delete req.headers["x-forwarded-host"];
+    delete req.headers["x-forwarded-proto"];
   }
+  if (await gate(req, res)) return;
   return handle(req, res);
 });
 await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -2,14 +2,14 @@
 // read-only flag included), zod input, an audit context, and errors as a typed result the
 // component can show. Cross-origin calls: Next.js refuses an action whose Origin does not match
 // the Host (x-forwarded-host) before running it (500, nothing runs); it lets a call without
-// Origin through, so a foreign Referer is refused here, as route handlers refuse it.
+// Origin through, so a foreign Referer, or neither header, is refused here, as route handlers refuse it.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { denial, refusal, type Scope } from "../auth/access";
-import { crossOrigin } from "../auth/origin";
+import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
 import type { AuditContext } from "../audit/record";
@@ -32,7 +32,8 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
     const incoming = await headers();
     const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
     try {
-      if (crossOrigin(incoming)) return fail("forbidden", "Cross-origin requests may not change anything.");
+      const foreign = crossOrigin(incoming);
+      if (foreign) return fail("forbidden", ORIGIN_REFUSAL[foreign]);
       const actor = await sessionActor();
       if (!actor) return fail("unauthorized", "Sign in to do this.");
       const refused = denial(actor, scope);

@@ -12,8 +12,9 @@ import { reachRefusal, type Reach } from "../auth/key-reach";
 import { sessionActor } from "../auth/session";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { clientAddressOf, clientHashOf } from "../audit/client-hash";
-import { crossOrigin } from "../auth/origin";
+import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
 import { readJsonBody } from "./json-body";
+import { unstorableValues } from "./request-hygiene";
 import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
 import { takeToken } from "./rate-limit";
@@ -76,14 +77,17 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     try {
       const mutation = MUTATING.has(req.method);
-      if (mutation) checkOrigin(req);
+      // Agents send no Origin; a browser (cookie) caller's write must say where it comes from.
+      if (mutation) checkOrigin(req, { requireSource: !bearerOf(req) });
       const actor = await authenticate(req, opts);
       if (actor?.type === "api_key") {
         const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
       }
-      const params = parseWith(opts.params, nextCtx ? await nextCtx.params : {}, "path parameters");
+      const rawParams = (await nextCtx?.params) ?? {};
       const url = new URL(req.url);
+      checkAddress(rawParams, url.searchParams);
+      const params = parseWith(opts.params, rawParams, "path parameters");
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
       const body = opts.body
         ? parseWith(opts.body, await readBody(req, opts), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
@@ -126,10 +130,18 @@ async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unkno
   });
 }
 
+/** Path parameters and query values are checked before any schema or query sees them (lib/api/request-hygiene.ts). */
+function checkAddress(params: Record<string, string | string[]>, query: URLSearchParams) {
+  const values = Object.entries(params).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]));
+  const bad = unstorableValues([...values, ...query]);
+  if (bad.length) throw problems.validation("The request address holds characters that cannot be used.", bad);
+}
+
+const bearerOf = (req: Request) => req.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+
 async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<Actor | null> {
   if (opts.auth === "none") return null;
-  const header = req.headers.get("authorization");
-  const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const bearer = bearerOf(req);
   let actor: Actor | null = null;
   if (bearer && opts.auth !== "session") {
     const found = await authenticateApiKey(db(), bearer, clientAddressOf(req.headers)?.slice(0, 100) ?? null);
@@ -145,11 +157,10 @@ async function authenticate(req: Request, opts: RouteOptions<unknown, unknown, u
   return actor;
 }
 
-/** Cross-site writes are refused (lib/auth/origin.ts). */
-export function checkOrigin(req: Request) {
-  const why = crossOrigin(req.headers);
-  if (why === "malformed") throw problems.forbidden("The request's origin is malformed.");
-  if (why) throw problems.forbidden("Cross-origin requests may not change anything.");
+/** Cross-site writes are refused, and browser writes that name no source (lib/auth/origin.ts). */
+export function checkOrigin(req: Request, opts: { requireSource: boolean } = { requireSource: true }) {
+  const why = crossOrigin(req.headers, opts);
+  if (why) throw problems.forbidden(ORIGIN_REFUSAL[why]);
 }
 
 export const clientHash = (req: Request): Promise<string | null> => clientHashOf(req.headers);

@@ -1,14 +1,15 @@
 // Reads a JSON body with a byte limit and rejects text Postgres cannot store (NUL, lone
 // surrogates) and pathological nesting before any schema or database sees it.
-import { textProblem } from "../db/storable-text";
-import { problems, type FieldError } from "./problem";
+import { findUnstorableText, MAY_HOLD_UNSTORABLE } from "../db/storable-text";
+import { problems } from "./problem";
 
-// lib/persona still imports it from here.
-
-export const MAX_JSON_DEPTH = 64;
+/** application/json or a `+json` type, with any parameters (charset). */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
+  // A form or text/plain body is what a cross-site form can send without a CORS preflight.
+  if (declared !== 0 && !JSON_TYPE.test(req.headers.get("content-type") ?? "")) throw problems.notJson();
   if (Number.isFinite(declared) && declared > limitBytes) throw problems.tooLarge(limitBytes);
   const bytes = await readLimited(req, limitBytes);
   if (bytes.length === 0) throw problems.validation("The request body is empty; a JSON object is expected.");
@@ -53,37 +54,4 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
     offset += c.length;
   }
   return out;
-}
-
-const MAY_HOLD_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;
-
-/**
- * First string (value or key) that Postgres text/jsonb would refuse, or nesting beyond the limit.
- * `checkText` false checks only the nesting (for text known to hold no such characters).
- */
-export function findUnstorableText(value: unknown, path = "", depth = 0, checkText = true): FieldError | null {
-  if (depth > MAX_JSON_DEPTH) return { path: path || "/", message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
-  if (typeof value === "string") {
-    const p = checkText ? textProblem(value) : null;
-    return p ? { path: path || "/", message: p } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (!checkText && (value[i] === null || typeof value[i] !== "object")) continue;
-      const r = findUnstorableText(value[i], `${path}/${i}`, depth + 1, checkText);
-      if (r) return r;
-    }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const k in value) {
-      const kp = checkText ? textProblem(k) : null;
-      if (kp) return { path: `${path}/${k}`, message: `key ${kp}` };
-      const v = (value as Record<string, unknown>)[k];
-      if (!checkText && (v === null || typeof v !== "object")) continue;
-      const r = findUnstorableText(v, `${path}/${k}`, depth + 1, checkText);
-      if (r) return r;
-    }
-  }
-  return null;
 }

@@ -16,7 +16,9 @@ export type ProblemCode =
   /** The key's secret is right but the key is past its expiry (issue 13). */
   | "key_expired"
   /** A reference names nothing stored: an evidence_ref's run or trace (issue 12). */
-  | "unresolved_reference";
+  | "unresolved_reference"
+  | "method_not_allowed"
+  | "unsupported_media_type";
 
 const STATUS: Record<ProblemCode, number> = {
   validation_error: 400,
@@ -30,6 +32,8 @@ const STATUS: Record<ProblemCode, number> = {
   unavailable: 503,
   key_expired: 401,
   unresolved_reference: 422,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
 };
 
 const TITLE: Record<ProblemCode, string> = {
@@ -44,6 +48,8 @@ const TITLE: Record<ProblemCode, string> = {
   unavailable: "Service unavailable",
   key_expired: "API key expired",
   unresolved_reference: "Unresolved reference",
+  method_not_allowed: "Method not allowed",
+  unsupported_media_type: "Unsupported media type",
 };
 
 export class ProblemError extends Error {
@@ -71,6 +77,7 @@ export const problems = {
     new ProblemError("rate_limited", "Too many requests; slow down.", undefined, { "Retry-After": String(retryAfterSeconds) }),
   unavailable: (detail = "The service is temporarily unavailable.") => new ProblemError("unavailable", detail),
   keyExpired: () => new ProblemError("key_expired", "The API key has expired; ask an admin for a new one."),
+  notJson: () => new ProblemError("unsupported_media_type", "The request body must be sent as Content-Type: application/json."),
 };
 
 export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: FieldError[]) {

@@ -23,6 +23,12 @@ export function param(sp: SearchParams, key: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The page number in the URL: a whole number from 1 to 100,000 (the lists' bound), else 1. */
+export function pageParam(sp: SearchParams, key = "page"): number {
+  const n = Number(param(sp, key));
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
 /** A sortable column header: a link to the same list sorted by this column. */
 export type SortHeader = { key: string; label: string; href: string; active: "asc" | "desc" | null };
 

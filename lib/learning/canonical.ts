@@ -7,6 +7,7 @@
 //   - the error class is the error's type (`error.type`, else "error"), not a yes/no flag.
 // A flat, error-free trajectory hashes exactly as in the reference.
 import { createHash } from "node:crypto";
+import { findUnstorableText, MAY_HOLD_UNSTORABLE } from "../db/storable-text";
 
 /** Bump when any rule below changes; stored beside every hash (see learning:backfill-hashes). */
 export const CANONICAL_VERSION = 2;
@@ -56,6 +57,21 @@ export function parseJsonText(value: unknown): unknown {
   } catch {
     return value;
   }
+}
+
+/**
+ * Why JSON-text arguments cannot be used once parsed, or null: their keys are stored in the
+ * signature and their keys and values reach distilled skills, so a NUL or a lone surrogate
+ * spelled as an escape inside the text would make every write of the run fail.
+ */
+export function parsedArgumentsProblem(value: unknown): string | null {
+  if (typeof value !== "string" || !MAY_HOLD_UNSTORABLE.test(value)) return null;
+  const parsed = parseJsonText(value);
+  const bad = parsed === value ? null : findUnstorableText(parsed);
+  if (!bad) return null;
+  // The offending key is not echoed: it is the unprintable text itself.
+  if (bad.message.startsWith("key ")) return `JSON text with a key that ${bad.message.slice(4)}`;
+  return bad.message.startsWith("nesting") ? `JSON text with ${bad.message}` : `JSON text with a value that ${bad.message}`;
 }
 
 /**

@@ -11,10 +11,12 @@ import { classEvaluationOf, classStatsRowOf, classVerdictOf, gateStatsSql, type 
 import type { z } from "zod";
 import type { classListResponse } from "./schemas";
 import { Validation } from "../errors";
+import { textProblem } from "../db/storable-text";
 import { agentNotFound } from "./errors";
 
 type ClassList = z.infer<typeof classListResponse>;
 type Cursor = { e: number; h: string; u: string };
+const INT4_MAX = 2 ** 31 - 1;
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.e, c.h, c.u])).toString("base64url");
@@ -23,7 +25,9 @@ export function encodeCursor(c: Cursor): string {
 export function decodeCursor(text: string): Cursor {
   try {
     const [e, h, u] = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (Number.isInteger(e) && typeof h === "string" && typeof u === "string") return { e, h, u };
+    // `e` is compared with an int4 column and `h`, `u` with text: out of range or unstorable, the query would fail.
+    const inRange = Number.isInteger(e) && e >= 0 && e <= INT4_MAX;
+    if (inRange && typeof h === "string" && typeof u === "string" && !textProblem(h) && !textProblem(u)) return { e, h, u };
   } catch {
     // fall through
   }

@@ -6,6 +6,7 @@ import { learningConfigSchema } from "./config";
 import { PROVIDERS } from "./message-roles";
 import { outcomeRuleSchema } from "./outcome";
 import { pathId } from "../ids";
+import { parsedArgumentsProblem } from "./canonical";
 
 export const isoDateTime = z.iso.datetime({ offset: true });
 export const shortText = z.string().min(1).max(256);
@@ -62,8 +63,14 @@ export const demoteBody = z.object({ reason });
 
 export const stepSchema = z.looseObject({
   tool: z.string().trim().min(1).max(256),
-  /** An object; JSON text is parsed for the trajectory identity. */
-  arguments: z.unknown().optional(),
+  /** An object; JSON text is parsed for the trajectory identity (and must hold storable text). */
+  arguments: z
+    .unknown()
+    .optional()
+    .superRefine((v, ctx) => {
+      const problem = parsedArgumentsProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   result: z.unknown().optional(),
   /** null when the call succeeded; `{type, message}` or any other value when it failed. */
   error: z.unknown().optional(),

@@ -15,14 +15,11 @@
 // Knobs (environment): BENCH_RUNS (20000; 2000 with --quick), BENCH_SINGLE_RUNS (same),
 // BENCH_BATCH_SIZE (500), BENCH_BATCH_CONCURRENCY (1), BENCH_CONCURRENCY (16),
 // BENCH_DATABASES ("postgres,pglite"), BENCH_WORKER ("separate" or "inline").
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { startTestServer, type TestDatabase, type TestServer } from "../../tests/helpers/server.ts";
 import { newCase, prng, TOOL_CALLS, TOOL_NAMES, type Step } from "../demo/payloads.ts";
 import {
-  chunk, describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, percentile, pool, QUICK,
+  chunk, describePhase, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, percentile, pool, QUICK,
   sampleRss, sleep, Verdicts, type HttpClient, type Phase,
 } from "./measure.ts";
 
@@ -38,8 +35,6 @@ const TARGETS = { batchOfCeiling: 0.4, batchCpuMsPerRun: 0.15, singleCpuOfFloor:
 const AGENT = "bench";
 const CEILING_AGENT = "bench-ceiling";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
 type Figures = {
   kind: TestDatabase;
   batch: Phase;
@@ -52,18 +47,6 @@ type Figures = {
   failures: number;
 };
 
-
-function ensureBuild() {
-  const distDir = process.env.PROCTOR_DIST_DIR || ".next";
-  if (existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  console.log(`no production build in ${distDir}; building first…`);
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (r.status !== 0) throw new Error("next build failed");
-}
 
 async function benchmark(kind: TestDatabase): Promise<Figures> {
   console.log(`\n=== ${kind === "postgres" ? "PostgreSQL" : "PGlite (embedded)"}, worker ${INLINE_WORKER ? "in the server" : "apart (PROCTOR_WORKER=0)"} ===`);

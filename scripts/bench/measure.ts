@@ -4,8 +4,10 @@
 // database) at the same body size and concurrency, in the same run; PASS/FAIL per target; the
 // server's resident set (idle, peak, after). CPU per operation survives a noisy machine where rates and latencies don't.
 // `--quick` (or BENCH_QUICK=1) shrinks every benchmark to a smoke run of about a minute.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { ADMIN_KEY } from "../../tests/helpers/server.ts";
 
 export const QUICK = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
@@ -179,4 +181,19 @@ export function percentile(sorted: number[], p: number): number {
 
 export function sleep(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Builds the console when the dist dir has no build (benchmarks run the production server). */
+export function ensureBuild() {
+  const distDir = process.env.PROCTOR_DIST_DIR || ".next";
+  if (existsSync(path.join(ROOT, distDir, "BUILD_ID"))) return;
+  console.log(`no production build in ${distDir}; building first…`);
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) throw new Error("next build failed");
 }

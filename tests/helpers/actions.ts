@@ -101,7 +101,8 @@ export async function callAction<T = any>(server: { baseUrl: string }, caller: C
   });
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString();
-  const login = res.status >= 300 && res.status < 400 && (res.headers.get("location") ?? "").includes("/login");
+  // The middleware answers an anonymous action 401 problem+json (a page view would be sent to sign in).
+  const login = res.status === 401 || (res.status >= 300 && res.status < 400 && (res.headers.get("location") ?? "").includes("/login"));
   if (login) return { httpStatus: res.status, kind: "unauthorized", data: undefined as T, error: null, text, requestId };
   const all = rows(body);
   const rootRow = all.get("0") as { a?: unknown } | undefined;

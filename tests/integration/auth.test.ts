@@ -65,6 +65,7 @@ describe(`login throttling (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => 
         "content-type": "application/x-www-form-urlencoded",
         cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
         "x-forwarded-for": "10.9.8.7",
+        origin: server.baseUrl, // a browser's sign-in names its origin; one that names none is refused
       },
       body: new URLSearchParams({ csrfToken, email: "spoof@test.local", password: "wrong", json: "true" }),
     });

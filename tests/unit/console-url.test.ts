@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { hrefWith } from "@/components/ui/table";
+import { pageParam } from "@/lib/console/url";
 
 describe("safeNextPath", () => {
   it("keeps same-site paths with their query", () => {
@@ -70,5 +71,14 @@ describe("hrefWith", () => {
     expect(hrefWith("/audit", { action: "user.", page: "3" }, { page: null, dir: "asc" })).toBe("/audit?action=user.&dir=asc");
     expect(hrefWith("/workflows", {}, {})).toBe("/workflows");
     expect(hrefWith("/workflows", { user: "a&b" }, {})).toBe("/workflows?user=a%26b");
+  });
+});
+
+describe("pageParam", () => {
+  it("takes whole pages from 1 to 100,000 and reads anything else as page 1", () => {
+    expect(pageParam({ page: "7" })).toBe(7);
+    expect(pageParam({ page: ["3", "9"] })).toBe(3);
+    for (const bad of ["0", "-2", "2.5", "1e300", "99999999999999999999", "100001", "x", "", undefined]) expect(pageParam({ page: bad }), String(bad)).toBe(1);
+    expect(pageParam({ runs_page: "4" }, "runs_page")).toBe(4);
   });
 });

@@ -12,6 +12,7 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   if (op.auth !== "none") Object.assign(common, { 401: "unauthorized", 403: "forbidden", 429: "rate_limited" });
   if (op.params) common[404] = "not_found";
   if (op.body) common[413] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
+  if (op.body) common[415] = "unsupported_media_type (a body not sent as application/json)";
   common[503] = "unavailable";
   const replies: Record<number, Reply> = { ...op.responses };
   for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: problemSchema };

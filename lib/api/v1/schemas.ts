@@ -58,6 +58,8 @@ export const problemSchema = z.object({
     "unavailable",
     "key_expired",
     "unresolved_reference",
+    "method_not_allowed",
+    "unsupported_media_type",
   ]),
   request_id: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),

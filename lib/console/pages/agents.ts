@@ -1,13 +1,13 @@
 // The Agents page's view model: one page of agents with their toolbox and activity.
 import "server-only";
 import type { Db } from "../../db/prisma";
-import { param, type SearchParams } from "../url";
+import { pageParam, type SearchParams } from "../url";
 import { listAgentSummaries } from "../agents";
 
 export const AGENTS_PAGE_SIZE = 25;
 
 export async function loadAgentsPage(db: Db, sp: SearchParams) {
-  const page = Math.max(1, Number(param(sp, "page")) || 1);
+  const page = pageParam(sp);
   const { agents, total } = await listAgentSummaries(db, page, AGENTS_PAGE_SIZE);
   return { page, agents, total };
 }

@@ -2,7 +2,7 @@
 // evaluations with the runs their run:/trace: evidence names; null when the scope or id cannot name a procedure or none exists.
 import "server-only";
 import type { Db } from "../../db/prisma";
-import { param, type SearchParams } from "../../console/url";
+import { pageParam, param, type SearchParams } from "../../console/url";
 import { failedGates } from "../arithmetic";
 import { listEvaluations, qualificationSeries } from "../console";
 import { isLedgerError } from "../errors";
@@ -12,7 +12,7 @@ import { getProcedure } from "../read";
 export async function loadProcedurePage(db: Db, sp: SearchParams) {
   const scope = { tenant: param(sp, "tenant") ?? "", agent: param(sp, "agent") ?? "", environment: param(sp, "environment") ?? "" };
   const id = param(sp, "id") ?? "";
-  const page = Math.max(1, Math.floor(Number(param(sp, "page") ?? 1)) || 1);
+  const page = pageParam(sp);
   const record = await getProcedure(db, scope, id).catch((e) => {
     if (isLedgerError(e, "ValidationError")) return null;
     throw e;
