@@ -30,6 +30,7 @@
 // | persona_profile.paused/resumed | account  | persona: pause or resume reflection               |
 // | persona_daily_review.enabled/disabled | account | persona: daily review switched on or off  |
 // | persona_change.undone          | account  | persona: undo the last applied change             |
+// | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
@@ -105,6 +106,12 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("persona_daily_review.enabled", "account", personaRevision),
   event("persona_daily_review.disabled", "account", personaRevision),
   event("persona_change.undone", "account", personaRevision),
+  event("skill.deviation_flagged", "skill", {
+    agent_id: id,
+    activations: z.number().int().min(0),
+    deviations: z.number().int().min(0),
+    reason,
+  }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

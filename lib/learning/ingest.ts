@@ -30,7 +30,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
-import { decideOutcome, type OutcomeDecision } from "./outcome";
+import { decideOutcome, type OutcomeDecision, type OutcomeSource } from "./outcome";
 import { defaultEmbedder, embedArrayLiterals, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
@@ -62,7 +62,7 @@ type StoredRow = {
   canonical_hash: string | null;
   step_count: number;
   outcome: "SUCCESS" | "FAILURE";
-  outcome_source: "REPORTED" | "RULE" | "EXECUTION";
+  outcome_source: OutcomeSource;
   promoted_skill_id: string | null;
 };
 
@@ -291,7 +291,7 @@ function createdView(row: StoredRow) {
     canonical_hash: row.canonical_hash,
     step_count: row.step_count,
     outcome: row.outcome === "SUCCESS" ? ("success" as const) : ("failure" as const),
-    outcome_source: row.outcome_source.toLowerCase() as "reported" | "rule" | "execution",
+    outcome_source: row.outcome_source.toLowerCase() as WorkflowCreated["outcome_source"],
     promoted_skill_id: row.promoted_skill_id,
   };
 }
