@@ -19,6 +19,8 @@ export const ENGINE_SENSITIVE = [
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
+  "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
+  "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
