@@ -46,14 +46,17 @@ type ScriptAdapter = { executeScript(script: string): Promise<void>; client: pg.
 /**
  * adapter-pg runs a migration script by splitting it on every ";", which breaks function
  * bodies (the audit trigger). Send the script whole instead, as `prisma migrate deploy`
- * does: Postgres runs a multi-statement simple query in one implicit transaction. Its notices
- * go to `onNotice`.
+ * does: Postgres runs a multi-statement simple query in one implicit transaction. The notices it
+ * raises go to `onNotice`.
  */
 function wholeScriptAdapter(factory: PrismaPg, onNotice?: (message: string) => void): PrismaPg {
   const patch = (adapter: unknown) => {
     const a = adapter as ScriptAdapter;
     a.executeScript = async (script: string) => {
-      const notice = (n: { message?: string }) => onNotice?.(n.message ?? "");
+      // Only what a script RAISEs itself (SQLSTATE 00000), not the server's "already exists, skipping".
+      const notice = (n: { message?: string; code?: string }) => {
+        if (n.code === "00000") onNotice?.(n.message ?? "");
+      };
       const conn = await a.client.connect().catch((error) => a.onError(error));
       conn.on("notice", notice);
       try {

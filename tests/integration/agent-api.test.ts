@@ -293,7 +293,8 @@ describe("trajectory class statistics", () => {
       last_seen: "2026-11-12T15:00:00.000Z",
     });
     expect(classes[1]).toMatchObject({ canonical_hash: VECTOR, executions: 2, successes: 1, success_rate: 0.5, distinct_queries: 2, first_seen: "2026-11-13T10:00:00.000Z", last_seen: "2026-11-14T10:00:00.000Z" });
-    expect(classes[2]).toMatchObject({ tools: ["lookup_order"], executions: 1, successes: 1, distinct_queries: 1 });
+    // Its only step failed and nothing was reported: a failure (outcome_source step_error).
+    expect(classes[2]).toMatchObject({ tools: ["lookup_order"], executions: 1, successes: 0, distinct_queries: 1 });
     expect(classes[2].canonical_hash).not.toBe(VECTOR);
     for (const c of classes) expect(c).toHaveProperty("gates");
   });
