@@ -23,7 +23,7 @@ const EPSILON = 1e-9;
 type DriftConfig = Pick<LearningConfig, "drift_window_activations" | "demotion_success_delta" | "min_activations_before_drift_check">;
 
 /** Activations that followed the skill's procedure (the runs the drift window is made of). */
-export const followedActivations = (state: Pick<MonitorState, "activations" | "deviations">) => state.activations - state.deviations;
+const followedActivations = (state: Pick<MonitorState, "activations" | "deviations">) => state.activations - state.deviations;
 
 export function driftReason(state: MonitorState, baselineRate: number | null, config: DriftConfig): string | null {
   if (baselineRate === null || followedActivations(state) < config.min_activations_before_drift_check) return null;
