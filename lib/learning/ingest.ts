@@ -181,7 +181,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
     if (attempt > 1) {
       if (attempt > 3) throw new Error("the agent's settings kept changing during ingestion");
       agent = await readAgent(db, agentId);
-      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule);
+      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule, p.identity);
     }
     current = needsMonitor(toInsert)
       ? await db.$transaction((tx) => write(tx, true), { maxWait: 15_000, timeout: 60_000 })
@@ -222,7 +222,7 @@ function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now:
     input,
     bodyHash: bodyHash(input),
     identity,
-    decision: decideOutcome(input, outcomeRule),
+    decision: decideOutcome(input, outcomeRule, identity),
     userScope: input.user_id ?? "",
     normalizedQuery: normalizeQuery(input.query),
     createdAt: input.created_at ? new Date(input.created_at) : now,

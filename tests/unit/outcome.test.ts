@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { canonicalIdentity } from "@/lib/learning/canonical";
 import { decideOutcome, outcomeRuleSchema, valueAtPath } from "@/lib/learning/outcome";
 
 const rule = { fail_when: [{ tool: "charge_card", path: "accepted", equals: false }] };
@@ -73,6 +75,25 @@ describe("outcome", () => {
   it("without a rule, a report or a failed last step the run succeeded by default", () => {
     expect(decideOutcome({ steps: [charged({ accepted: false })] }, null)).toEqual({ outcome: "SUCCESS", source: "DEFAULT", learningError: null });
     expect(decideOutcome({ steps: [] }, null).source).toBe("DEFAULT");
+  });
+
+  it("ingestion's shortcut (the identity's last unit) decides exactly as ordering the steps does", () => {
+    const step = fc.record(
+      {
+        tool: fc.constantFrom("charge_card", "lookup_order"),
+        arguments: fc.constantFrom({ amount: 1 }, { order_id: "A" }),
+        result: fc.constantFrom({ accepted: true }, { accepted: false }),
+        error: fc.constantFrom(null, "", 0, "boom", { type: "CardDeclined" }),
+        timestamp: fc.constantFrom("2026-11-30T10:00:01Z", "2026-11-30T10:00:02Z", "2026-11-30 10:00:03+01:00", "not a time"),
+      },
+      { requiredKeys: ["tool"] },
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 6 }), fc.constantFrom(undefined, "success", "failure"), fc.constantFrom(null, rule), (steps, outcome, r) => {
+        const run = { steps, outcome: outcome as "success" | "failure" | undefined };
+        expect(decideOutcome(run, r, canonicalIdentity(steps))).toEqual(decideOutcome(run, r));
+      }),
+    );
   });
 
   it("validates rules strictly", () => {
