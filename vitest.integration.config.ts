@@ -25,6 +25,8 @@ export const ENGINE_SENSITIVE = [
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
   "review-gates", // the review-first migration, the ledger suspension trigger
   "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
+  "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
+  "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

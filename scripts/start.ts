@@ -39,7 +39,7 @@ if (!process.env.DATABASE_URL) {
   console.log("database: PostgreSQL from DATABASE_URL");
 }
 
-const applied = await applyMigrations(process.env.DATABASE_URL);
+const applied = await applyMigrations(process.env.DATABASE_URL, { onNotice: (m) => console.log(`migration notice: ${m}`) });
 if (applied.length) console.log(`migrations applied: ${applied.join(", ")}`);
 
 const database = createPrismaClient(process.env.DATABASE_URL, 4);

@@ -127,6 +127,12 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Demoted <A href={skillHref(e.data.agent_id, e.target.id)}>skill v{e.data.version}</A> of <Agent id={e.data.agent_id} /><Reason text={e.data.reason} /></>;
     case "skill.deprecated":
       return <>Deprecated <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
+    case "skill.deviation_flagged":
+      return (
+        <>
+          Flagged <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> for review: {e.data.deviations} of {e.data.activations} activations took another path<Reason text={e.data.reason} />
+        </>
+      );
     case "skill_qualification.started":
       return (
         <>

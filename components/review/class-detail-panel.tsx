@@ -99,6 +99,24 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
       </div>
 
       <div>
+        <h3 className={sectionTitle}>Failure modes observed</h3>
+        {d.failureModes.length ? (
+          <ul className="list-disc space-y-1 pl-5 text-sm" aria-label="Failure modes observed">
+            {d.failureModes.map((m) => (
+              <li key={m.tool} className="break-words">
+                <code>{m.tool}</code> {m.errorTypes.length ? <>failed with <strong>{m.errorTypes.join(", ")}</strong></> : "returned a result that failed the run's outcome check"}{" "}
+                <span className="text-slate-500">
+                  in {m.runs} of the {d.failuresSampled} newest failed run(s)
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">None: no run of this class failed.</p>
+        )}
+      </div>
+
+      <div>
         <h3 className={sectionTitle}>Daily success, last 30 days</h3>
         <DailyChart points={d.daily} />
       </div>

@@ -9,6 +9,7 @@ import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
 import { classHref } from "./report-card";
+import { DeviationsPanel } from "./deviations-panel";
 import { QualificationPanel } from "./qualification-panel";
 import { RollingChart } from "./rolling-chart";
 import { SkillActions } from "./skill-actions";
@@ -114,6 +115,17 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
           <RollingChart outcomes={s.stats.recent_outcomes} baseline={baseRate} delta={d.config.demotion_success_delta} />
         </div>
       </div>
+
+      {s.stats.activations > 0 ? (
+        <DeviationsPanel
+          agentId={s.agent_id}
+          userId={s.user_id}
+          activations={s.stats.activations}
+          deviations={s.stats.deviations}
+          minActivations={d.config.min_activations_before_drift_check}
+          recent={d.deviations}
+        />
+      ) : null}
 
       {s.status === "shadow" || s.status === "candidate" ? (
         <ShadowPanel

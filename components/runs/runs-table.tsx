@@ -3,6 +3,7 @@ import Link from "next/link";
 import { Badge } from "../ui/badge";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "../ui/table";
 import { LocalTime } from "../ui/local-time";
+import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import type { RunSummary } from "@/lib/console/runs";
 
 type Props = {
@@ -51,7 +52,7 @@ export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams
             cell: (r) => (
               <span className="flex flex-wrap items-center gap-1">
                 <Badge status={r.outcome.toLowerCase()} />
-                <span className="text-xs text-slate-500">{r.outcomeSource.toLowerCase()}</span>
+                <span className="text-xs text-slate-500">{outcomeSourceLabel(r.outcomeSource)}</span>
                 {r.learningError ? <Badge tone="amber">learning error</Badge> : null}
               </span>
             ),

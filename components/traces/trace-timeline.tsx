@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { CodeBlock } from "@/components/ui/code-block";
+import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import { LocalTime } from "@/components/ui/local-time";
 import type { TimelineEvent } from "@/lib/traces/timeline";
 
@@ -56,7 +57,7 @@ function Run({ e }: { e: Extract<TimelineEvent, { kind: "run" }> }) {
           {e.workflowId}
         </Link>
         <Badge status={e.outcome.toLowerCase()} />
-        <span className="text-xs text-slate-500">decided by {e.outcomeSource.toLowerCase()}</span>
+        <span className="text-xs text-slate-500">decided by {outcomeSourceLabel(e.outcomeSource)}</span>
         <When at={e.at} />
       </header>
       <p className="mb-2 break-words whitespace-pre-wrap">

@@ -33,6 +33,7 @@
 // | persona_change.undone          | account  | persona: undo the last applied change             |
 // | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
 // | user.password_reset            | user     | settings: a generated password (reason)           |
+// | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
@@ -122,6 +123,12 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("persona_change.undone", "account", personaRevision),
   event("user.signed_out_everywhere", "user", { reason }),
   event("user.password_reset", "user", { reason }),
+  event("skill.deviation_flagged", "skill", {
+    agent_id: id,
+    activations: z.number().int().min(0),
+    deviations: z.number().int().min(0),
+    reason,
+  }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Db } from "../db/prisma";
 import type { Prisma } from "../db/generated/client";
+import { errorClass, orderSteps } from "../learning/canonical";
 
 const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => v || undefined);
 
@@ -66,5 +67,8 @@ export async function getRun(database: Db, id: string) {
     },
   });
   if (!run) return null;
-  return { ...run, steps: (Array.isArray(run.steps) ? run.steps : []) as RunStep[] };
+  const steps = (Array.isArray(run.steps) ? run.steps : []) as RunStep[];
+  /** The error type the run ended on, when its outcome was decided by it. */
+  const lastStepError = run.outcomeSource === "STEP_ERROR" ? errorClass(orderSteps(steps).at(-1)?.error) : null;
+  return { ...run, steps, lastStepError };
 }

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
 const require = createRequire(import.meta.url);
@@ -32,28 +33,39 @@ async function loadBindings(): Promise<Bindings> {
   return bg as Bindings;
 }
 
-export async function openSchemaEngine(connectionString: string, schemaText: string): Promise<SchemaEngine> {
+/** `onNotice` hears what migration scripts RAISE NOTICE (e.g. how many rows a data migration changed). */
+export async function openSchemaEngine(connectionString: string, schemaText: string, onNotice?: (message: string) => void): Promise<SchemaEngine> {
   const bg = await (bindings ??= loadBindings());
-  const factory = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(new PrismaPg({ connectionString })));
+  const factory = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(new PrismaPg({ connectionString }), onNotice));
   const log = () => {};
   return bg.SchemaEngine.new({ datamodels: [["schema.prisma", schemaText]] }, log, factory);
 }
 
-type ScriptAdapter = { executeScript(script: string): Promise<void>; client: { query(sql: string): Promise<unknown> }; onError(e: unknown): never };
+type ScriptAdapter = { executeScript(script: string): Promise<void>; client: pg.Pool; onError(e: unknown): never };
 
 /**
  * adapter-pg runs a migration script by splitting it on every ";", which breaks function
  * bodies (the audit trigger). Send the script whole instead, as `prisma migrate deploy`
- * does: Postgres runs a multi-statement simple query in one implicit transaction.
+ * does: Postgres runs a multi-statement simple query in one implicit transaction. The notices it
+ * raises go to `onNotice`.
  */
-function wholeScriptAdapter(factory: PrismaPg): PrismaPg {
+function wholeScriptAdapter(factory: PrismaPg, onNotice?: (message: string) => void): PrismaPg {
   const patch = (adapter: unknown) => {
     const a = adapter as ScriptAdapter;
     a.executeScript = async (script: string) => {
+      // Only what a script RAISEs itself (SQLSTATE 00000), not the server's "already exists, skipping".
+      const notice = (n: { message?: string; code?: string }) => {
+        if (n.code === "00000") onNotice?.(n.message ?? "");
+      };
+      const conn = await a.client.connect().catch((error) => a.onError(error));
+      conn.on("notice", notice);
       try {
-        await a.client.query(script);
+        await conn.query(script);
       } catch (error) {
         a.onError(error);
+      } finally {
+        conn.off("notice", notice);
+        conn.release();
       }
     };
     return adapter;

@@ -1,6 +1,10 @@
 // Outcome monitoring rules for ACTIVE skills: counters, the rolling window, drift demotion
 // (rolling rate strictly below the frozen baseline minus the delta, after the grace period)
 // and the deviation review flag. Pure: the monitor applies them under a row lock.
+// Drift is judged on the procedure (issue 12, the reference's gap 10): a run that took another
+// path than the skill's class is a deviation. It counts as an activation (and its success or
+// failure in the activation counters) but never enters the rolling window nor the grace period,
+// so a miscalibrated retrieval flags a skill for review and never demotes it.
 import type { LearningConfig } from "./config";
 
 export type MonitorState = {
@@ -18,8 +22,11 @@ const EPSILON = 1e-9;
 
 type DriftConfig = Pick<LearningConfig, "drift_window_activations" | "demotion_success_delta" | "min_activations_before_drift_check">;
 
+/** Activations that followed the skill's procedure (the runs the drift window is made of). */
+const followedActivations = (state: Pick<MonitorState, "activations" | "deviations">) => state.activations - state.deviations;
+
 export function driftReason(state: MonitorState, baselineRate: number | null, config: DriftConfig): string | null {
-  if (baselineRate === null || state.activations < config.min_activations_before_drift_check) return null;
+  if (baselineRate === null || followedActivations(state) < config.min_activations_before_drift_check) return null;
   const window = state.recentOutcomes.slice(-config.drift_window_activations);
   if (window.length === 0) return null;
   const rolling = window.filter(Boolean).length / window.length;
@@ -47,7 +54,10 @@ export function applyOutcomes(
     state.activations++;
     if (run.success) state.successes++;
     else state.failures++;
-    if (run.deviated) state.deviations++;
+    if (run.deviated) {
+      state.deviations++;
+      continue;
+    }
     state.recentOutcomes = [...state.recentOutcomes, run.success].slice(-config.drift_window_activations);
     const reason = driftReason(state, baselineRate, config);
     if (reason) return { state, applied, demotionReason: reason, lastActivatedAt: now };
@@ -55,10 +65,15 @@ export function applyOutcomes(
   return { state, applied, demotionReason: null, lastActivatedAt: applied ? now : null };
 }
 
-/** A review flag when more than half of the activations took another path (after the grace period). */
+/** The reference's thresholds: a review flag when more than half of at least `min_activations_before_drift_check` activations took another path. */
 export function deviationFlag(state: Pick<MonitorState, "activations" | "deviations">, config: Pick<LearningConfig, "min_activations_before_drift_check">): string | null {
   if (state.activations === 0 || state.activations < config.min_activations_before_drift_check) return null;
   const rate = state.deviations / state.activations;
   if (rate <= 0.5) return null;
-  return `deviation rate ${rate.toFixed(2)} over ${state.activations} activations: applicability likely miscalibrated`;
+  return `${DEVIATION_FLAG_PREFIX}${rate.toFixed(2)} over ${state.activations} activations: applicability likely miscalibrated`;
 }
+
+const DEVIATION_FLAG_PREFIX = "deviation rate ";
+
+/** Whether a stored review flag is the deviation flag (the monitor rewrites only its own flag). */
+export const isDeviationFlag = (flag: string) => flag.startsWith(DEVIATION_FLAG_PREFIX);

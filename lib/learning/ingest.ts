@@ -32,7 +32,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../db/prisma";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
-import { decideOutcome, type OutcomeDecision } from "./outcome";
+import { decideOutcome, type OutcomeDecision, type OutcomeSource } from "./outcome";
 import { defaultEmbedder, embedArrayLiterals, type Embedder } from "./embedder";
 import { afterRunsStored, type StoredRun } from "./monitor";
 import { resolveLearningConfig, type LearningConfig } from "./config";
@@ -64,7 +64,7 @@ type StoredRow = {
   canonical_hash: string | null;
   step_count: number;
   outcome: "SUCCESS" | "FAILURE";
-  outcome_source: "REPORTED" | "RULE" | "EXECUTION";
+  outcome_source: OutcomeSource;
   promoted_skill_id: string | null;
 };
 
@@ -183,7 +183,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
     if (attempt > 1) {
       if (attempt > 3) throw new Error("the agent's settings kept changing during ingestion");
       agent = await readAgent(db, agentId);
-      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule);
+      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule, p.identity);
     }
     current = needsMonitor(toInsert)
       ? await db.$transaction((tx) => write(tx, true), { maxWait: 15_000, timeout: 60_000 })
@@ -224,7 +224,7 @@ function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now:
     input,
     bodyHash: bodyHash(input),
     identity,
-    decision: decideOutcome(input, outcomeRule),
+    decision: decideOutcome(input, outcomeRule, identity),
     userScope: input.user_id ?? "",
     normalizedQuery: normalizeQuery(input.query),
     createdAt: input.created_at ? new Date(input.created_at) : now,
@@ -293,7 +293,7 @@ function createdView(row: StoredRow) {
     canonical_hash: row.canonical_hash,
     step_count: row.step_count,
     outcome: row.outcome === "SUCCESS" ? ("success" as const) : ("failure" as const),
-    outcome_source: row.outcome_source.toLowerCase() as "reported" | "rule" | "execution",
+    outcome_source: row.outcome_source.toLowerCase() as WorkflowCreated["outcome_source"],
     promoted_skill_id: row.promoted_skill_id,
   };
 }

@@ -2,11 +2,14 @@
 // than the insert statement's own bookkeeping (stamping, counters and the promotion cadence
 // live in lib/learning/ingest/sql.ts): outcome monitoring of the ACTIVE skills in
 // skills_activated (counters, deviations, rolling window, drift demotion with unstamping, the
-// deviation review flag at once). The shadow evaluation outbox is part of the insert statement.
+// deviation review flag at once). A run that took another path than the skill's class is stored
+// as a deviation (skill_deviations) and kept out of the drift window (./drift.ts); the deviation
+// flag's appearance is audited. The shadow evaluation outbox is part of the insert statement.
 // Cheap by design: a few indexed statements, no scans, no LLM.
 import type { Tx } from "../db/prisma";
+import { recordAudit, systemAuditContext } from "../audit/record";
 import type { LearningConfig } from "./config";
-import { applyOutcomes, deviationFlag, type RunOutcome } from "./drift";
+import { applyOutcomes, deviationFlag, isDeviationFlag, type RunOutcome } from "./drift";
 import { bumpSkillsVersion, recordSkillEvent, unstampSkill } from "./skill-lifecycle";
 
 /** What outcome monitoring needs of a newly stored run. */
@@ -48,6 +51,7 @@ type MonitoredSkill = {
   failures: number;
   deviations: number;
   recent_outcomes: boolean[] | null;
+  review_flags: string[] | null;
   baseline: unknown;
 };
 
@@ -60,15 +64,15 @@ async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], co
   const ids = [...new Set(runs.flatMap((r) => r.skillsActivated))];
   if (ids.length === 0) return;
   const skills = await tx.$queryRaw<MonitoredSkill[]>`
-    SELECT id, user_scope, source_canonical_hash, activations, successes, failures, deviations, recent_outcomes, baseline
+    SELECT id, user_scope, source_canonical_hash, activations, successes, failures, deviations, recent_outcomes, review_flags, baseline
     FROM skills WHERE id = ANY(${ids}::text[]) AND agent_id = ${agentId} AND status = 'ACTIVE'
     ORDER BY id FOR UPDATE`;
   const now = new Date();
   let demotedAny = false;
   for (const s of skills) {
-    const outcomes: RunOutcome[] = runs
-      .filter((r) => r.userScope === s.user_scope && r.skillsActivated.includes(s.id))
-      .map((r) => ({ success: r.outcome === "SUCCESS", deviated: r.canonicalHash !== null && r.canonicalHash !== s.source_canonical_hash }));
+    const attributed = runs.filter((r) => r.userScope === s.user_scope && r.skillsActivated.includes(s.id));
+    // A run that called no tool did not follow the procedure either.
+    const outcomes: RunOutcome[] = attributed.map((r) => ({ success: r.outcome === "SUCCESS", deviated: r.canonicalHash !== s.source_canonical_hash }));
     if (outcomes.length === 0) continue;
     const rate = (s.baseline as { success_rate?: unknown } | null)?.success_rate;
     const result = applyOutcomes(
@@ -80,11 +84,21 @@ async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], co
     );
     const st = result.state;
     const flag = deviationFlag(st, config);
+    const otherFlags = (s.review_flags ?? []).filter((f) => !isDeviationFlag(f));
     await tx.$executeRaw`
       UPDATE skills SET activations = ${st.activations}, successes = ${st.successes}, failures = ${st.failures},
         deviations = ${st.deviations}, recent_outcomes = ${st.recentOutcomes}::boolean[], last_activated_at = ${now},
-        review_flags = ${flag ? [flag] : []}::text[], updated_at = ${now}
+        review_flags = ${flag ? [...otherFlags, flag] : otherFlags}::text[], updated_at = ${now}
       WHERE id = ${s.id}`;
+    const deviated = attributed.slice(0, result.applied).filter((_, i) => outcomes[i].deviated);
+    if (deviated.length > 0) await recordDeviations(tx, agentId, s.id, deviated);
+    if (flag && !(s.review_flags ?? []).some(isDeviationFlag)) {
+      await recordAudit(tx, systemAuditContext("ingest"), {
+        type: "skill.deviation_flagged",
+        target: { type: "skill", id: s.id },
+        data: { agent_id: agentId, activations: st.activations, deviations: st.deviations, reason: flag },
+      });
+    }
     if (result.demotionReason) {
       await tx.$executeRaw`
         UPDATE skills SET status = 'DEMOTED', demoted_at = ${now}, demotion_reason = ${result.demotionReason}
@@ -95,4 +109,15 @@ async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], co
     }
   }
   if (demotedAny) await bumpSkillsVersion(tx, agentId);
+}
+
+/** Stores the runs that took another path (a re-delivered run is stored once). */
+async function recordDeviations(tx: Tx, agentId: string, skillId: string, runs: StoredRun[]) {
+  const rows = JSON.stringify(runs.map((r) => ({ run: r.id, hash: r.canonicalHash, outcome: r.outcome, at: r.createdAt.toISOString() })));
+  await tx.$executeRaw`
+    INSERT INTO skill_deviations (skill_id, agent_id, workflow_run_id, canonical_hash, outcome, at)
+    SELECT ${skillId}, ${agentId}, x.run, x.hash, x.outcome::"Outcome", x.at
+    FROM jsonb_to_recordset(${rows}::jsonb) AS x(run text, hash text, outcome text, at timestamptz)
+    ORDER BY x.run
+    ON CONFLICT (skill_id, workflow_run_id) DO NOTHING`;
 }

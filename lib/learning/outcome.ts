@@ -1,8 +1,11 @@
-// A run's outcome for learning (api.md "Outcome"): an execution error is a failure whatever the
-// agent says; else the reported outcome; else the agent's outcome rule; else success. A rule
-// that cannot be evaluated fails the run and says why in `learningError`; ingestion goes on.
+// A run's outcome for learning (api.md "Outcome, in this order", v1.1), the first that applies:
+// an execution error (never upgraded), a reported failure, a failing outcome rule (a reported
+// success does not override the admin's rule), a reported success, a last step that carries an
+// error (a run that ends on a failed tool call did not succeed unless the agent says so), else
+// success. A rule that cannot be evaluated fails the run and says why in `learningError`;
+// ingestion goes on.
 import { z } from "zod";
-import { errorClass, parseJsonText } from "./canonical";
+import { errorClass, orderSteps, parseJsonText, type CanonicalIdentity } from "./canonical";
 
 export const outcomeConditionSchema = z
   .object({
@@ -17,39 +20,57 @@ export const outcomeRuleSchema = z.object({ fail_when: z.array(outcomeConditionS
 
 export type OutcomeRule = z.output<typeof outcomeRuleSchema>;
 export type Outcome = "SUCCESS" | "FAILURE";
-export type OutcomeSource = "REPORTED" | "RULE" | "EXECUTION";
+export type OutcomeSource = "REPORTED" | "RULE" | "EXECUTION" | "STEP_ERROR" | "DEFAULT";
 export type OutcomeDecision = { outcome: Outcome; source: OutcomeSource; learningError: string | null };
 
 type RunLike = {
   execution_error?: unknown;
   outcome?: "success" | "failure" | null;
-  steps: ReadonlyArray<{ tool?: unknown; result?: unknown; error?: unknown }>;
+  steps: ReadonlyArray<{ tool?: unknown; result?: unknown; error?: unknown; timestamp?: unknown }>;
 };
 
 export function hasExecutionError(value: unknown): boolean {
   return errorClass(value) !== null;
 }
 
-export function decideOutcome(run: RunLike, storedRule: unknown): OutcomeDecision {
-  if (hasExecutionError(run.execution_error)) return { outcome: "FAILURE", source: "EXECUTION", learningError: null };
-  if (run.outcome) return { outcome: run.outcome === "success" ? "SUCCESS" : "FAILURE", source: "REPORTED", learningError: null };
-  if (storedRule === null || storedRule === undefined) return { outcome: "SUCCESS", source: "EXECUTION", learningError: null };
-  const parsed = outcomeRuleSchema.safeParse(storedRule);
-  if (!parsed.success) return ruleError("the agent's outcome_rule is malformed");
-  return applyRule(parsed.data, run.steps);
+/**
+ * `identity`: the run's trajectory identity when the caller has it (ingestion): its last unit
+ * carries the last step's error, which spares ordering the steps again (timestamps are parsed
+ * for that: about 20 µs for five steps, against a budget of 0.15 ms per ingested run).
+ */
+export function decideOutcome(run: RunLike, storedRule: unknown, identity?: Pick<CanonicalIdentity, "signature">): OutcomeDecision {
+  if (hasExecutionError(run.execution_error)) return decided("FAILURE", "EXECUTION");
+  if (run.outcome === "failure") return decided("FAILURE", "REPORTED");
+  if (storedRule !== null && storedRule !== undefined) {
+    const parsed = outcomeRuleSchema.safeParse(storedRule);
+    if (!parsed.success) return ruleError("the agent's outcome_rule is malformed");
+    const verdict = applyRule(parsed.data, run.steps);
+    if (verdict !== null) return verdict;
+  }
+  if (run.outcome === "success") return decided("SUCCESS", "REPORTED");
+  if (identity ? identity.signature.at(-1)?.errored === true : endsOnError(run.steps)) return decided("FAILURE", "STEP_ERROR");
+  return decided("SUCCESS", "DEFAULT");
 }
+
+const decided = (outcome: Outcome, source: OutcomeSource): OutcomeDecision => ({ outcome, source, learningError: null });
 
 function ruleError(message: string): OutcomeDecision {
   return { outcome: "FAILURE", source: "RULE", learningError: `outcome_rule could not be evaluated: ${message}` };
 }
 
+/** Whether the run's last step, in identity order (timestamps when every step has one), carries an error. */
+export function endsOnError(steps: RunLike["steps"]): boolean {
+  const last = orderSteps(steps).at(-1);
+  return typeof last === "object" && last !== null && errorClass(last.error) !== null;
+}
+
 /**
- * Each condition looks at every step of its tool that did not fail (a failed attempt has no
- * result to judge; a later retry does). The run fails when any such result has `path` equal to
- * `equals`. A result that is not an object or lacks the path makes the rule unevaluable.
- * Results that arrive as JSON text are parsed first.
+ * The rule's failure, or null when it passes. Each condition looks at every step of its tool
+ * that did not fail (a failed attempt has no result to judge; a later retry does). The run fails
+ * when any such result has `path` equal to `equals`. A result that is not an object or lacks the
+ * path makes the rule unevaluable. Results that arrive as JSON text are parsed first.
  */
-function applyRule(rule: OutcomeRule, steps: RunLike["steps"]): OutcomeDecision {
+function applyRule(rule: OutcomeRule, steps: RunLike["steps"]): OutcomeDecision | null {
   let failed = false;
   for (const cond of rule.fail_when) {
     for (const [index, step] of steps.entries()) {
@@ -59,7 +80,7 @@ function applyRule(rule: OutcomeRule, steps: RunLike["steps"]): OutcomeDecision 
       if (jsonEqual(found.value, cond.equals)) failed = true;
     }
   }
-  return { outcome: failed ? "FAILURE" : "SUCCESS", source: "RULE", learningError: null };
+  return failed ? decided("FAILURE", "RULE") : null;
 }
 
 export function valueAtPath(root: unknown, path: string): { ok: true; value: unknown } | { ok: false } {

@@ -35,3 +35,23 @@ export function failingTools(run: SampleRun): string[] {
 export function stepErrorType(step: SampleStep): string | null {
   return errorClass(step.error);
 }
+
+/** One way the class's runs failed: a tool, the error types it failed with (none: a failed outcome check), in how many runs. */
+export type FailureMode = { tool: string; errorTypes: string[]; runs: number };
+
+/** The failure modes of failed runs, by failing tool in order of appearance (the distiller's and the class page's). */
+export function observedFailureModes(failures: SampleRun[]): FailureMode[] {
+  const byTool = new Map<string, { runs: number; types: Set<string> }>();
+  for (const run of failures) {
+    for (const tool of failingTools(run)) {
+      const entry = byTool.get(tool) ?? { runs: 0, types: new Set<string>() };
+      entry.runs++;
+      for (const s of run.steps) {
+        const t = s.tool === tool ? stepErrorType(s) : null;
+        if (t) entry.types.add(t);
+      }
+      byTool.set(tool, entry);
+    }
+  }
+  return [...byTool.entries()].map(([tool, e]) => ({ tool, errorTypes: [...e.types], runs: e.runs }));
+}

@@ -96,7 +96,7 @@ export const workflowInput = z.looseObject({
 export type WorkflowInput = z.output<typeof workflowInput>;
 
 const outcomeWire = z.enum(["success", "failure"]);
-const outcomeSourceWire = z.enum(["reported", "rule", "execution"]);
+const outcomeSourceWire = z.enum(["reported", "rule", "execution", "step_error", "default"]);
 
 export const workflowCreated = z.object({
   id: z.string(),

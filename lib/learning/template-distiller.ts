@@ -9,7 +9,7 @@ import { classIntent, type SharedTerm } from "./class-intent";
 import { kebabName } from "./content-terms";
 import type { DistillInput } from "./distill-prompt";
 import { findLeak, leakProbes, type LeakProbe } from "./leaks";
-import { failingTools, stepErrorType, type SampleRun, type SampleStep } from "./sample-run";
+import { observedFailureModes, type SampleRun, type SampleStep } from "./sample-run";
 import { printFrontmatter } from "./skill-md";
 
 export type Distillation = { content: string } | { insufficient: string };
@@ -63,21 +63,9 @@ function varyingKeys(runs: SampleRun[]): string[] {
 }
 
 function failureModes(failures: SampleRun[]): string[] {
-  const byTool = new Map<string, { runs: number; types: Set<string> }>();
-  for (const run of failures) {
-    for (const tool of failingTools(run)) {
-      const entry = byTool.get(tool) ?? { runs: 0, types: new Set<string>() };
-      entry.runs++;
-      for (const s of run.steps) {
-        const t = s.tool === tool ? stepErrorType(s) : null;
-        if (t) entry.types.add(t);
-      }
-      byTool.set(tool, entry);
-    }
-  }
-  return [...byTool.entries()].map(([tool, e]) => {
-    const what = e.types.size ? `failed with ${[...e.types].join(", ")}` : "returned a result that failed the run's outcome check";
-    return `- \`${tool}\` ${what} in ${e.runs} of ${failures.length} sampled failed run(s): check its result before continuing and do not force the remaining steps.`;
+  return observedFailureModes(failures).map((m) => {
+    const what = m.errorTypes.length ? `failed with ${m.errorTypes.join(", ")}` : "returned a result that failed the run's outcome check";
+    return `- \`${m.tool}\` ${what} in ${m.runs} of ${failures.length} sampled failed run(s): check its result before continuing and do not force the remaining steps.`;
   });
 }
 

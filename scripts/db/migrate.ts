@@ -17,8 +17,15 @@ export function listMigrations(): string[] {
     .sort();
 }
 
-export async function applyMigrations(connectionString: string): Promise<string[]> {
-  const engine = await openSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"));
+/**
+ * Applies the pending migrations, or only those up to and including `through` (tests of a data
+ * migration stop before it). `onNotice` hears the scripts' notices (what a data migration changed).
+ */
+export async function applyMigrations(
+  connectionString: string,
+  opts: { through?: string; onNotice?: (message: string) => void } = {},
+): Promise<string[]> {
+  const engine = await openSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"), opts.onNotice);
   try {
     const lockPath = path.join(migrationsDir, "migration_lock.toml");
     const out = await engine.applyMigrations({
@@ -26,7 +33,7 @@ export async function applyMigrations(connectionString: string): Promise<string[
         baseDir: migrationsDir,
         lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
         shadowDbInitScript: "",
-        migrationDirectories: listMigrations().map((name) => ({
+        migrationDirectories: listMigrations().filter((name) => opts.through === undefined || name <= opts.through).map((name) => ({
           path: name,
           migrationFile: {
             path: "migration.sql",
@@ -48,6 +55,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     console.error("DATABASE_URL is not set. `npm start` migrates the embedded database by itself.");
     process.exit(1);
   }
-  const applied = await applyMigrations(url);
+  const applied = await applyMigrations(url, { onNotice: (m) => console.log(`migration notice: ${m}`) });
   console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
 }

@@ -87,7 +87,7 @@ describe("workflow ingestion", () => {
       canonical_hash: VECTOR,
       step_count: 2,
       outcome: "success",
-      outcome_source: "execution",
+      outcome_source: "default",
       promoted_skill_id: null,
       duplicate: false,
     });
@@ -100,7 +100,7 @@ describe("workflow ingestion", () => {
       normalized_query: "refund order a1",
       canonical_version: 2,
       outcome: "SUCCESS",
-      outcome_source: "EXECUTION",
+      outcome_source: "DEFAULT",
       skills_activated: ["sk_1"],
       embedder_id: "hash-ngram-v2:512",
     });
@@ -143,28 +143,34 @@ describe("workflow ingestion", () => {
     expect(await count("SELECT count(*)::int AS n FROM workflows WHERE agent_id = 'ghost'")).toBe(0);
   });
 
-  it("decides outcomes: execution error, then report, then rule, then success", async () => {
+  it("decides outcomes in the v1.1 order: execution error, reported failure, failing rule, reported success, failed last step, default", async () => {
     const post = (agent: string, body: object) => api("POST", `/api/v1/agents/${agent}/workflows`, { query: "Refund", ...body });
     const declined = [{ tool: "issue_refund", arguments: { order_id: "A1" }, result: { accepted: false } }];
     const accepted = [{ tool: "issue_refund", arguments: { order_id: "A1" }, result: { accepted: true } }];
     expect((await post("ruled", { steps: accepted, execution_error: "crashed", outcome: "success" })).json).toMatchObject({ outcome: "failure", outcome_source: "execution" });
-    expect((await post("ruled", { steps: declined, outcome: "SUCCESS" })).json).toMatchObject({ outcome: "success", outcome_source: "reported" });
+    expect((await post("ruled", { steps: accepted, outcome: "failure" })).json).toMatchObject({ outcome: "failure", outcome_source: "reported" });
+    // A reported success does not override the admin's failing rule.
+    expect((await post("ruled", { steps: declined, outcome: "SUCCESS" })).json).toMatchObject({ outcome: "failure", outcome_source: "rule" });
+    expect((await post("ruled", { steps: accepted, outcome: "success" })).json).toMatchObject({ outcome: "success", outcome_source: "reported" });
     expect((await post("ruled", { steps: declined })).json).toMatchObject({ outcome: "failure", outcome_source: "rule" });
-    expect((await post("ruled", { steps: accepted })).json).toMatchObject({ outcome: "success", outcome_source: "rule" });
-    expect((await post("ingest", { steps: declined })).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
+    expect((await post("ruled", { steps: accepted })).json).toMatchObject({ outcome: "success", outcome_source: "default" });
+    expect((await post("ingest", { steps: declined })).json).toMatchObject({ outcome: "success", outcome_source: "default" });
+    const cardDeclined = [{ tool: "issue_refund", arguments: { order_id: "A1" }, error: { type: "CardDeclined" } }];
+    expect((await post("ingest", { steps: cardDeclined })).json).toMatchObject({ outcome: "failure", outcome_source: "step_error" });
+    expect((await post("ingest", { steps: cardDeclined, outcome: "success" })).json).toMatchObject({ outcome: "success", outcome_source: "reported" });
   });
 
   it("judges runs by the rule stored at the time, right after the rule changes", async () => {
     const declined = [{ tool: "issue_refund", arguments: { order_id: "A1" }, result: { accepted: false } }];
     const post = () => api("POST", "/api/v1/agents/flip/workflows", { query: "Refund", steps: declined });
     await putAgent("flip");
-    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "default" });
     await putAgent("flip", { outcome_rule: { fail_when: [{ tool: "issue_refund", path: "accepted", equals: false }] } });
     expect((await post()).json).toMatchObject({ outcome: "failure", outcome_source: "rule" });
     await putAgent("flip", { outcome_rule: { fail_when: [{ tool: "issue_refund", path: "accepted", equals: "no" }] } });
-    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "rule" });
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "default" });
     await putAgent("flip");
-    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "execution" });
+    expect((await post()).json).toMatchObject({ outcome: "success", outcome_source: "default" });
     expect(await count("SELECT COALESCE(sum(runs), 0)::int AS n FROM agent_run_counters WHERE agent_id = 'flip'")).toBe(4);
   });
 
@@ -287,7 +293,8 @@ describe("trajectory class statistics", () => {
       last_seen: "2026-11-12T15:00:00.000Z",
     });
     expect(classes[1]).toMatchObject({ canonical_hash: VECTOR, executions: 2, successes: 1, success_rate: 0.5, distinct_queries: 2, first_seen: "2026-11-13T10:00:00.000Z", last_seen: "2026-11-14T10:00:00.000Z" });
-    expect(classes[2]).toMatchObject({ tools: ["lookup_order"], executions: 1, successes: 1, distinct_queries: 1 });
+    // Its only step failed and nothing was reported: a failure (outcome_source step_error).
+    expect(classes[2]).toMatchObject({ tools: ["lookup_order"], executions: 1, successes: 0, distinct_queries: 1 });
     expect(classes[2].canonical_hash).not.toBe(VECTOR);
     for (const c of classes) expect(c).toHaveProperty("gates");
   });

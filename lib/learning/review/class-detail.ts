@@ -6,6 +6,7 @@ import { resolveLearningConfig } from "../config";
 import { evaluateClasses, type Gate } from "../class-gates";
 import type { GateStats } from "../gates";
 import { classStatus, type ClassStatus } from "./status";
+import { observedFailureModes, toSampleRun, type FailureMode } from "../sample-run";
 
 export type ClassKey = { agentId: string; userScope: string; canonicalHash: string };
 
@@ -31,9 +32,14 @@ export type ClassDetail = {
   live: SkillLink | null;
   retired: SkillLink | null;
   daily: DailyPoint[];
+  /** Failure modes observed in the class's newest failed runs (`failuresSampled` of them). */
+  failureModes: FailureMode[];
+  failuresSampled: number;
 };
 
 export const CHART_DAYS = 30;
+/** Newest failed runs read for the failure modes (as many as the distiller would sample, and then some). */
+export const FAILURES_SAMPLED = 20;
 const DAY_MS = 86_400_000;
 
 export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date()): Promise<ClassDetail | null> {
@@ -45,9 +51,10 @@ export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date
   const { agent, ...stats } = row;
   const [e] = await evaluateClasses(db, resolveLearningConfig(agent.learning), [stats], now);
   const ids = [e.live?.id, e.retired?.id].filter((x): x is string => Boolean(x));
-  const [skills, daily] = await Promise.all([
+  const [skills, daily, failures] = await Promise.all([
     ids.length ? db.skill.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, version: true, status: true, demotedAt: true, demotionReason: true } }) : Promise.resolve([]),
     dailySeries(db, key, now),
+    stats.executions > stats.successes ? newestFailures(db, key) : Promise.resolve([]),
   ]);
   const link = (id: string | undefined): SkillLink | null => {
     const s = skills.find((x) => x.id === id);
@@ -70,7 +77,18 @@ export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date
     live: link(e.live?.id),
     retired: link(e.retired?.id),
     daily,
+    failureModes: observedFailureModes(failures.map(toSampleRun)),
+    failuresSampled: failures.length,
   };
+}
+
+function newestFailures(db: Db, key: ClassKey) {
+  return db.workflowRun.findMany({
+    where: { ...key, outcome: "FAILURE" },
+    select: { workflowId: true, query: true, outcome: true, steps: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: FAILURES_SAMPLED,
+  });
 }
 
 /** The last CHART_DAYS UTC days ending today, zeros where the class had no runs. */

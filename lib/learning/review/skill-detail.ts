@@ -1,12 +1,13 @@
 // One skill for the review page: the API view (with readiness), its agent's review settings,
 // the other versions distilled from the same class (for the diff), its lifecycle events, its
-// audit history (who activated or demoted it, why, with which authority) and the runs it was
-// distilled from.
+// audit history (who activated or demoted it, why, with which authority), the runs it was
+// distilled from and its newest deviations (runs that took another path).
 import type { Db } from "../../db/prisma";
 import { isDomainError } from "../../errors";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
 import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/recent";
+import { recentSkillDeviations, type SkillDeviationEntry } from "./skill-deviations";
 import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
 import { qualificationBlocker } from "../qualification-gate";
 
@@ -38,6 +39,8 @@ export type SkillDetail = {
   events: SkillLifecycleEvent[];
   audit: SkillAuditEntry[];
   sourceRuns: SourceRun[];
+  /** The newest runs that listed the skill but took another path (never in the drift window). */
+  deviations: SkillDeviationEntry[];
   /** Shadow and candidate skills: the newest passive evaluations (the agent's recent window). */
   shadowRecent: RecentShadowEvaluation[];
   /** Paired-evaluation qualification: loaded for admins only (viewers do not see the ledger). */
@@ -61,7 +64,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     db.skill.findUniqueOrThrow({ where: { id: skillId }, select: { userScope: true } }),
     db.agent.findUniqueOrThrow({ where: { id: skill.agent_id }, select: { name: true, learning: true } }),
   ]);
-  const [versions, events, audit, sourceRuns] = await Promise.all([
+  const [versions, events, audit, sourceRuns, deviations] = await Promise.all([
     db.skill.findMany({
       where: { agentId: skill.agent_id, userScope: row.userScope, sourceCanonicalHash: skill.source_canonical_hash },
       select: { id: true, version: true, status: true, name: true, content: true, createdAt: true, demotedAt: true },
@@ -77,6 +80,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
       select: { id: true, workflowId: true, outcome: true, query: true, createdAt: true },
       orderBy: { createdAt: "desc" },
     }),
+    recentSkillDeviations(db, skillId),
   ]);
   const config = resolveLearningConfig(agent.learning);
   return {
@@ -98,6 +102,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
       return { id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, injectionRole: text(d.injection_role), reason: text(d.reason) };
     }),
     sourceRuns,
+    deviations,
     shadowRecent:
       skill.status === "shadow" || skill.status === "candidate" ? await recentShadowEvaluations(db, skillId, config.shadow_evaluation_recent_window) : [],
     ...(opts.withLedger ? await ledgerView(db, skill, config) : {}),

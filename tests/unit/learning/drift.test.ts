@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyOutcomes, deviationFlag, driftReason, type MonitorState } from "@/lib/learning/drift";
+import { applyOutcomes, deviationFlag, driftReason, isDeviationFlag, type MonitorState } from "@/lib/learning/drift";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
 
 const cfg = { ...DEFAULT_LEARNING_CONFIG, demotion_success_delta: 0.2, drift_window_activations: 10, min_activations_before_drift_check: 5 };
@@ -30,7 +30,9 @@ describe("drift demotion", () => {
     const r = applyOutcomes(state(tenWith(10)), [{ success: true, deviated: true }, { success: false, deviated: false }], 0.9, cfg, now);
     expect(r.state).toMatchObject({ activations: 12, successes: 11, failures: 1, deviations: 1 });
     expect(r.state.recentOutcomes).toHaveLength(10);
+    // The deviated run is not in the window: only the run that followed the procedure entered it.
     expect(r.state.recentOutcomes.slice(-2)).toEqual([true, false]);
+    expect(r.state.recentOutcomes.filter((o) => !o)).toHaveLength(1);
     expect(r.demotionReason).toBeNull();
     expect(r.lastActivatedAt).toEqual(now);
   });
@@ -43,10 +45,32 @@ describe("drift demotion", () => {
   });
 });
 
+describe("drift judged on the procedure", () => {
+  it("runs that took another path never enter the window nor demote, however many fail", () => {
+    const others = Array.from({ length: 20 }, () => ({ success: false, deviated: true }));
+    const r = applyOutcomes(state(tenWith(10)), others, 1, cfg, now);
+    expect(r.demotionReason).toBeNull();
+    expect(r.applied).toBe(20);
+    expect(r.state).toMatchObject({ activations: 30, failures: 20, deviations: 20 });
+    expect(r.state.recentOutcomes).toEqual(tenWith(10));
+  });
+  it("the grace period counts only runs that followed the procedure", () => {
+    const deviated = state([], { activations: 10, deviations: 10 });
+    // One failed run of the procedure after ten deviations: 1 followed activation < 5, no demotion.
+    expect(applyOutcomes(deviated, [{ success: false, deviated: false }], 1, cfg, now).demotionReason).toBeNull();
+    const five = Array.from({ length: 5 }, () => ({ success: false, deviated: false }));
+    expect(applyOutcomes(deviated, five, 1, cfg, now).demotionReason).toBe("drift: rolling 0.00 vs baseline 1.00");
+  });
+});
+
 describe("deviation review flag", () => {
   it("flags more than half deviations after the grace period only", () => {
     expect(deviationFlag({ activations: 6, deviations: 4 }, cfg)).toContain("applicability likely miscalibrated");
     expect(deviationFlag({ activations: 6, deviations: 3 }, cfg)).toBeNull();
     expect(deviationFlag({ activations: 4, deviations: 4 }, cfg)).toBeNull();
+  });
+  it("is recognized among other review flags", () => {
+    expect(isDeviationFlag(deviationFlag({ activations: 6, deviations: 4 }, cfg)!)).toBe(true);
+    expect(isDeviationFlag("qualification suspended")).toBe(false);
   });
 });

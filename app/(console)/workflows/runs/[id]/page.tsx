@@ -9,6 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
 import { getRun } from "@/lib/console/runs";
+import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import { db } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
 
   const facts: [string, React.ReactNode][] = [
     ["Agent", <Link key="a" href={`/agents/${encodeURIComponent(run.agentId)}`} className="text-indigo-700 hover:underline dark:text-indigo-300">{run.agent.name} ({run.agentId})</Link>],
-    ["Outcome", <span key="o" className="flex items-center gap-2"><Badge status={run.outcome.toLowerCase()} /> <span className="text-xs text-slate-500">decided by {run.outcomeSource.toLowerCase()}</span></span>],
+    ["Outcome", <span key="o" className="flex items-center gap-2"><Badge status={run.outcome.toLowerCase()} /> <span className="text-xs text-slate-500">decided by {outcomeSourceLabel(run.outcomeSource)}{run.lastStepError ? ` (${run.lastStepError})` : ""}</span></span>],
     ["Created", <LocalTime key="c" iso={run.createdAt} />],
     ["Received", <LocalTime key="r" iso={run.receivedAt} />],
     ["User", run.userId ?? "—"],
