@@ -19,6 +19,7 @@ export const ENGINE_SENSITIVE = [
   "ledger-api", // ledger locking under eight concurrent clients
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "shadow-durability", // job claiming, leases, a worker killed mid-batch
+  "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
