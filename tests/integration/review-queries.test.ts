@@ -264,9 +264,10 @@ describe(`review queries: skills (${dbKind})`, () => {
     const d = (await getSkillDetail(db, demoted.id, { withAudit: true }))!;
     expect(d.skill).toMatchObject({ status: "demoted", injection_role: "developer", demotion_reason: "drifted in review" });
     expect(d.events.map((e) => e.event)).toEqual(["skill_demoted", "skill_activated", "skill_candidate_created"]);
-    expect(d.audit.map((a) => [a.action, a.injectionRole, a.reason])).toEqual([
-      ["skill.demoted", null, "drifted in review"],
-      ["skill.activated", "developer", "reviewed"],
+    // Read through the typed union, as the audit page reads them.
+    expect(d.audit.map((a) => a.event)).toEqual([
+      { type: "skill.demoted", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, reason: "drifted in review" } },
+      { type: "skill.activated", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, injection_role: "developer", reason: "reviewed" } },
     ]);
     expect(d.sourceRuns.length).toBeGreaterThan(0);
     expect(d.sourceRuns.every((r) => r.outcome === "SUCCESS")).toBe(true);
