@@ -7,7 +7,9 @@
 // found not eligible (checked_executions = the executions it judged, under agents.checked_gates),
 // and the next one evaluates only the classes whose mark differs (the partial index
 // trajectory_classes_unchecked_idx: changed, new, or eligible last time), those seen since the
-// previous cycle, and those with a retired skill: the same report as evaluating every class.
+// previous cycle, and those with a retired skill (a retirement is dated before it commits, so
+// one may land after the previous cycle read the skills while its window is "old" runs): the
+// same report as evaluating every class. tests/integration/class-checks.test.ts compares both.
 import { isDeepStrictEqual } from "node:util";
 import type { Db } from "../db/prisma";
 import type { LearningConfig } from "./config";

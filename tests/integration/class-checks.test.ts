@@ -143,6 +143,17 @@ describe(`incremental promotion cycles (${testDatabase()})`, () => {
     const lowered = await cycleBoth();
     expect([...lowered.promoted, ...lowered.deferred.map((h) => `acct-1/${h}`)]).toContain(`acct-1/${userClass.canonicalHash}`);
     await cycleBoth();
+
+    // A retirement that committed after the previous cycle read the skills, though dated before
+    // it: the class was marked as covered and nothing about it is "seen since", yet it is judged.
+    const covered = await sides[0].db.skill.findFirstOrThrow({ where: { agentId: AGENT, status: "ACTIVE", userScope: "" }, orderBy: { createdAt: "asc" } });
+    const cls = await sides[0].db.trajectoryClass.findFirstOrThrow({ where: { agentId: AGENT, userScope: "", canonicalHash: covered.sourceCanonicalHash } });
+    expect(cls.checkedExecutions).toBe(cls.executions);
+    for (const s of sides) {
+      await s.db.$executeRaw`UPDATE skills SET status = 'DEMOTED', demoted_at = ${cls.firstSeen} WHERE agent_id = ${AGENT} AND source_canonical_hash = ${covered.sourceCanonicalHash} AND status = 'ACTIVE'`;
+    }
+    const uncovered = await cycleBoth();
+    expect([...uncovered.promoted, ...uncovered.deferred.map((h) => `/${h}`)]).toContain(`/${covered.sourceCanonicalHash}`);
   });
 
   it("trusts a class's mark: a class marked as judged is not evaluated again until it changes", async () => {
