@@ -27,6 +27,7 @@ export const ENGINE_SENSITIVE = [
   "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
   "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
   "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
+  "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -8,6 +8,7 @@ import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
+import { AuditEventSummary } from "../audit/event-summary";
 import { classHref } from "./report-card";
 import { DeviationsPanel } from "./deviations-panel";
 import { QualificationPanel } from "./qualification-panel";
@@ -201,13 +202,11 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
             <ol className="space-y-2 text-sm" aria-label="Audit entries">
               {d.audit.map((a) => (
                 <li key={a.id} data-action={a.action} className="border-l-2 border-indigo-300 pl-3 dark:border-indigo-800">
-                  <code className="text-xs">{a.action}</code>{" "}
+                  <span className="block break-words">{a.event ? <AuditEventSummary event={a.event} /> : <code className="text-xs">{a.action}</code>}</span>
                   <span className="text-xs text-slate-500">
                     <LocalTime iso={a.at} /> · {a.actorLabel ?? "system"}
                     {a.actorRole ? ` (${a.actorRole})` : ""}
-                    {a.injectionRole ? ` · authority ${a.injectionRole}` : ""}
                   </span>
-                  {a.reason ? <span className="block break-words text-slate-700 dark:text-slate-300">{a.reason}</span> : null}
                 </li>
               ))}
             </ol>

@@ -3,7 +3,6 @@
 // hides a button and the server that refuses the call can never disagree.
 import { API_SCOPES, type Actor, type ApiScope } from "./actor";
 import { Forbidden } from "../errors";
-import { PERSONA_MESSAGES } from "../persona/errors";
 
 export type Scope =
   /** Agents send runs and conversations. */
@@ -71,7 +70,8 @@ export const keyScopeFor = (scope: Scope): ApiScope => API_SCOPES.find((k) => AC
 /** The refusal callers see, the same from a route handler and a server action. */
 export function refusal(actor: Actor, scope: Scope, why: Denial): Forbidden {
   if (why === "read_only") return new Forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
-  if (why === "persona_actions_off") return new Forbidden(PERSONA_MESSAGES.disabled);
+  // Seed 003's exact wording for the persona actions flag being off.
+  if (why === "persona_actions_off") return new Forbidden("Persona changes are not enabled for this UI");
   return new Forbidden(actor.type === "api_key" ? `This API key lacks the '${keyScopeFor(scope)}' scope.` : "This action needs an admin account.");
 }
 

@@ -24,6 +24,8 @@ export type GateVerdict = {
   eligible: boolean;
   /** The first failed gate's reason, in gate order; null when eligible. */
   reason: string | null;
+  /** class_gate_failures' bits, as given. */
+  failures: number;
 };
 
 const DAY_MS = 86_400_000;
@@ -60,7 +62,7 @@ export function evaluateGates(stats: GateStats, config: LearningConfig, opts: { 
       : gate("recency", passed("recency"), `last seen ${age}d ago (within ${config.max_days_since_last_seen}d)`, `stale: last seen ${age}d ago`),
   ];
   const failed = gates.find((g) => !g.passed);
-  return { gates, eligible: !failed, reason: failed?.reason ?? null };
+  return { gates, eligible: !failed, reason: failed?.reason ?? null, failures: opts.failures };
 }
 
 /**

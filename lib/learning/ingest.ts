@@ -17,7 +17,8 @@
 // 27 % → 59 % of the multi-row INSERT ceiling. Full runs (20,000 single runs, warm floor 1.37 ms):
 // single runs 4.79 → 3.20 ms, 3.4× → 2.3× the floor's CPU, 159 → 339 runs/s; batches 1,360 →
 // 2,117 runs/s at 0.41 ms per run. What remains above the floor is mostly the worker's promotion
-// cycles (one per 25 runs by default, in the same process) and garbage collection. Validation
+// cycles (one per 25 runs by default, in the same process; since made incremental,
+// ./class-checks.ts) and garbage collection. Validation
 // stays zod's (workflowInput): 13 µs of a run's ~100 µs of preparation (identity, embedding, hash).
 // With the worker apart (PROCTOR_WORKER=0), a CPU profile of the batch phase showed garbage
 // collection at 28 % of the server's busy time, and the dense 512-number embedding plus its join

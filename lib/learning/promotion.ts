@@ -2,10 +2,12 @@
 // distillation → validation → storage and stamping → a stored report. "Distill now" is the
 // same pipeline restricted to one class; nothing bypasses the gates or the validation gate.
 // Reads and LLM calls happen outside transactions; each change commits with its audit row.
+// A cycle evaluates only the classes that may have changed since the last one (./class-checks).
 import type { Db } from "../db/prisma";
 import { recordAudit, type AuditContext } from "../audit/record";
 import { resolveLearningConfig, type LearningConfig } from "./config";
 import { evaluateClasses, type ClassEvaluation, type ClassStatsRow } from "./class-gates";
+import { classesToCheck, markCheckedClasses, marksApply } from "./class-checks";
 import { distillAndValidate, type Distiller } from "./distiller";
 import { deviationFlag } from "./drift";
 import { applicabilityVectors } from "./applicability";
@@ -71,6 +73,7 @@ async function loadClasses(db: Db, agentId: string, only: CycleOptions["only"]):
       ...(only ? { canonicalHash: only.canonicalHash, ...(only.userId !== undefined ? { userScope: only.userId ?? "" } : {}) } : {}),
     },
     select: { agentId: true, userScope: true, canonicalHash: true, tools: true, executions: true, successes: true, distinctQueries: true, firstSeen: true, lastSeen: true },
+    orderBy: [{ userScope: "asc" }, { canonicalHash: "asc" }],
   });
 }
 
@@ -109,7 +112,7 @@ type Accepted = { e: ClassEvaluation; samples: Samples; content: string };
 /** The pipeline, unlocked: callers go through the operations (runPromotionCycle, distillClass), which hold the agent's cycle lock. */
 export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions): Promise<PromotionReportView> {
   const startedAt = new Date();
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true } });
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true, checkedGates: true } });
   if (!agent) throw agentNotFound(agentId);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
@@ -122,8 +125,10 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
     : await db.promotionReport.findFirst({ where: { agentId, trigger: { in: ["manual", "cadence"] } }, orderBy: { startedAt: "desc" }, select: { startedAt: true } });
   const consideredSince = previous?.startedAt ?? null;
 
-  const rows = await loadClasses(db, agentId, opts.only);
   const now = new Date();
+  const { evaluate: rows, settled } = marksApply(agent.checkedGates, config, consideredSince) && !opts.only
+    ? await classesToCheck(db, agentId, config, consideredSince, now)
+    : { evaluate: await loadClasses(db, agentId, opts.only), settled: [] };
   const evaluated = await evaluateClasses(db, config, rows, now);
 
   const rejected: PromotionReportView["rejected"] = [];
@@ -244,6 +249,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
     },
     { maxWait: 15_000, timeout: 60_000 },
   );
+  if (!opts.only) await markCheckedClasses(db, agentId, config, { evaluated, settled }, agent.checkedGates);
   return report;
 }
 

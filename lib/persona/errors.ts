@@ -4,7 +4,6 @@
 import { Conflict, NotFound, Unavailable } from "../errors";
 
 export const PERSONA_MESSAGES = {
-  disabled: "Persona changes are not enabled for this UI",
   auditUnavailable: "Audited persona access is unavailable",
   conflict: "This action could not be applied. Reload the profile; it may have changed or be paused.",
   unavailable: "Persona service unavailable. Reload to check the saved state before retrying.",

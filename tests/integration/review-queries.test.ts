@@ -14,7 +14,7 @@ import { agentRollup, workflowSummary } from "@/lib/learning/review/summary";
 import { listReviewSkills } from "@/lib/learning/review/skill-list";
 import { getSkillDetail } from "@/lib/learning/review/skill-detail";
 import { latestReports } from "@/lib/learning/review/reports";
-import { CLASS_STATUSES, classStatus } from "@/lib/learning/review/status";
+import { CLASS_STATUSES, type ClassStatus } from "@/lib/learning/review/status";
 
 let server: TestServer;
 let db: Db;
@@ -47,9 +47,13 @@ const all = (extra: Partial<Parameters<typeof listReviewClasses>[1]> = {}, now?:
 const statusOf = (rows: ReviewClassRow[]) => Object.fromEntries(rows.map((r) => [`${r.canonicalHash}|${r.userScope}`, r.status]));
 const key = (h: string, u = "") => `${h}|${u}`;
 
-/** The SQL status of every row equals the status derived from the engine's gates. */
-async function expectSqlAgreesWithEngine(now?: Date) {
+/**
+ * The SQL status of every row agrees with the engine's gates (ready exactly when eligible) and
+ * with the class detail's status; returns the statuses seen.
+ */
+async function expectSqlAgreesWithEngine(now?: Date): Promise<Set<ClassStatus>> {
   const counts = (await all({}, now)).counts;
+  const seen = new Set<ClassStatus>();
   for (const s of CLASS_STATUSES) {
     const page = await all({ status: s }, now);
     expect(page.total, s).toBe(counts[s]);
@@ -57,8 +61,13 @@ async function expectSqlAgreesWithEngine(now?: Date) {
       expect(r.status, `${r.tools.join(">")} filtered as ${s}`).toBe(s);
       const failed = r.gates.filter((g) => !g.passed).map((g) => g.name);
       expect(r.eligible).toBe(failed.length === 0);
+      expect(r.eligible).toBe(s === "ready");
+      const detail = (await getClassDetail(db, { agentId: r.agentId, userScope: r.userScope, canonicalHash: r.canonicalHash }, now))!;
+      expect(detail.status, `${r.tools.join(">")}: list and detail`).toBe(s);
+      seen.add(s);
     }
   }
+  return seen;
 }
 
 async function distill(agentId: string, hash: string) {
@@ -147,7 +156,8 @@ describe(`review queries: trajectory classes (${dbKind})`, () => {
     let s = statusOf((await all()).rows);
     expect(s[key(H.r2)]).toBe("in_review");
     expect(s[key(H.r1)]).toBe("promoted");
-    await expectSqlAgreesWithEngine();
+    // Every status at once: the list and the detail agree on each.
+    expect(await expectSqlAgreesWithEngine()).toEqual(new Set(CLASS_STATUSES));
 
     const detail = (await getClassDetail(db, { agentId: AGENT, userScope: "", canonicalHash: H.r1 }))!;
     expect(detail.live).toMatchObject({ id: v1, status: "active", version: 1 });
@@ -207,7 +217,6 @@ describe(`review queries: trajectory classes (${dbKind})`, () => {
     expect(rollup.rows).toHaveLength(1);
     expect(rollup.rows[0]).toMatchObject({ id: "rq", classes: 7 });
     expect(Object.values(rollup.rows[0].counts).reduce((a, b) => a + b, 0)).toBe(7);
-    expect(classStatus({ liveStatus: null, eligible: false, executions: 0, successes: 0 })).toBe("evidence");
   });
 
   it("reports: newest first, paged, with the promoted skills' names", async () => {
@@ -255,9 +264,10 @@ describe(`review queries: skills (${dbKind})`, () => {
     const d = (await getSkillDetail(db, demoted.id, { withAudit: true }))!;
     expect(d.skill).toMatchObject({ status: "demoted", injection_role: "developer", demotion_reason: "drifted in review" });
     expect(d.events.map((e) => e.event)).toEqual(["skill_demoted", "skill_activated", "skill_candidate_created"]);
-    expect(d.audit.map((a) => [a.action, a.injectionRole, a.reason])).toEqual([
-      ["skill.demoted", null, "drifted in review"],
-      ["skill.activated", "developer", "reviewed"],
+    // Read through the typed union, as the audit page reads them.
+    expect(d.audit.map((a) => a.event)).toEqual([
+      { type: "skill.demoted", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, reason: "drifted in review" } },
+      { type: "skill.activated", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, injection_role: "developer", reason: "reviewed" } },
     ]);
     expect(d.sourceRuns.length).toBeGreaterThan(0);
     expect(d.sourceRuns.every((r) => r.outcome === "SUCCESS")).toBe(true);

@@ -1,9 +1,8 @@
 // Pure parts of the review pages: every learning setting is on the settings page exactly
-// once, the class status rules and the SKILL.md version diff.
+// once and the SKILL.md version diff (the class status rule is SQL: class-gates.test.ts).
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
 import { AUTHORITY_KEYS, CONFIG_GROUPS } from "@/lib/learning/review/config-fields";
-import { classStatus } from "@/lib/learning/review/status";
 import { sideBySideDiff } from "@/lib/learning/review/diff";
 
 describe("settings fields", () => {
@@ -12,19 +11,6 @@ describe("settings fields", () => {
     expect(shown.length).toBe(new Set(shown).size);
     expect(new Set(shown)).toEqual(new Set(Object.keys(DEFAULT_LEARNING_CONFIG)));
     expect(CONFIG_GROUPS.map((g) => g.id)).toEqual(["gates", "distillation", "shadow", "injection", "drift", "ledger"]);
-  });
-});
-
-describe("class status", () => {
-  const base = { liveStatus: null, eligible: false, executions: 10, successes: 8 };
-  it("follows the live skill first, then eligibility, then the success rate", () => {
-    expect(classStatus({ ...base, liveStatus: "ACTIVE", eligible: true })).toBe("promoted");
-    expect(classStatus({ ...base, liveStatus: "SHADOW", eligible: true })).toBe("in_review");
-    expect(classStatus({ ...base, liveStatus: "candidate" })).toBe("in_review");
-    expect(classStatus({ ...base, eligible: true })).toBe("ready");
-    expect(classStatus({ ...base, successes: 4 })).toBe("failing");
-    expect(classStatus({ ...base, successes: 5 })).toBe("evidence");
-    expect(classStatus({ ...base, executions: 0, successes: 0 })).toBe("evidence");
   });
 });
 

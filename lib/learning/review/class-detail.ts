@@ -5,7 +5,7 @@ import type { Db } from "../../db/prisma";
 import { resolveLearningConfig } from "../config";
 import { evaluateClasses, type Gate } from "../class-gates";
 import type { GateStats } from "../gates";
-import { classStatus, type ClassStatus } from "./status";
+import type { ClassStatus } from "./status";
 import { observedFailureModes, toSampleRun, type FailureMode } from "../sample-run";
 
 export type ClassKey = { agentId: string; userScope: string; canonicalHash: string };
@@ -51,7 +51,10 @@ export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date
   const { agent, ...stats } = row;
   const [e] = await evaluateClasses(db, resolveLearningConfig(agent.learning), [stats], now);
   const ids = [e.live?.id, e.retired?.id].filter((x): x is string => Boolean(x));
-  const [skills, daily, failures] = await Promise.all([
+  const [[{ status }], skills, daily, failures] = await Promise.all([
+    // The review list's status rule (class_review_status) over the engine's verdict.
+    db.$queryRaw<{ status: ClassStatus }[]>`
+      SELECT class_review_status(${e.live?.status ?? null}, ${e.verdict.failures}::int, ${e.stats.executions}::int, ${e.stats.successes}::int) AS status`,
     ids.length ? db.skill.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, version: true, status: true, demotedAt: true, demotionReason: true } }) : Promise.resolve([]),
     dailySeries(db, key, now),
     stats.executions > stats.successes ? newestFailures(db, key) : Promise.resolve([]),
@@ -69,7 +72,7 @@ export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date
     distinctQueries: stats.distinctQueries,
     firstSeen: stats.firstSeen,
     lastSeen: stats.lastSeen,
-    status: classStatus({ liveStatus: e.live?.status ?? null, eligible: e.verdict.eligible, executions: e.stats.executions, successes: e.stats.successes }),
+    status,
     eligible: e.verdict.eligible,
     gates: e.verdict.gates,
     gateStats: e.stats,

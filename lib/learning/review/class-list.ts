@@ -10,7 +10,7 @@ import { normalizeQuery } from "../canonical";
 import { classStatsRowOf, evaluateClasses, type ClassSqlRow, type ClassStatsRow, type Gate } from "../class-gates";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
 import { defaultDir, type ClassListInput, type ClassSort } from "./class-query";
-import { CLASS_STATUSES, FAILING_RATE, classStatus, type ClassStatus } from "./status";
+import { CLASS_STATUSES, type ClassStatus } from "./status";
 
 export type ReviewClassRow = ClassStatsRow & {
   agentName: string;
@@ -56,8 +56,8 @@ function textFilter(q: string | undefined): Prisma.Sql {
 
 /**
  * Every class of the given agents that matches the text filter, with its status: the gates
- * are the engine's own rule (class_gate_failures, inlined by the planner), the rest is
- * classStatus() in SQL. Rows stay narrow (keys, statistics, status; the tool path only as a
+ * are the engine's own rule (class_gate_failures) and the status class_review_status, the
+ * detail panel's too (both inlined by the planner). Rows stay narrow (keys, statistics, status; the tool path only as a
  * sort key when asked): the page joins the rest back for its few rows.
  */
 function classified(agents: AgentConfig[], q: string | undefined, now: Date, toolsKey = false): Prisma.Sql {
@@ -107,13 +107,9 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
     ),
     classified AS (
       SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, last_seen, tools_key,
-        CASE
-          WHEN live_status = 'ACTIVE' THEN 'promoted'
-          WHEN live_status IS NOT NULL THEN 'in_review'
-          WHEN class_gate_failures(live_status IS NOT NULL, g_exec, g_succ, g_q, g_last, min_exec, min_rate, min_q, max_days, ${now}::timestamptz) = 0 THEN 'ready'
-          WHEN g_exec > 0 AND g_succ::float8 / g_exec < ${FAILING_RATE} THEN 'failing'
-          ELSE 'evidence'
-        END AS status
+        class_review_status(live_status,
+          class_gate_failures(live_status IS NOT NULL, g_exec, g_succ, g_q, g_last, min_exec, min_rate, min_q, max_days, ${now}::timestamptz),
+          g_exec, g_succ) AS status
       FROM gated
     )`;
 }
@@ -209,7 +205,7 @@ async function withVerdicts(db: Db, agents: AgentConfig[], rows: SqlRow[], now: 
         out[idx[j]] = {
           ...e.row,
           agentName: agent.name,
-          status: classStatus({ liveStatus: e.live?.status ?? null, eligible: e.verdict.eligible, executions: e.stats.executions, successes: e.stats.successes }),
+          status: rows[idx[j]].status,
           eligible: e.verdict.eligible,
           gates: e.verdict.gates,
           liveSkill: e.live ? { id: e.live.id, status: e.live.status.toLowerCase() } : null,

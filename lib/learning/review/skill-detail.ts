@@ -3,6 +3,7 @@
 // audit history (who activated or demoted it, why, with which authority), the runs it was
 // distilled from and its newest deviations (runs that took another path).
 import type { Db } from "../../db/prisma";
+import { parseAuditEvent, type AuditEvent } from "../../audit/events";
 import { isDomainError } from "../../errors";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
@@ -16,14 +17,14 @@ const VERSION_LIMIT = 50;
 
 export type SkillVersion = { id: string; version: number; status: string; name: string; content: string; createdAt: Date; demotedAt: Date | null };
 
+/** An audit row read through the typed union, as the audit page reads it (`event` null for a legacy row). */
 export type SkillAuditEntry = {
   id: string;
   at: Date;
   action: string;
   actorLabel: string | null;
   actorRole: string | null;
-  injectionRole: string | null;
-  reason: string | null;
+  event: AuditEvent | null;
 };
 
 export type SkillLifecycleEvent = { id: string; at: Date; event: string; actor: string; reason: string | null };
@@ -48,8 +49,6 @@ export type SkillDetail = {
   /** Why the qualification gate refuses activation now (admins, with the ledger), or null. */
   activationBlocker?: string | null;
 };
-
-const text = (v: unknown) => (typeof v === "string" ? v : null);
 
 /** `withAudit`: admins only (the audit log names the people who decided). */
 export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean; withLedger?: boolean }): Promise<SkillDetail | null> {
@@ -97,10 +96,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     userScope: row.userScope,
     versions: versions.map((v) => ({ ...v, status: v.status.toLowerCase() })),
     events: events.map((e) => ({ id: String(e.id), at: e.at, event: e.event, actor: e.actor, reason: e.reason })),
-    audit: audit.map((a) => {
-      const d = (a.details ?? {}) as Record<string, unknown>;
-      return { id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, injectionRole: text(d.injection_role), reason: text(d.reason) };
-    }),
+    audit: audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, event: parseAuditEvent(a) })),
     sourceRuns,
     deviations,
     shadowRecent:

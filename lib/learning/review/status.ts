@@ -1,5 +1,7 @@
-// Review statuses of trajectory classes, derived from the engine's own verdict (gap 14: a
-// class whose skill awaits review is "In review", never "Ready to distill"). Browser-safe.
+// Review statuses of trajectory classes and their wording. Browser-safe. Which status a class
+// has is decided in SQL by class_review_status (prisma/migrations/*_class_review_status), from
+// the engine's own verdict (gap 14: a class whose skill awaits review is "In review", never
+// "Ready to distill"); the review list and the class detail both take it from there.
 import type { GateName } from "../gates";
 
 export const CLASS_STATUSES = ["ready", "failing", "evidence", "in_review", "promoted"] as const;
@@ -12,23 +14,6 @@ export const CLASS_STATUS_LABEL: Record<ClassStatus, string> = {
   in_review: "In review",
   promoted: "Promoted",
 };
-
-/** Below this success rate an ineligible class is "Failing" rather than short of evidence. */
-export const FAILING_RATE = 0.5;
-
-/**
- * promoted: an ACTIVE skill covers the class. in_review: a SHADOW or CANDIDATE skill does.
- * ready: every gate passes. failing: runs exist and fewer than half succeeded. Otherwise the
- * class needs more evidence. `executions`/`successes` are the statistics the gates used.
- */
-export function classStatus(v: { liveStatus: string | null; eligible: boolean; executions: number; successes: number }): ClassStatus {
-  const live = v.liveStatus?.toUpperCase() ?? null;
-  if (live === "ACTIVE") return "promoted";
-  if (live) return "in_review";
-  if (v.eligible) return "ready";
-  if (v.executions > 0 && v.successes / v.executions < FAILING_RATE) return "failing";
-  return "evidence";
-}
 
 export const GATE_LABEL: Record<GateName, string> = {
   coverage: "Coverage",
