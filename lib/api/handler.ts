@@ -76,10 +76,10 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
     const incoming = req.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     try {
-      const mutation = MUTATING.has(req.method);
-      // Agents send no Origin; a browser (cookie) caller's write must say where it comes from.
-      if (mutation) checkOrigin(req, { requireSource: !bearerOf(req) });
+      // Who calls comes first: an anonymous write is a 401 whatever its headers say.
       const actor = await authenticate(req, opts);
+      // Agents send no Origin; a browser (cookie) caller's write must say where it comes from.
+      if (MUTATING.has(req.method)) checkOrigin(req, { requireSource: !bearerOf(req) });
       if (actor?.type === "api_key") {
         const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);

@@ -30,7 +30,7 @@ const skillCount = async (agentId: string) => (await server.sql.query("SELECT co
 describe(`offline distillation that refuses (${db})`, () => {
   it.each(VAGUE_CLASSES.map((queries, i) => [i, queries[0], queries] as const))("vague class %i (%s, …) → INSUFFICIENT, no skill", async (i, _, queries) => {
     const agentId = `vague-${i}`;
-    await putAgent(server, agentId, { require_shadow: false });
+    await putAgent(server, agentId, { require_shadow: false, auto_activate: true });
     await ingest(agentId, queries.map((query) => refundRun({ query })));
     const report = await cycle(server, agentId);
     expect(report.promoted).toEqual([]);
@@ -48,7 +48,7 @@ describe(`offline distillation that refuses (${db})`, () => {
 
   it.each(COHERENT_CLASSES)("coherent class → a skill named %s", async (name, queries) => {
     const agentId = `coherent-${name}`;
-    await putAgent(server, agentId, { require_shadow: false });
+    await putAgent(server, agentId, { require_shadow: false, auto_activate: true });
     await ingest(agentId, queries.map((query) => refundRun({ query })));
     const report = await cycle(server, agentId);
     expect(report.rejected, JSON.stringify(report.rejected)).toEqual([]);
@@ -73,7 +73,7 @@ describe(`precise offline retrieval (${db})`, () => {
 
   beforeAll(async () => {
     const tools = [...Object.values(RETRIEVAL_CLASSES).map((c) => ({ name: c.tool, description: c.name })), { name: "lookup_order", description: "Find an order" }];
-    await putAgent(server, agentId, { require_shadow: false, max_promotions_per_cycle: 10 }, tools);
+    await putAgent(server, agentId, { require_shadow: false, auto_activate: true, max_promotions_per_cycle: 10 }, tools);
     let n = 0;
     const step = (tool: string, keys: string) => ({ tool, arguments: Object.fromEntries(keys.split(", ").map((k) => [k, `V-${++n}`])), result: { ok: true } });
     const runs = Object.values(RETRIEVAL_CLASSES).flatMap((c) => c.queries.map((query) => ({ workflow_id: `r-${++n}`, query, steps: [step(c.tool, c.keys)] })));

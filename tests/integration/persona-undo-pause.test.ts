@@ -121,7 +121,15 @@ describe(`persona action body size (${process.env.PROCTOR_TEST_DB ?? "pglite"})`
     });
     expect(declared.status).toBe(413);
     expect(declared.headers.get("content-type")).toContain("application/problem+json");
-    expect(await declared.json()).toMatchObject({ status: 413, code: "payload_too_large", detail: "The request body exceeds 4096 bytes." });
+    expect(await declared.json()).toMatchObject({ status: 413, code: "payload_too_large" });
+    // Over the action's own limit but under the server-wide one: the route's reader refuses it.
+    const overAction = await fetch(`${server.baseUrl}/persona-evolution/action`, {
+      method: "POST",
+      headers: { ...admin.headers, "content-type": "application/json" },
+      body: JSON.stringify({ user_id: "acct-big", action: "reflect", proposal_id: "x".repeat(8 * 1024) }),
+    });
+    expect(overAction.status).toBe(413);
+    expect(await overAction.json()).toMatchObject({ status: 413, code: "payload_too_large", detail: "The request body exceeds 4096 bytes." });
 
     // Without a content-length the reader stops at the limit.
     const bytes = new TextEncoder().encode(huge);
