@@ -28,9 +28,13 @@ type JsonSchema = {
 
 const json = fc.jsonValue({ maxDepth: 2 });
 
-/** Text PostgreSQL cannot store, path tricks, markup, React reply escapes, prototype keys. */
+/**
+ * Text PostgreSQL cannot store (also as JSON text inside a string, which the server may parse),
+ * path tricks, markup, React reply escapes, prototype keys.
+ */
 export const hostileString = fc.oneof(
   fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udfff", "\ud83d", "", " ", "..", "%00", "%FF", "<script>alert(1)</script>", "'; DROP TABLE users; --", "$undefined", "$@0", "__proto__", "constructor"),
+  fc.constantFrom('{"\\u0000":1}', '{"k":"\\ud800"}', '{"\\ud83d":[1]}', '["\\u0000"]'),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }).map((s) => s + "\ud800"),
   fc.integer({ min: 300, max: 70_000 }).map((n) => "x".repeat(n)),
@@ -98,18 +102,28 @@ function stringLike(s: JsonSchema): fc.Arbitrary<string> {
   return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(s.maxLength ?? 40, 40)) });
 }
 
-/** A conforming value with one part broken: a field replaced, added or dropped, or the whole replaced. */
+/** A conforming value with one part broken, at any depth: a field replaced, added or dropped, or the whole replaced. */
 export function brokenFrom(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, fc.nat(), hostileValue, fc.constantFrom("replace", "extra", "drop", "whole")).map(([v, i, bad, how]) => {
-    if (how === "whole" || !v || typeof v !== "object" || Array.isArray(v)) return bad;
-    const copy = { ...(v as Record<string, unknown>) };
-    const keys = Object.keys(copy);
-    if (how === "extra" || keys.length === 0) return { ...copy, [`extra_${i % 7}`]: bad };
-    const key = keys[i % keys.length];
-    if (how === "drop") delete copy[key];
-    else copy[key] = bad;
-    return copy;
-  });
+  return fc.tuple(valid, fc.nat(), hostileValue, fc.constantFrom("replace", "extra", "drop", "whole")).map(([v, i, bad, how]) => breakAt(v, i, bad, how));
+}
+
+/** `i` picks the path: a key at each level, and whether to go one level deeper. */
+function breakAt(v: unknown, i: number, bad: unknown, how: string): unknown {
+  if (how === "whole" || !v || typeof v !== "object") return bad;
+  const copy: Record<string, unknown> = Array.isArray(v) ? { ...v } : { ...(v as Record<string, unknown>) };
+  const keys = Object.keys(copy);
+  const rebuild = () => (Array.isArray(v) ? Object.values(copy) : copy);
+  if (how === "extra" || keys.length === 0) return Array.isArray(v) ? [...v, bad] : { ...copy, [`extra_${i % 7}`]: bad };
+  const key = keys[i % keys.length];
+  const rest = Math.floor(i / keys.length);
+  // Three times in four, go deeper where there is a deeper level: the nested parts are the least validated.
+  if (copy[key] && typeof copy[key] === "object" && rest % 4 !== 0) {
+    copy[key] = breakAt(copy[key], rest >> 2, bad, how);
+    return rebuild();
+  }
+  if (how === "drop") delete copy[key];
+  else copy[key] = bad;
+  return rebuild();
 }
 
 /** Input for `schema`: a third valid-ish, a third with one part broken, a third hostile. */
