@@ -27,8 +27,12 @@ const fail = (kind: ActionError["kind"], message: string, fields?: FieldError[])
   error: fields?.length ? { kind, message, fields } : { kind, message },
 });
 
+/** Each action's scope and input schema, so tests can enumerate them (the fuzzer, the access matrix). */
+const declarations = new WeakMap<object, { scope: Scope; input: z.ZodType }>();
+export const actionDeclaration = (fn: unknown) => (typeof fn === "function" ? declarations.get(fn) : undefined);
+
 export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (input: z.output<S>, ctx: ActionContext) => Promise<T>) {
-  return async (raw: z.input<S>): Promise<ActionResult<T>> => {
+  const declared = async (raw: z.input<S>): Promise<ActionResult<T>> => {
     const incoming = await headers();
     const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
     try {
@@ -49,6 +53,8 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
       return failure(err, requestId);
     }
   };
+  declarations.set(declared, { scope, input });
+  return declared;
 }
 
 function failure(err: unknown, requestId: string): ActionResult<never> {
