@@ -9,6 +9,7 @@ import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServe
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { callAction, type ActionCall } from "../helpers/actions";
 import { createConsoleUser } from "../helpers/console";
+import { agentBoundKey, expiredKey } from "../helpers/keys";
 import { conforming } from "../helpers/fuzz-inputs";
 import { changedTables, rowCounter, type RowCounts } from "../helpers/row-counts";
 import type { Scope } from "../../lib/auth/access";
@@ -63,10 +64,10 @@ async function makePrincipals(): Promise<Partial<Record<Principal, Calling>>> {
     anonymous: on(anonymous),
     garbageKey: on(withKey(`pk_garbage00_${"g".repeat(32)}`)),
     revokedKey: on(withKey(revoked.secret)),
-    // expiredKey: PENDING (see PENDING_PRINCIPALS) — on(expiredKey(main, admin).caller) from tests/helpers/keys.ts.
+    expiredKey: on((await expiredKey(main, admin)).caller),
     ingestKey: on(withKey((await key(["ingest"])).secret)),
     adminKey: on(withKey(ADMIN_KEY)),
-    // otherAgentKey: PENDING — on(agentBoundKey(main, admin, ["some-other-agent"]).caller) from tests/helpers/keys.ts.
+    otherAgentKey: on((await agentBoundKey(main, admin, ["some-other-agent"])).caller),
     viewer: on(await login(main.baseUrl, "matrix-viewer@test.local", "matrix-viewer-pw-1")),
     admin: on(admin),
     readOnly: { server: readOnly, agent: withKey(ADMIN_KEY), console: await login(readOnly.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD), counts: await rowCounter(readOnly.sql) },

@@ -27,7 +27,7 @@ export type Principal = (typeof PRINCIPALS)[number];
  * make them. Wire them in access-matrix.test.ts#makePrincipals (tests/helpers/keys.ts has
  * expiredKey and agentBoundKey there) and empty this list.
  */
-export const PENDING_PRINCIPALS: Principal[] = ["expiredKey", "otherAgentKey"];
+export const PENDING_PRINCIPALS: Principal[] = [];
 
 /**
  * allowed: past every access check (the answer may still be 400/404/409: the input is the probe's).
@@ -40,8 +40,10 @@ export type Outcome = "allowed" | "unauthenticated" | "forbidden" | "read_only" 
 export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   public: ["getHealth", "getOpenApi"],
   "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness"],
-  "learning:write": ["putAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill"],
-  "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation", "proposeProcedure", "recordEvaluation"],
+  "learning:write": ["putAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification"],
+  "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation"],
+  "ledger:propose": ["proposeProcedure"],
+  "ledger:evaluate": ["recordEvaluation"],
   "context:read": ["assembleContext", "getApprovedPersona"],
   "ledger:read": ["getProcedure", "getEvaluation", "selectProcedure"],
   "persona:read": [],
@@ -75,8 +77,11 @@ export const CONSOLE_ROUTES: Record<string, Scope | "public" | { everyone: "not_
 export const ACTIONS: Record<string, Scope> = {
   "lib/actions/api-keys.ts#createApiKey": "apiKeys:manage",
   "lib/actions/api-keys.ts#revokeApiKey": "apiKeys:manage",
+  "lib/actions/api-keys.ts#rotateApiKey": "apiKeys:manage",
   "lib/actions/users.ts#createUser": "users:manage",
   "lib/actions/users.ts#updateUser": "users:manage",
+  "lib/actions/users.ts#signOutEverywhere": "users:manage",
+  "lib/actions/users.ts#resetPassword": "users:manage",
   "lib/actions/learning.ts#distillClass": "learning:write",
   "lib/actions/learning.ts#runPromotionCycle": "learning:write",
   "lib/actions/learning.ts#saveLearningSettings": "learning:write",
@@ -111,12 +116,14 @@ export const SERVER_ENV = { PROCTOR_PERSONA_ACTIONS: "1" } as const;
 export const READ_ONLY_ENV = { PROCTOR_READ_ONLY: "1", PROCTOR_PERSONA_ACTIONS: "1" } as const;
 
 /** What each principal is to the policy: its actor (null: no credentials that authenticate). */
-const KEY_SCOPES: Partial<Record<Principal, ApiScope[]>> = { ingestKey: ["ingest"], adminKey: ["ingest", "admin"], otherAgentKey: ["ingest", "admin"] };
+// adminKey is the bootstrap key (PROCTOR_API_KEY): ingest, admin and ledger:propose.
+const ADMIN_KEY_SCOPES: ApiScope[] = ["ingest", "admin", "ledger:propose"];
+const KEY_SCOPES: Partial<Record<Principal, ApiScope[]>> = { ingestKey: ["ingest"], adminKey: ADMIN_KEY_SCOPES, otherAgentKey: ["ingest", "admin"] };
 const ROLES: Partial<Record<Principal, "ADMIN" | "VIEWER">> = { viewer: "VIEWER", admin: "ADMIN", readOnly: "ADMIN" };
 
 function actorOf(p: Principal, surface: "agent" | "console"): Actor | null {
   // The read-only column calls the agent API with the admin key and the console with the admin's session.
-  if (p === "readOnly" && surface === "agent") return { type: "api_key", id: p, label: p, scopes: ["ingest", "admin"] };
+  if (p === "readOnly" && surface === "agent") return { type: "api_key", id: p, label: p, scopes: ADMIN_KEY_SCOPES };
   const role = ROLES[p];
   if (role) return { type: "user", id: p, label: p, role };
   const scopes = KEY_SCOPES[p];
