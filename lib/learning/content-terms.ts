@@ -36,7 +36,8 @@ export function contentTerms(text: string): Term[] {
   for (const { raw, bare } of chunks) {
     const starts = sentenceStart;
     sentenceStart = SENTENCE_END.test(raw);
-    if (IDENTIFIER.test(bare)) continue;
+    // The raw chunk for @: an address's edge punctuation ("!@a.aa") is stripped from `bare`.
+    if (IDENTIFIER.test(bare) || raw.includes("@")) continue;
     if (!starts && !titled && CAPITALIZED.test(bare)) continue;
     for (const letters of bare.match(/\p{L}+/gu) ?? []) {
       const word = letters.toLowerCase();
