@@ -22,14 +22,6 @@ export const PRINCIPALS = [
 export type Principal = (typeof PRINCIPALS)[number];
 
 /**
- * Principals whose kind of key does not exist on this branch yet (expiry and agent bindings
- * arrive with the API-key work of issue 13): their column is stated below, but the test cannot
- * make them. Wire them in access-matrix.test.ts#makePrincipals (tests/helpers/keys.ts has
- * expiredKey and agentBoundKey there) and empty this list.
- */
-export const PENDING_PRINCIPALS: Principal[] = [];
-
-/**
  * allowed: past every access check (the answer may still be 400/404/409: the input is the probe's).
  * unauthenticated: 401 problem+json (a server action: "unauthorized"). forbidden: 403 (an action:
  * "forbidden"). read_only: the read-only refusal. login: a page view sent to /login?next=….
@@ -54,6 +46,9 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   "apiKeys:read": [],
   "apiKeys:manage": [],
 };
+
+/** Agent operations that name their agent in the query (a persona's agent_id, a ledger scope's agent): a key bound elsewhere gets 403. */
+export const NAMES_AGENT_IN_QUERY = ["getApprovedPersona", "getProcedure", "getEvaluation", "selectProcedure"];
 
 /** Agent operations a console session may not call at all: API keys only (a session gets 401). */
 export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "proposeProcedure", "recordEvaluation"];
@@ -142,10 +137,8 @@ export function agentOutcome(operationId: string, scope: Scope | "public", path:
   if (!actor) return "unauthenticated";
   if (actor.type === "user" && KEY_ONLY_OPERATIONS.includes(operationId)) return "unauthenticated";
   // A key bound to another agent may not name this one (the probe's agent is never its own): 403.
-  // Pending with the column: the key-binding work also checks agents named in queries and bodies
-  // (after parsing, so those probes need valid input) and answers 404 for another agent's run or
-  // skill read by id ("allowed" here: past the scope check); extend this rule when wiring it.
-  if (p === "otherAgentKey" && path.includes("{agent_id}")) return "forbidden";
+  // Another agent's run or skill read by id is a 404 ("allowed" here: past the access checks).
+  if (p === "otherAgentKey" && (path.includes("{agent_id}") || NAMES_AGENT_IN_QUERY.includes(operationId))) return "forbidden";
   return byPolicy(actor, scope, p);
 }
 
