@@ -15,7 +15,7 @@ import "../lib/learning/jobs.ts";
 // Registers persona evolution's opt-in daily review job.
 import "../lib/persona/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
-import { requestGate } from "../lib/api/gate.ts";
+import { answerClientError, requestGate } from "../lib/api/gate.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
@@ -85,6 +85,7 @@ const server = createServer(async (req, res) => {
   if (await gate(req, res)) return;
   return handle(req, res);
 });
+server.on("clientError", answerClientError);
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 console.log(`Proctor is up: http://localhost:${port}`);
 

@@ -12,7 +12,8 @@
 //   pages get their nonce-based Content-Security-Policy from middleware.ts;
 // - under /api, a body-less error the framework writes (405 for a method a route lacks, a bare
 //   404 or 500) becomes problem+json.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { getToken } from "next-auth/jwt";
 import { ProblemError, problemBody, problems, type ProblemCode } from "./problem";
@@ -102,6 +103,23 @@ async function signedIn(req: IncomingMessage): Promise<boolean> {
   }
   const token = await getToken({ req: { cookies, headers: {} } as never, secret: process.env.NEXTAUTH_SECRET });
   return token !== null;
+}
+
+/**
+ * What Node's own parser refuses before any handler runs (a head over 16 KiB, a malformed request
+ * line) is a problem too, written on the socket, which then closes; Node's default is a bare 4xx.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
+  const problem = err.code === "HPE_HEADER_OVERFLOW"
+    ? new ProblemError("headers_too_large", "The request's headers exceed 16 KiB.")
+    : problems.validation("The request could not be parsed.");
+  const requestId = randomUUID();
+  const body = JSON.stringify(problemBody(problem.code, problem.detail, requestId));
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\ncontent-type: application/problem+json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Answers with a problem, without reading the body (Node discards what is left of it). */

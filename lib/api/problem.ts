@@ -18,7 +18,9 @@ export type ProblemCode =
   /** A reference names nothing stored: an evidence_ref's run or trace (issue 12). */
   | "unresolved_reference"
   | "method_not_allowed"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  /** The request's head is over Node's limit (16 KiB): refused by its parser before any route runs. */
+  | "headers_too_large";
 
 const STATUS: Record<ProblemCode, number> = {
   validation_error: 400,
@@ -34,6 +36,7 @@ const STATUS: Record<ProblemCode, number> = {
   unresolved_reference: 422,
   method_not_allowed: 405,
   unsupported_media_type: 415,
+  headers_too_large: 431,
 };
 
 const TITLE: Record<ProblemCode, string> = {
@@ -50,6 +53,7 @@ const TITLE: Record<ProblemCode, string> = {
   unresolved_reference: "Unresolved reference",
   method_not_allowed: "Method not allowed",
   unsupported_media_type: "Unsupported media type",
+  headers_too_large: "Request headers too large",
 };
 
 export class ProblemError extends Error {

@@ -155,6 +155,15 @@ describe(`problem+json for everything under /api (${process.env.PROCTOR_TEST_DB 
     expectProblem(await call(server.baseUrl, key, "PATCH", "/api/v1/workflows/x", {}), 405, "method_not_allowed");
   });
 
+  it("a head Node's parser refuses (over 16 KiB) is a 431 problem, not a bare answer", async () => {
+    const r = await raw("GET", `${AGENT}/classes`, { headers: { ...key.headers, "x-padding": "p".repeat(20 * 1024) } });
+    expect(r.status).toBe(431);
+    expect(r.headers["content-type"]).toContain("application/problem+json");
+    expect(r.json).toMatchObject({ status: 431, code: "headers_too_large" });
+    // The server goes on answering.
+    expect((await call(server.baseUrl, key, "GET", `${AGENT}/classes`)).status).not.toBe(431);
+  });
+
   it("dot segments are refused as problems, not resolved or redirected", async () => {
     for (const path of [`${AGENT}/..`, "/api/v1/..", "/api/v1/agents/../agents/hygiene", "/api/v1/agents/%2e%2e/hygiene", "/api/console/../v1/agents/hygiene"]) {
       const r = await raw("GET", path, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });

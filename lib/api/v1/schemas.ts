@@ -60,6 +60,7 @@ export const problemSchema = z.object({
     "unresolved_reference",
     "method_not_allowed",
     "unsupported_media_type",
+    "headers_too_large",
   ]),
   request_id: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
