@@ -1,14 +1,12 @@
 // The API key migration (issue 12): keys stored before the ledger scopes split keep what they
 // could do that an agent should (ingest keys get ledger:propose, never ledger:evaluate), stay
 // unbound and without expiry, and still authenticate afterwards with the same secret.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, hashApiKey } from "@/lib/auth/api-keys";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
-import { listMigrations, migrationsDir } from "@/scripts/db/migrate";
-import { openDomainDatabase } from "../helpers/domain-database";
+import { listMigrations } from "@/scripts/db/migrate";
+import { applyMigrationFiles, openDomainDatabase } from "../helpers/domain-database";
 
 const MIGRATION = "api_key_lifecycle_and_bindings";
 const OLD_INGEST = "pk_oldingest1_" + "i".repeat(32);
@@ -16,9 +14,6 @@ const OLD_INGEST = "pk_oldingest1_" + "i".repeat(32);
 let sql: pg.Pool;
 let db: Db;
 let close: () => Promise<void>;
-const applySql = async (names: string[]) => {
-  for (const name of names) await sql.query(readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8"));
-};
 
 beforeAll(async () => {
   const opened = await openDomainDatabase({ migrate: false });
@@ -37,7 +32,7 @@ describe(`API key migration (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     const names = listMigrations();
     const at = names.findIndex((n) => n.endsWith(`_${MIGRATION}`));
     expect(at).toBeGreaterThan(0);
-    await applySql(names.slice(0, at));
+    await applyMigrationFiles(sql, names.slice(0, at));
     await sql.query(
       `INSERT INTO api_keys (id, name, prefix, hash, scopes) VALUES
          ('k-ingest', 'old ingest', 'oldingest1', $1, ARRAY['ingest']),
@@ -45,7 +40,7 @@ describe(`API key migration (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
          ('k-admin', 'old admin', 'oldadmin12', 'y', ARRAY['admin'])`,
       [hashApiKey(OLD_INGEST)],
     );
-    await applySql(names.slice(at));
+    await applyMigrationFiles(sql, names.slice(at));
 
     // Through Prisma, which also connects the client whose $disconnect ends its pg pool.
     const rows = await db.apiKey.findMany({ select: { id: true, scopes: true, tenant: true, agents: true, evaluatorId: true, expiresAt: true }, orderBy: { id: "asc" } });

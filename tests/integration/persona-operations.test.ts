@@ -2,8 +2,6 @@
 // keeps rows written with the old text statuses, each operation writes its audit row with its
 // change (or changes nothing), and refusals are lib/errors.ts classes with the reference's
 // messages. The HTTP contract itself is covered by persona-actions.test.ts.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditContext } from "@/lib/audit/record";
@@ -12,8 +10,8 @@ import { isDomainError } from "@/lib/errors";
 import { PERSONA_MESSAGES } from "@/lib/persona/errors";
 import { approvePersonaProposal, dismissPersonaProposal, pausePersonaReflection, reflectPersona, undoPersonaChange, viewPersonaProfile } from "@/lib/persona/operations";
 import { loadState } from "@/lib/persona/state";
-import { listMigrations, migrationsDir } from "@/scripts/db/migrate";
-import { openDomainDatabase } from "../helpers/domain-database";
+import { listMigrations } from "@/scripts/db/migrate";
+import { applyMigrationFiles, openDomainDatabase } from "../helpers/domain-database";
 
 const ENUMS = "persona_enums";
 const by: AuditContext = { actor: { type: "user", id: "u-admin", label: "admin@test.local", role: "ADMIN" }, requestId: "req-persona-ops", clientHash: null };
@@ -22,9 +20,6 @@ let sql: pg.Pool;
 let db: Db;
 let close: () => Promise<void>;
 
-const applySql = async (names: string[]) => {
-  for (const name of names) await sql.query(readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8"));
-};
 
 beforeAll(async () => {
   const opened = await openDomainDatabase({ migrate: false });
@@ -62,7 +57,7 @@ describe("persona enum migration", () => {
     const names = listMigrations();
     const at = names.findIndex((n) => n.endsWith(`_${ENUMS}`));
     expect(at).toBeGreaterThan(0);
-    await applySql(names.slice(0, at));
+    await applyMigrationFiles(sql, names.slice(0, at));
     await sql.query(`
       INSERT INTO account_personas (user_id, agent_id, persona_id, name, role, goals, version, revision, review_state, updated_at)
         VALUES ('acct-old', 'tutor', 'prs_old', 'Tutor bot', 'Learning partner', 'Learn SQL', 2, 5, 'dismissed', now()),
@@ -74,7 +69,7 @@ describe("persona enum migration", () => {
                ('r2', 'acct-old', 'tutor', 'dismissed', 'daily', 'system:daily-review', 'persona-review:r2', 'r2', '{}');
       INSERT INTO persona_proposals (id, user_id, review_id, status, reason, goals_old, goals_new, base_version)
         VALUES ('p1', 'acct-old', 'r1', 'approved', 'r', '', 'Learn SQL', 1), ('p2', 'acct-old', 'r2', 'dismissed', 'r', 'Learn SQL', 'x', 2);`);
-    await applySql(names.slice(at));
+    await applyMigrationFiles(sql, names.slice(at));
 
     const stored = await sql.query(`SELECT p.status AS proposal, r.status AS review, r.trigger FROM persona_proposals p JOIN persona_reviews r ON r.id = p.review_id ORDER BY p.id`);
     expect(stored.rows).toEqual([
