@@ -151,6 +151,7 @@ describe(`ledger trust boundary (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
     for (const path of [`/api/v1/skills/${skillOfB}`, `/api/v1/skills/${skillOfB}/readiness`]) await refused(() => get(path), 404, "not_found");
     await refused(() => post(`/api/v1/skills/${skillOfB}/activate`), 404, "not_found");
     await refused(() => post(`/api/v1/skills/${skillOfB}/demote`, { reason: "not mine" }), 404, "not_found");
+    await refused(() => post(`/api/v1/skills/${skillOfB}/qualification`, { model: "gpt-4o-2024-08-06", reason: "not mine" }), 404, "not_found");
     // The answer is the one a missing skill gets: nothing tells that it exists.
     const missing = await get("/api/v1/skills/no-such-skill");
     expect((await get(`/api/v1/skills/${skillOfB}`)).json.detail).toBe(missing.json.detail.replace("no-such-skill", skillOfB));
