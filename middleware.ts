@@ -45,7 +45,7 @@ function pass(req: NextRequest) {
   const { pathname, protocol } = req.nextUrl;
   if (pathname.startsWith("/api/") || pathname.startsWith("/_next/")) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
-  const policy = contentSecurityPolicy(nonce, protocol === "https:" || Boolean(process.env.NEXTAUTH_URL?.startsWith("https://")));
+  const policy = contentSecurityPolicy(nonce, protocol === "https:" || secureCookies());
   const headers = new Headers(req.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", policy);

@@ -16,6 +16,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { getToken } from "next-auth/jwt";
+import { secureCookies } from "../auth/cookies";
 import { ProblemError, problemBody, problems, type ProblemCode } from "./problem";
 import { checkQuery, pathProblem } from "./request-hygiene";
 import { BATCH_BODY_BYTES } from "./v1/limits";
@@ -41,7 +42,7 @@ export type GateOptions = { trustProxy: boolean; publicUrl?: string };
 
 /** Returns a handler that answers the request itself (and resolves true) or leaves it to Next. */
 export function requestGate(opts: GateOptions) {
-  const httpsPublic = opts.publicUrl?.startsWith("https://") ?? false;
+  const httpsPublic = secureCookies({ NEXTAUTH_URL: opts.publicUrl });
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -101,7 +102,7 @@ async function signedIn(req: IncomingMessage): Promise<boolean> {
     const eq = part.indexOf("=");
     if (eq > 0) cookies.set(part.slice(0, eq), part.slice(eq + 1));
   }
-  const token = await getToken({ req: { cookies, headers: {} } as never, secret: process.env.NEXTAUTH_SECRET });
+  const token = await getToken({ req: { cookies, headers: {} } as never, secret: process.env.NEXTAUTH_SECRET, secureCookie: secureCookies() });
   return token !== null;
 }
 

@@ -7,6 +7,7 @@ import { pathId } from "../ids";
 import { ledgerIdSchema } from "../ledger/schemas";
 import { API_SCOPES } from "./actor";
 import { keyScopeProblem } from "./api-keys";
+import { userReasonSchema } from "./users";
 
 /** Blank form fields mean "not bound". */
 const optionalText = <S extends z.ZodType>(schema: S) =>
@@ -36,9 +37,9 @@ export const createApiKeySchema = z
     if (problem) ctx.addIssue({ code: "custom", path: [v.scopes.includes("ledger:evaluate") && !v.evaluator_id ? "evaluator_id" : "scopes"], message: problem });
   });
 
-const reasonSchema = z.string().trim().min(1, { error: "a reason is required" }).max(500);
-export const revokeApiKeySchema = z.object({ reason: reasonSchema }).strict();
-export const rotateApiKeySchema = z.object({ reason: reasonSchema }).strict();
+/** Revoking and rotating a key take only the admin's reason, as user changes do. */
+export const revokeApiKeySchema = userReasonSchema;
+export const rotateApiKeySchema = userReasonSchema;
 
 export type ApiKeyView = {
   id: string;

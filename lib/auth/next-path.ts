@@ -9,8 +9,8 @@ const onThisSite = (path: string) => new URL(path, APP).origin === APP;
 export function safeNextPath(next: string | null | undefined, fallback = "/agents"): string {
   if (!next || !next.startsWith("/")) return fallback;
   try {
-    if (!onThisSite(next)) return fallback;
     const url = new URL(next, APP);
+    if (url.origin !== APP) return fallback;
     const path = url.pathname + url.search + url.hash;
     if (!onThisSite(path) || url.pathname.startsWith("/login") || url.pathname.startsWith("/api/")) return fallback;
     return path;

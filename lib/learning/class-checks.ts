@@ -13,15 +13,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Db } from "../db/prisma";
 import type { LearningConfig } from "./config";
-import { classStatsRowOf, type ClassEvaluation, type ClassSqlRow, type ClassStatsRow } from "./class-gates";
+import { classStatsRowOf, GATE_THRESHOLDS, type ClassEvaluation, type ClassSqlRow, type ClassStatsRow } from "./class-gates";
 
 /** The thresholds a mark was judged under: the configuration keys the gates read. */
-export const gateThresholds = (c: LearningConfig) => ({
-  min_executions: c.min_executions,
-  min_success_rate: c.min_success_rate,
-  min_distinct_queries: c.min_distinct_queries,
-  max_days_since_last_seen: c.max_days_since_last_seen,
-});
+const gateThresholds = (c: LearningConfig) => Object.fromEntries(GATE_THRESHOLDS.map(([key]) => [key, c[key]]));
 
 /**
  * Whether the marks can stand in for evaluating the unmarked classes: they were judged under

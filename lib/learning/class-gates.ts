@@ -9,6 +9,7 @@
 import { pgPool, type Db, type Tx } from "../db/prisma";
 import type { LearningConfig } from "./config";
 import { evaluateGates, rankScore, type GateResult, type GateStats, type GateVerdict } from "./gates";
+import { LIVE_SKILL_STATUSES } from "./skill-lifecycle";
 
 export type ClassStatsRow = {
   agentId: string;
@@ -80,7 +81,19 @@ export type ClassEvaluation = {
   score: number;
 };
 
-const LIVE = new Set(["CANDIDATE", "SHADOW", "ACTIVE"]);
+/**
+ * The configuration keys the gates read, with their SQL types: the classes list reads them from
+ * the agent's stored config (absent keys taking resolveLearningConfig's defaults), and the
+ * incremental cycle's marks record them (./class-checks.ts).
+ */
+export const GATE_THRESHOLDS = [
+  ["min_executions", "int"],
+  ["min_success_rate", "float8"],
+  ["min_distinct_queries", "int"],
+  ["max_days_since_last_seen", "int"],
+] as const;
+
+const LIVE = new Set<string>(LIVE_SKILL_STATUSES);
 const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
 
 /** A skill of a class as the class queries select it (snake case). */

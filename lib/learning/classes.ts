@@ -7,7 +7,7 @@
 // `npm run bench:learning` (1,000,000 runs, 10,000 classes).
 import { pgPool, type Db } from "../db/prisma";
 import { DEFAULT_LEARNING_CONFIG, resolveLearningConfig } from "./config";
-import { classEvaluationOf, classStatsRowOf, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
+import { classEvaluationOf, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "./schemas";
 import { Validation } from "../errors";
@@ -39,16 +39,6 @@ type PageRow = { learning: unknown } & ({ [K in keyof ClassSqlRow]: ClassSqlRow[
   skills: (Omit<ClassSkillRow, "demoted_at"> & { demoted_at: string | null })[] | null;
 } & { [K in keyof GateRow as `gate_${K}`]: GateRow[K] | null };
 
-/**
- * The gate thresholds of the agent's stored config (`a.learning`, validated on write), absent
- * keys taking resolveLearningConfig's defaults, passed as parameters from its one definition.
- */
-const THRESHOLDS = [
-  ["min_executions", "int"],
-  ["min_success_rate", "float8"],
-  ["min_distinct_queries", "int"],
-  ["max_days_since_last_seen", "int"],
-] as const;
 
 export async function listClasses(
   db: Db,
@@ -62,7 +52,7 @@ export async function listClasses(
   // The page walks the (agent_id, executions DESC, canonical_hash, user_scope) index: the
   // keyset's `executions <= e` is its start, the rest a filter on the rows from there.
   const params: unknown[] = [agentId, input.limit + 1, now.toISOString()];
-  const thresholds = THRESHOLDS.map(([key, type]) => `COALESCE((a.learning->>'${key}')::${type}, $${params.push(DEFAULT_LEARNING_CONFIG[key])}::${type})`);
+  const thresholds = GATE_THRESHOLDS.map(([key, type]) => `COALESCE((a.learning->>'${key}')::${type}, $${params.push(DEFAULT_LEARNING_CONFIG[key])}::${type})`);
   const where = ["agent_id = a.id"];
   if (input.userId !== undefined) where.push(`user_scope = $${params.push(input.userId)}`);
   if (after) {

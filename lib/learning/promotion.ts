@@ -15,7 +15,7 @@ import { defaultEmbedder } from "./embedder";
 import { newId } from "./ids";
 import { toSampleRun, type SampleRun } from "./sample-run";
 import { parseSkillMd } from "./skill-md";
-import { bumpSkillsVersion, recordSkillEvent, stampClass } from "./skill-lifecycle";
+import { actorLabel, bumpSkillsVersion, LIVE_SKILL_STATUSES, recordSkillEvent, stampClass } from "./skill-lifecycle";
 import { toolFieldsOf } from "./tool-mentions";
 import { deprecateSkillsMissingTools } from "./tool-removal";
 import { INSUFFICIENT_REASON } from "./validation";
@@ -49,10 +49,8 @@ export type CycleOptions = {
   only?: { canonicalHash: string; userId?: string | null };
 };
 
-const LIVE = ["CANDIDATE", "SHADOW", "ACTIVE"] as const;
 const MAX_TRIGGER_QUERIES = 8;
 const userIdOf = (scope: string) => (scope === "" ? null : scope);
-const actorLabel = (audit: AuditContext) => audit.actor?.label ?? "system";
 
 export function toolboxOf(tools: unknown): Set<string> {
   const names = Array.isArray(tools) ? tools.map((t) => (t && typeof t === "object" ? (t as { name?: unknown }).name : t)) : [];
@@ -61,7 +59,7 @@ export function toolboxOf(tools: unknown): Set<string> {
 
 /** ACTIVE, SHADOW (and CANDIDATE) skills declaring a tool the toolbox no longer has → DEPRECATED. */
 async function stalenessSweep(db: Db, agentId: string, toolbox: Set<string>, opts: CycleOptions): Promise<string[]> {
-  const live = await db.skill.findMany({ where: { agentId, status: { in: [...LIVE] } }, select: { tools: true } });
+  const live = await db.skill.findMany({ where: { agentId, status: { in: [...LIVE_SKILL_STATUSES] } }, select: { tools: true } });
   if (live.every((s) => s.tools.every((t) => toolbox.has(t)))) return [];
   return db.$transaction((tx) => deprecateSkillsMissingTools(tx, agentId, toolbox, opts.audit, opts.trigger));
 }
@@ -186,7 +184,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
     async (tx) => {
       for (const d of drafts) {
         const live = await tx.skill.findFirst({
-          where: { agentId, userScope: d.data.userScope, sourceCanonicalHash: d.data.sourceCanonicalHash, status: { in: [...LIVE] } },
+          where: { agentId, userScope: d.data.userScope, sourceCanonicalHash: d.data.sourceCanonicalHash, status: { in: [...LIVE_SKILL_STATUSES] } },
           select: { id: true },
         });
         if (live) {

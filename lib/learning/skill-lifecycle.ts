@@ -3,6 +3,13 @@
 // updates (two reviewers cannot both act on one skill), lifecycle events, and the agent's
 // skills_version bump that invalidates context caches in every process.
 import type { Tx } from "../db/prisma";
+import type { AuditContext } from "../audit/record";
+
+/** Statuses of a skill that still covers its class (candidate, shadow or active). */
+export const LIVE_SKILL_STATUSES = ["CANDIDATE", "SHADOW", "ACTIVE"] as const;
+
+/** Who a lifecycle event names: the acting user or key, or the system. */
+export const actorLabel = (audit: AuditContext) => audit.actor?.label ?? "system";
 
 export type SkillEventKind = "skill_candidate_created" | "skill_promoted" | "skill_activated" | "skill_demoted" | "skill_deprecated";
 

@@ -14,6 +14,7 @@ const IDENT = String.raw`[A-Za-z_][\w-]*`;
 const SPAN = /\x60([^\x60\n]+)\x60/g;
 const SPAN_NAME = new RegExp(String.raw`^\s*(${IDENT}(?:\.${IDENT})*)\s*(\([^)]*\))?\s*$`);
 const VERB = new RegExp(String.raw`\b(use|uses|using|invoke|invokes|invoking|call|calls|calling)\s+(?:the\s+)?(\x60)?(${IDENT})`, "gi");
+const IDENT_ONLY = new RegExp(`^${IDENT}$`);
 const CALL = new RegExp(String.raw`(?<![\w.\x60-])(${IDENT})\(([^()\n]*)\)`, "g");
 
 /** snake_case, camelCase or with a digit: an identifier, not an English word. */
@@ -52,7 +53,7 @@ function collectNames(value: unknown, into: Set<string>, withValues: boolean, de
       into.add(k);
       collectNames(x, into, withValues, depth + 1);
     }
-  } else if (withValues && typeof v === "string" && new RegExp(`^${IDENT}$`).test(v)) into.add(v);
+  } else if (withValues && typeof v === "string" && IDENT_ONLY.test(v)) into.add(v);
 }
 
 /** Property names in a tool's JSON-schema `parameters`, at any depth. */

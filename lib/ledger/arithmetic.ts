@@ -17,10 +17,6 @@ export const clampBound = (lower: number): number => Math.max(lower, -1);
 
 export type Transition = { from: ProcedureState; to: ProcedureState; reason: string };
 
-/** The only (state, phase) pairs that accept a new case. */
-export const acceptsPhase = (state: ProcedureState, phase: PairedEvaluation["phase"]): boolean =>
-  (state === "candidate" && phase === "qualification") || (state === "active" && phase === "monitoring");
-
 export const withinBudget = (policy: LedgerPolicy, e: PairedEvaluation): boolean =>
   e.candidate_cost_units <= policy.max_cost_units && e.candidate_latency_ms <= policy.max_latency_ms;
 

@@ -2,9 +2,10 @@
 // the panel from /api/console/api-keys, so it refreshes after each change).
 import "server-only";
 import type { Db } from "../../db/prisma";
+import { agentOptions } from "../../console/agents";
 
 export type BindableAgent = { id: string; name: string };
 
 export async function loadApiKeysPage(db: Db): Promise<{ agents: BindableAgent[] }> {
-  return { agents: await db.agent.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" } }) };
+  return { agents: await agentOptions(db) };
 }

@@ -12,7 +12,7 @@ import { qualificationSummary, skillQualification } from "../../ledger/skills";
 import { toolboxOf } from "../promotion";
 import { qualificationBlocker } from "../qualification-gate";
 import type { activateBody } from "../schemas";
-import { activateSkillTx } from "../skill-lifecycle";
+import { activateSkillTx, actorLabel } from "../skill-lifecycle";
 import { agentConfig, getSkill, loadSkill } from "../skills-api";
 
 export type ActivateSkillInput = { skillId: string } & z.output<typeof activateBody>;
@@ -42,7 +42,7 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
     const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
       injectionRole: role,
       reason,
-      actor: by.actor?.label ?? "system",
+      actor: actorLabel(by),
     });
     if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
     await recordAudit(tx, by, {
