@@ -3,8 +3,9 @@ import path from "node:path";
 
 // Integration tests talk to the built console over HTTP (or call the domain on a real
 // database), on PGlite or PostgreSQL as PROCTOR_TEST_DB says. One server serves the files that
-// need no special one (tests/helpers/shared-server.ts), its database reset between files. Files
-// run one at a time so that two servers never compete for the 2 cores.
+// need no special one (tests/helpers/shared-server.ts), its database reset between files. Two
+// files run side by side (PROCTOR_TEST_WORKERS), each worker with its own shared servers: most of
+// a file's time is spent waiting on servers, workers and the database, not computing.
 
 /**
  * Files whose outcome depends on the database engine (concurrency, job claiming, ingestion
@@ -41,7 +42,8 @@ export default defineConfig({
     // PROCTOR_TEST_FILES=engine: only the engine-sensitive files.
     include: process.env.PROCTOR_TEST_FILES === "engine" ? ENGINE_SENSITIVE : ["tests/integration/**/*.test.ts"],
     environment: "node",
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),
     globalSetup: ["tests/helpers/shared-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

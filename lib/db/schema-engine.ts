@@ -53,9 +53,10 @@ function wholeScriptAdapter(factory: PrismaPg, onNotice?: (message: string) => v
   const patch = (adapter: unknown) => {
     const a = adapter as ScriptAdapter;
     a.executeScript = async (script: string) => {
-      // Only what a script RAISEs itself (SQLSTATE 00000), not the server's "already exists, skipping".
-      const notice = (n: { message?: string; code?: string }) => {
-        if (n.code === "00000") onNotice?.(n.message ?? "");
+      // Only what a script RAISEs itself (PL/pgSQL names itself in `where`), not the server's own
+      // "already exists, skipping" / "does not exist, skipping".
+      const notice = (n: { message?: string; where?: string }) => {
+        if (n.where?.includes("PL/pgSQL")) onNotice?.(n.message ?? "");
       };
       const conn = await a.client.connect().catch((error) => a.onError(error));
       conn.on("notice", notice);

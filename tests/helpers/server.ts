@@ -130,9 +130,12 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
   const index = SHARED_SERVERS.findIndex((env) => Object.entries(opts.env ?? {}).every(([k, v]) => env[k] === v));
   const sharable = control && !opts.dedicated && !opts.emptyDataDir && !opts.dataDir && !opts.databaseUrl && (opts.kind ?? testDatabase()) === testDatabase() && index >= 0;
   if (!sharable) return launchTestServer(opts);
-  const r = await fetch(`${control}/servers/${index}`, { method: "POST" });
+  // Files run in parallel workers: each worker has its own set, so a reset never hits a file
+  // still running on another worker.
+  const set = `${control}/servers/${index}/${process.env.VITEST_POOL_ID ?? "1"}`;
+  const r = await fetch(set, { method: "POST" });
   if (!r.ok) throw new Error(`the shared test server did not start: ${await r.text()}`);
-  return attachShared(`${control}/servers/${index}/restart`, (await r.json()) as SharedServer);
+  return attachShared(`${set}/restart`, (await r.json()) as SharedServer);
 }
 
 async function attachShared(restartUrl: string, shared: SharedServer): Promise<TestServer> {

@@ -2,9 +2,10 @@
 // in workers) get the console servers of SHARED_SERVERS (tests/helpers/server.ts), each started
 // on first request and kept for the run, on the database kind it tests (PROCTOR_TEST_DB), and
 // restart them. Files share them, each on a database reset to what start-up wrote: a start
-// costs 10 to 20 s on this machine, a reset well under one.
-//   POST /servers/<i>          → the SharedServer (JSON), started if need be
-//   POST /servers/<i>/restart  → 204 once it answers again
+// costs 10 to 20 s on this machine, a reset well under one. Each test worker (its pool id) has
+// its own servers, since files run side by side.
+//   POST /servers/<i>/<pool>          → the SharedServer (JSON), started if need be
+//   POST /servers/<i>/<pool>/restart  → 204 once it answers again
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,29 +16,30 @@ import { launchTestServer, SHARED_SERVERS, SHARED_SERVERS_VAR, type SharedServer
 
 export default async function setup() {
   const logDir = mkdtempSync(path.join(tmpdir(), "proctor-shared-servers-"));
-  const started = new Map<number, Promise<{ server: TestServer; shared: SharedServer }>>();
+  const started = new Map<string, Promise<{ server: TestServer; shared: SharedServer }>>();
 
-  const start = async (index: number) => {
+  const start = async (index: number, pool: string) => {
     const env = SHARED_SERVERS[index];
-    const logFile = path.join(logDir, `server-${index}.log`);
+    const logFile = path.join(logDir, `server-${index}-${pool}.log`);
     writeFileSync(logFile, "");
     const server = await launchTestServer({ env, logFile });
     const { baseUrl, databaseUrl, kind, pid } = server;
     const snapshot = await takeSnapshot(databaseUrl);
     return { server, shared: { env, baseUrl, databaseUrl, kind, pid, logFile, snapshot } };
   };
-  const serve = async (index: number, restart: boolean): Promise<string> => {
-    if (!started.has(index)) started.set(index, start(index));
-    const { server, shared } = await started.get(index)!;
+  const serve = async (index: number, pool: string, restart: boolean): Promise<string> => {
+    const key = `${index}/${pool}`;
+    if (!started.has(key)) started.set(key, start(index, pool));
+    const { server, shared } = await started.get(key)!;
     if (!restart) return JSON.stringify(shared);
     await server.restart();
     return "";
   };
 
   const control = createServer((req, res) => {
-    const [, index, restart] = /^\/servers\/(\d+)(\/restart)?$/.exec(req.url ?? "") ?? [];
+    const [, index, pool, restart] = /^\/servers\/(\d+)\/(\d+)(\/restart)?$/.exec(req.url ?? "") ?? [];
     if (req.method !== "POST" || !SHARED_SERVERS[Number(index)]) return res.writeHead(404).end();
-    serve(Number(index), Boolean(restart)).then(
+    serve(Number(index), pool, Boolean(restart)).then(
       (body) => res.writeHead(body ? 200 : 204, { "content-type": "application/json" }).end(body || undefined),
       (e: Error) => res.writeHead(500).end(e.message),
     );

@@ -7,6 +7,7 @@ import { NextRequest } from "next/server";
 import { randomUUID } from "node:crypto";
 import { authOptions } from "@/lib/auth/options";
 import { checkOrigin, clientHash, errorResponse } from "@/lib/api/handler";
+import { readLimited } from "@/lib/api/json-body";
 import { ProblemError, problems } from "@/lib/api/problem";
 import { db } from "@/lib/db/client";
 import { pseudonym, pseudonymKey } from "@/lib/auth/instance-secret";
@@ -31,8 +32,7 @@ export async function POST(req: NextRequest, ctx: Ctx): Promise<Response> {
     if (nextauth.join("/") !== "callback/credentials") return await nextAuth(req, ctx);
 
     if (Number(req.headers.get("content-length")) > MAX_FORM_BYTES) throw problems.tooLarge(MAX_FORM_BYTES);
-    const text = await req.text();
-    if (text.length > MAX_FORM_BYTES) throw problems.tooLarge(MAX_FORM_BYTES);
+    const text = new TextDecoder().decode(await readLimited(req, MAX_FORM_BYTES));
     const form = parseSignInForm(req.headers.get("content-type"), text);
 
     const database = db();
