@@ -79,7 +79,9 @@ export class RunBuffer {
     } catch (e) {
       const error = e instanceof ProctorError ? e : new ProctorError(null, null, e);
       this.report.failed.push({ agentId, runs, error });
-      this.options.onError?.(error, runs);
+      // Outside the chain: a throwing handler must not stop the batches after this one.
+      const onError = this.options.onError;
+      if (onError) queueMicrotask(() => onError(error, runs));
     }
   }
 }
