@@ -26,6 +26,7 @@ export type ProctorOptions = {
   fetch?: typeof fetch;
 };
 
+/** The batch endpoint's limit of runs per request. */
 const MAX_BATCH = 1000;
 
 /** Throws the console's refusal as a ProctorError; returns the answer's body otherwise. */

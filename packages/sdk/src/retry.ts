@@ -1,6 +1,9 @@
 // Retries of requests the console (or a proxy in front of it) could not take now: 429 and 503
 // answers and network errors, with exponential backoff, or after the answer's Retry-After.
-// Nothing else is retried: another 4xx will not succeed on resend.
+// Nothing else is retried: another 4xx will not succeed on resend. Resending is safe for every
+// request the SDK makes, even when the first one was stored and only its answer lost: batches
+// carry a workflow_id per run (ingestion is idempotent on it), an agent PUT replaces, and
+// /context only reads.
 import { ProctorError } from "./errors.js";
 
 export type RetryOptions = {
