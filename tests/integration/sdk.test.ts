@@ -114,12 +114,13 @@ describe("recording runs", () => {
 });
 
 describe("retries", () => {
-  it("waits as Retry-After says on 503 and 429, then stores the run", async () => {
-    // Backoff alone would wait 30 s or more: finishing at all means Retry-After was followed.
-    const proctor = client({ retryBaseDelayMs: 60_000 });
+  // The backoff alone would wait a minute or more before each resend: finishing within the
+  // test's timeout means Retry-After (seconds, then an HTTP date) was followed.
+  it("waits as Retry-After says on 503 and 429, then stores the run", { timeout: 30_000 }, async () => {
+    const proctor = client({ retryBaseDelayMs: 120_000, maxRetryDelayMs: 600_000 });
     const id = proctor.recordRun(AGENT, run());
     const before = batchRequests().length;
-    proxy.script.push({ status: 503, retryAfter: "1" }, { status: 429, retryAfter: "0" });
+    proxy.script.push({ status: 503, retryAfter: "1" }, { status: 429, retryAfter: new Date(Date.now() + 2_000).toUTCString() });
     const { results, failed } = await proctor.flush();
     expect(failed).toEqual([]);
     expect(results).toMatchObject([{ workflow_id: id, status: 201 }]);
