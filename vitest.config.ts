@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
-// Unit tests: pure logic, no database, no server.
+// Unit tests: pure logic, no database, no server; the packages' own (packages/*/test) too.
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,5 +9,5 @@ export default defineConfig({
       "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
     },
   },
-  test: { include: ["tests/unit/**/*.test.ts"], environment: "node" },
+  test: { include: ["tests/unit/**/*.test.ts", "packages/*/test/**/*.test.ts"], environment: "node" },
 });

@@ -2,9 +2,9 @@
 // duration, then a per-suite table and one closing line `N passed, M failed` (the summary CI
 // and humans look for). Exits non-zero on any failure.
 //
-// Suites: typecheck, unit, build, pglite, postgres, e2e. Aliases: integration = pglite +
+// Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases: integration = pglite +
 // postgres, browser = e2e. With no arguments all run; postgres only when TEST_DATABASE_URL is
-// set or a server answers on 127.0.0.1:5432. Typecheck and unit run beside the build (their
+// set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run beside the build (their
 // output printed whole as each ends). When PostgreSQL runs the integration files, PGlite runs
 // only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
 import { spawn, spawnSync } from "node:child_process";
@@ -15,7 +15,7 @@ import path from "node:path";
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
-const SUITES = ["typecheck", "unit", "build", "pglite", "postgres", "e2e"] as const;
+const SUITES = ["typecheck", "unit", "sdk", "build", "pglite", "postgres", "e2e"] as const;
 type Suite = (typeof SUITES)[number];
 const ALIASES: Record<string, Suite[]> = { integration: ["pglite", "postgres"], browser: ["e2e"] };
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
@@ -65,6 +65,8 @@ async function main() {
   const first: Step[] = [];
   if (selected.has("typecheck")) first.push(["typecheck", "tsc --noEmit", (log) => runCheck(["tsc", "--noEmit"], {}, log)]);
   if (selected.has("unit")) first.push(["unit", "vitest run", (log) => runVitest("unit", ["run", "--passWithNoTests"], {}, log)]);
+  // The root typecheck covers the SDK's sources; this emits the package as published (dist/).
+  if (selected.has("sdk")) first.push(["sdk", "tsc -p packages/sdk", (log) => runCheck(["tsc", "-p", "packages/sdk"], {}, log)]);
   if (selected.has("build") || (needsBuild && !haveBuild)) {
     first.push(["build", `next build → ${distDir}`, (log) => runCheck(["next", "build"], { DATABASE_URL: "" }, log)]);
   } else if (needsBuild) {
@@ -274,7 +276,7 @@ function printSummary() {
       ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
     );
   }
-  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; typecheck, unit and build overlap)`);
+  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; typecheck, unit, sdk and build overlap)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);

@@ -83,6 +83,15 @@ describe("OpenAPI document covers app/api/v1", () => {
     }
   });
 
+  it("resolves every $ref from the document's root (recursive schemas live in components)", () => {
+    const text = JSON.stringify(doc);
+    const refs = new Set([...text.matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]));
+    expect(refs).toContain("#/components/schemas/JsonValue");
+    const resolve = (ref: string) => ref.slice(2).split("/").reduce<any>((node, key) => node?.[key.replaceAll("~1", "/").replaceAll("~0", "~")], doc);
+    expect([...refs].filter((ref) => !ref.startsWith("#/") || resolve(ref) === undefined)).toEqual([]);
+    expect(text).not.toContain('"$defs"');
+  });
+
   it("gives the learning and persona operations their request and response schemas", () => {
     const op = (p: string, m: string) => doc.paths[p][m];
     const activate = op("/api/v1/skills/{skill_id}/activate", "post");

@@ -19,14 +19,42 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   return replies;
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output") {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
+/**
+ * Definitions shared by the document's schemas. zod writes a recursive schema (a JSON value) into
+ * the `$defs` of each schema using it, referenced as `#/$defs/<name>`; OpenAPI resolves a `$ref`
+ * from the document's root, so each distinct definition moves to components.schemas once.
+ */
+type SharedSchemas = Map<string, { name: string; schema: unknown }>;
+
+/** A definition's text with its own name abstracted, so equal definitions compare equal. */
+const definitionKey = (schema: unknown, ref: string) => JSON.stringify(schema).replaceAll(`"${ref}"`, '"#"');
+const { $schema: _jsonValueDialect, ...jsonValue } = z.toJSONSchema(z.json());
+const JSON_VALUE = definitionKey(jsonValue, "#");
+
+function hoistDefinitions({ $defs, ...schema }: Record<string, unknown>, shared: SharedSchemas) {
+  if (!$defs) return schema;
+  let text = JSON.stringify(schema);
+  for (const [local, def] of Object.entries($defs as Record<string, unknown>)) {
+    const key = definitionKey(def, `#/$defs/${local}`);
+    let hoisted = shared.get(key);
+    if (!hoisted) {
+      const name = key === JSON_VALUE ? "JsonValue" : `Schema${shared.size + 1}`;
+      hoisted = { name, schema: JSON.parse(key.replaceAll('"#"', `"#/components/schemas/${name}"`)) };
+      shared.set(key, hoisted);
+    }
+    text = text.replaceAll(`"#/$defs/${local}"`, `"#/components/schemas/${hoisted.name}"`);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
-function parameters(where: "path" | "query", schema?: z.ZodObject) {
+function jsonSchema(schema: z.ZodType, io: "input" | "output", shared: SharedSchemas) {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return hoistDefinitions(rest, shared);
+}
+
+function parameters(where: "path" | "query", shared: SharedSchemas, schema?: z.ZodObject) {
   if (!schema) return [];
-  const js = jsonSchema(schema, "input") as { properties?: Record<string, object>; required?: string[] };
+  const js = jsonSchema(schema, "input", shared) as { properties?: Record<string, object>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, sch]) => ({
     name,
     in: where,
@@ -37,11 +65,11 @@ function parameters(where: "path" | "query", schema?: z.ZodObject) {
 
 const problemRef = { $ref: "#/components/schemas/Problem" };
 
-function operationObject(operationId: string, op: Operation) {
+function operationObject(operationId: string, op: Operation, shared: SharedSchemas) {
   const responses: Record<string, unknown> = {};
   for (const [status, reply] of Object.entries(repliesOf(op))) {
     const problem = reply.schema === problemSchema;
-    const schema = problem ? problemRef : jsonSchema(reply.schema, "output");
+    const schema = problem ? problemRef : jsonSchema(reply.schema, "output", shared);
     responses[status] = { description: reply.description, content: { [problem ? "application/problem+json" : "application/json"]: { schema } } };
   }
   return {
@@ -51,16 +79,17 @@ function operationObject(operationId: string, op: Operation) {
     security: op.auth === "none" ? [] : op.auth === "apiKey" ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
     "x-scope": op.auth === "none" || !op.access ? "none" : keyScopeFor(op.access),
     "x-access": op.access ?? "none",
-    parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
-    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    parameters: [...parameters("path", shared, op.params), ...parameters("query", shared, op.query)],
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input", shared) } } } } : {}),
     responses,
   };
 }
 
 export function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
+  const shared: SharedSchemas = new Map();
   for (const [operationId, op] of Object.entries(v1) as [string, Operation][]) {
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(operationId, op);
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(operationId, op, shared);
   }
   return {
     openapi: "3.1.0",
@@ -72,7 +101,10 @@ export function openApiDocument() {
     },
     paths,
     components: {
-      schemas: { Problem: jsonSchema(problemSchema, "output") },
+      schemas: {
+        Problem: jsonSchema(problemSchema, "output", shared),
+        ...Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])),
+      },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "pk_<prefix>_<secret>" },
         session: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "console session" },
