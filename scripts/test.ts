@@ -2,11 +2,12 @@
 // duration, then a per-suite table and one closing line `N passed, M failed` (the summary CI
 // and humans look for). Exits non-zero on any failure.
 //
-// Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases: integration = pglite +
-// postgres, browser = e2e. With no arguments all run; postgres only when TEST_DATABASE_URL is
-// set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run beside the build (their
-// output printed whole as each ends). When PostgreSQL runs the integration files, PGlite runs
-// only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
+// Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
+// integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
+// TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
+// beside the build; then pglite, postgres and e2e run side by side (each one's output printed
+// whole as it ends). When PostgreSQL runs the integration files, PGlite runs only the
+// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,23 +77,33 @@ async function main() {
   await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  const integration = (suite: Suite, db: string, files: "engine" | "all") =>
-    buildFailed
-      ? skip(suite, "not run: the build failed")
-      : step(suite, `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`, (log) =>
-          runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files }, log),
-        );
-  if (selected.has("pglite")) await integration("pglite", "PGlite", postgres?.ok ? "engine" : "all");
+  // After the build, the database suites and the browser run side by side (each printed when
+  // done): their files spend most of their time waiting on servers, workers and the database.
+  // PGlite runs one file at a time beside PostgreSQL's two (PROCTOR_TEST_WORKERS).
+  const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
+    suite,
+    `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
+    (log) => runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files, PROCTOR_TEST_WORKERS: workers }, log),
+  ];
+  const after: Step[] = [];
+  if (selected.has("pglite")) {
+    if (buildFailed) skip("pglite", "not run: the build failed");
+    else after.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
+  }
   if (postgres) {
-    if (postgres.ok) await integration("postgres", `PostgreSQL (${postgres.where})`, "all");
-    else if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
-    else skip("postgres", postgres.why);
+    if (!postgres.ok) {
+      if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
+      else skip("postgres", postgres.why);
+    } else if (buildFailed) skip("postgres", "not run: the build failed");
+    else after.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
   }
   if (selected.has("e2e")) {
     if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
     else if (buildFailed) skip("e2e", "not run: the build failed");
-    else await step("e2e", `playwright test (${e2eSpecs.length} spec files)`, runPlaywright);
+    else after.push(["e2e", `playwright test (${e2eSpecs.length} spec files)`, runPlaywright]);
   }
+  if (after.length > 1) console.log(`\n━━ ${after.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
+  await Promise.all(after.map(([suite, title, body]) => step(suite, title, body, after.length > 1)));
 
   printSummary();
 }
@@ -184,9 +195,9 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
 
 type PlaywrightJson = { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
 
-async function runPlaywright() {
+async function runPlaywright(log: Log) {
   const out = path.join(scratch, "e2e.json");
-  const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out });
+  const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out }, log);
   if (!existsSync(out)) return { passed: 0, failed: 1, note: `playwright exited ${code} without a report` };
   const { stats, errors = [] } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
   let failed = stats.unexpected + errors.length;
