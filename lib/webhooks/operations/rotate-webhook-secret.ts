@@ -10,10 +10,11 @@ import { lockEndpoint } from "./lock-endpoint";
 export type RotateWebhookSecretInput = z.output<typeof webhookEndpointIdSchema>;
 
 export async function rotateWebhookSecret(database: Db, input: RotateWebhookSecretInput, by: AuditContext) {
-  const secret = newSigningSecret();
-  const secretCiphertext = await encryptSecret(database, input.id, secret);
   return database.$transaction(async (tx) => {
+    // The endpoint first: a refused rotation must not even create the instance key.
     await lockEndpoint(tx, input.id);
+    const secret = newSigningSecret();
+    const secretCiphertext = await encryptSecret(database, input.id, secret);
     await tx.webhookEndpoint.update({ where: { id: input.id }, data: { secretCiphertext } });
     await recordAudit(tx, by, { type: "webhook_endpoint.secret_rotated", target: { type: "webhook", id: input.id }, data: {} });
     return { id: input.id, secret };
