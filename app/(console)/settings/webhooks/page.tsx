@@ -15,7 +15,7 @@ export default async function WebhooksPage() {
     <>
       <PageHeader
         title="Webhooks"
-        description="Proctor POSTs a JSON message to each endpoint for the events it chose, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with the endpoint's whsec_ secret). Failed attempts are retried with backoff, five attempts in all. A secret is shown once, when the endpoint is added or its secret rotated."
+        description="Proctor POSTs a JSON message to each endpoint for the events it chose, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with the endpoint's whsec_ secret). Failed attempts are retried with exponential backoff (5 attempts by default). A secret is shown once, when the endpoint is added or its secret rotated."
       />
       <WebhooksPanel page={page} canManage={can(actor, "webhooks:manage")} />
     </>
