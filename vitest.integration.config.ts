@@ -29,6 +29,7 @@ export const ENGINE_SENSITIVE = [
   "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
   "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
+  "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED (issue 14: both databases)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

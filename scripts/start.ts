@@ -14,6 +14,8 @@ import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts
 import "../lib/learning/jobs.ts";
 // Registers persona evolution's opt-in daily review job.
 import "../lib/persona/jobs.ts";
+// Registers webhook delivery (signed POSTs with retries).
+import "../lib/webhooks/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { answerClientError, requestGate } from "../lib/api/gate.ts";
 

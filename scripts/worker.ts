@@ -6,6 +6,7 @@ import { createPrismaClient } from "../lib/db/prisma.ts";
 import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts";
 import "../lib/learning/jobs.ts";
 import "../lib/persona/jobs.ts";
+import "../lib/webhooks/jobs.ts";
 
 const url = process.env.DATABASE_URL;
 if (!url) {

@@ -8,6 +8,7 @@ import { linkClass, shortHash } from "../review/styles";
 
 const USERS = "/settings/users";
 const API_KEYS = "/settings/api-keys";
+const WEBHOOKS = "/settings/webhooks";
 const agentHref = (id: string) => `/agents/${encodeURIComponent(id)}`;
 const reportsHref = (agentId: string) => `/workflows?${new URLSearchParams({ agent: agentId })}`;
 
@@ -38,6 +39,8 @@ export function targetHref(e: AuditEvent): string | null {
       return "agent_id" in e.data ? agentHref(e.data.agent_id) : null;
     case "account":
       return null;
+    case "webhook":
+      return WEBHOOKS;
   }
 }
 
@@ -161,5 +164,19 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Signed <A href={USERS}>user</A> out everywhere<Reason text={e.data.reason} /></>;
     case "user.password_reset":
       return <>Reset the password of <A href={USERS}>user</A> (signed out everywhere)<Reason text={e.data.reason} /></>;
+    case "webhook_endpoint.created":
+    case "webhook_endpoint.updated":
+      return (
+        <>
+          {e.type === "webhook_endpoint.created" ? "Added" : "Changed"} <A href={WEBHOOKS}>webhook endpoint</A> {e.data.url} ({e.data.enabled ? "enabled" : "disabled"}) for{" "}
+          {e.data.events.join(", ")}.
+        </>
+      );
+    case "webhook_endpoint.deleted":
+      return <>Deleted <A href={WEBHOOKS}>webhook endpoint</A> {e.data.url}.</>;
+    case "webhook_endpoint.secret_rotated":
+      return <>Rotated the signing secret of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
+    case "webhook_delivery.redelivered":
+      return <>Redelivered {e.data.event} message {e.data.delivery_id} of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
   }
 }

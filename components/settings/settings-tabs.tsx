@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 const TABS = [
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/users", label: "Users" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ];
 
 export function SettingsTabs() {

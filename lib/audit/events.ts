@@ -34,9 +34,12 @@
 // | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
 // | user.password_reset            | user     | settings: a generated password (reason)           |
 // | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
+// | webhook_endpoint.created/updated/deleted | webhook | settings: webhook endpoints (no secret, URL without query) |
+// | webhook_endpoint.secret_rotated | webhook | settings: a new signing secret (never the secret)  |
+// | webhook_delivery.redelivered   | webhook  | settings: send one delivery again                 |
 import { z } from "zod";
 
-export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
+export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account", "webhook"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 const id = z.string().min(1).max(256);
@@ -72,6 +75,9 @@ const cycleOutcome = {
   skipped: z.number().int().min(0),
   deferred: z.number().int().min(0),
 };
+
+/** A webhook endpoint as audit rows name it: the URL without credentials or query, never the secret. */
+const webhookEndpoint = { url: z.string(), events: z.array(z.string()), enabled: z.boolean() };
 
 const personaRevision = { revision: z.number().int().min(0) };
 const personaDecision = { ...personaRevision, proposal_id: id };
@@ -129,6 +135,11 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     deviations: z.number().int().min(0),
     reason,
   }),
+  event("webhook_endpoint.created", "webhook", webhookEndpoint),
+  event("webhook_endpoint.updated", "webhook", webhookEndpoint),
+  event("webhook_endpoint.deleted", "webhook", { url: z.string() }),
+  event("webhook_endpoint.secret_rotated", "webhook", {}),
+  event("webhook_delivery.redelivered", "webhook", { delivery_id: id, event: z.string() }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

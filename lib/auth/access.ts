@@ -23,6 +23,9 @@ export type Scope =
   | "users:manage"
   | "apiKeys:read"
   | "apiKeys:manage"
+  /** Webhook endpoints and their deliveries (signing secrets are shown once, at creation). */
+  | "webhooks:read"
+  | "webhooks:manage"
   /** Agents propose ledger procedures; never with ledger:evaluate on one key (seed 001's trust boundary). */
   | "ledger:propose"
   /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
@@ -33,7 +36,7 @@ export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:l
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage"],
+  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage"],
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
   "key:admin": [...INGEST_KEY, "learning:write"],
@@ -42,7 +45,7 @@ export const ACCESS: Record<Principal, readonly Scope[]> = {
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
-const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "ledger:propose", "ledger:evaluate"]);
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate"]);
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 

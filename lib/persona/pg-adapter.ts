@@ -11,6 +11,8 @@ import type { EvidenceMessage, ReflectionOutcome, Reflector } from "./reflector"
 import { DEFAULT_ROLE, initialState, loadState, reviewTrace, stored } from "./state";
 import { PersonaConflict, PersonaNotFound } from "./errors";
 import { changeToUndo } from "./undo";
+import { accountPseudonym } from "./audit";
+import { emitWebhookEvent } from "../webhooks/emit";
 import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
@@ -187,7 +189,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
           timestamp: m.timestamp.toISOString(),
           text: m.text,
         }));
-        await tx.personaProposal.create({
+        const proposal = await tx.personaProposal.create({
           data: {
             userId,
             reviewId: c.reviewId,
@@ -198,6 +200,14 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
             evidence: evidence as unknown as Prisma.InputJsonValue,
             baseVersion: p.version,
           },
+          select: { id: true },
+        });
+        // The account only as its keyed pseudonym, as in audit rows; no goals or evidence text.
+        await emitWebhookEvent(tx, "persona_proposal.created", {
+          proposal_id: proposal.id,
+          account: await accountPseudonym(database, userId),
+          agent_id: p.agentId,
+          review_id: c.reviewId,
         });
         await tx.personaReview.update({
           where: { id: c.reviewId },

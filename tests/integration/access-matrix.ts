@@ -45,6 +45,8 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   "users:manage": [],
   "apiKeys:read": [],
   "apiKeys:manage": [],
+  "webhooks:read": [],
+  "webhooks:manage": [],
 };
 
 /** Agent operations that name their agent in the query (a persona's agent_id, a ledger scope's agent): a key bound elsewhere gets 403. */
@@ -85,6 +87,11 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/skills.ts#demoteSkill": "learning:write",
   "lib/actions/skills.ts#startQualification": "learning:write",
   "lib/actions/persona.ts#runPersonaAction": "persona:decide",
+  "lib/actions/webhooks.ts#createWebhookEndpoint": "webhooks:manage",
+  "lib/actions/webhooks.ts#updateWebhookEndpoint": "webhooks:manage",
+  "lib/actions/webhooks.ts#rotateWebhookSecret": "webhooks:manage",
+  "lib/actions/webhooks.ts#deleteWebhookEndpoint": "webhooks:manage",
+  "lib/actions/webhooks.ts#redeliverWebhook": "webhooks:manage",
 };
 
 /** Console pages (app/(console)) by the scope requireScope() must ask. */
@@ -104,6 +111,7 @@ export const PAGES: Record<string, Scope> = {
   "/settings": "apiKeys:read",
   "/settings/api-keys": "apiKeys:read",
   "/settings/users": "users:read",
+  "/settings/webhooks": "webhooks:read",
 };
 
 /** The servers the matrix runs on: the read-only column on a PROCTOR_READ_ONLY=1 instance. */

@@ -6,6 +6,8 @@
 // from the new record in the same transaction. No prompt, no LLM, no tool, no lifecycle change.
 import type { Db } from "../../db/prisma";
 import { resolveLearningConfig } from "../config";
+import { shadowReadiness, shadowStatsOf } from "../readiness";
+import { emitWebhookEvent } from "../../webhooks/emit";
 import type { Embedder } from "../embedder";
 import { scoreSkills } from "../retrieval";
 import { applyRecord, buildRecord, EVALUATOR_VERSION } from "./record";
@@ -30,6 +32,7 @@ type LockedSkill = {
   user_scope: string;
   status: string;
   version: number;
+  name: string;
   source_canonical_hash: string | null;
   source_workflow_ids: string[];
   shadow_stats: unknown;
@@ -66,7 +69,7 @@ export async function evaluateShadowRun(db: Db, runId: string, opts: { embedder?
     // Locked in id order (no deadlock between workers): the status check, the record and the
     // statistics cannot interleave with an activation or another worker's update of the skill.
     const locked = await tx.$queryRaw<LockedSkill[]>`
-      SELECT id, agent_id, user_scope, status::text AS status, version, source_canonical_hash, source_workflow_ids, shadow_stats, created_at
+      SELECT id, agent_id, user_scope, status::text AS status, version, name, source_canonical_hash, source_workflow_ids, shadow_stats, created_at
       FROM skills WHERE id = ANY(${candidates.map((c) => c.skillId)}::text[]) ORDER BY id FOR UPDATE`;
     const byId = new Map(locked.map((s) => [s.id, s]));
     let created = 0;
@@ -92,6 +95,16 @@ export async function evaluateShadowRun(db: Db, runId: string, opts: { embedder?
         UPDATE workflows SET shadow_evaluations = shadow_evaluations || jsonb_build_array(${JSON.stringify(record)}::jsonb) WHERE id = ${run.id}`;
       const stats = applyRecord(skill.shadow_stats, record, config.shadow_evaluation_recent_window);
       await tx.$executeRaw`UPDATE skills SET shadow_stats = ${JSON.stringify(stats)}::jsonb WHERE id = ${skill.id}`;
+      // Readiness met by this record (not before it): announced once, with the change.
+      if (shadowReadiness(stats, config).ready && !shadowReadiness(shadowStatsOf(skill.shadow_stats), config).ready) {
+        await emitWebhookEvent(tx, "skill.ready_for_review", {
+          skill_id: skill.id,
+          agent_id: skill.agent_id,
+          name: skill.name,
+          version: skill.version,
+          status: "shadow",
+        });
+      }
       skill.shadow_stats = stats;
       created++;
     }

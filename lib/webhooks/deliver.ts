@@ -1,0 +1,92 @@
+// One attempt at one webhook delivery, run by the worker (./jobs.ts) from the durable job
+// queue: POST the JSON body signed per Standard Webhooks (the `standardwebhooks` package signs;
+// `webhook-id` is the delivery's id, the same on every attempt), then record the attempt and,
+// unless it was the last, queue the next one with exponential backoff. A 2xx answer delivers;
+// anything else (another status, a redirect, a timeout, no connection) is a failed attempt.
+// The delivery schedules its own retries instead of throwing to the job runtime, so its backoff
+// and attempt limit are its own and a delivery job never ends up dead (no job.dead loop).
+import { Webhook } from "standardwebhooks";
+import type { Db } from "../db/prisma";
+import { enqueueJob } from "../jobs/queue";
+import { WEBHOOK_DELIVERY_JOB } from "./emit";
+import { decryptSecret } from "./secret";
+
+export type WebhookDeliveryOptions = { maxAttempts: number; backoffMs: number; timeoutMs: number };
+
+/** PROCTOR_WEBHOOK_MAX_ATTEMPTS (5), PROCTOR_WEBHOOK_BACKOFF_MS (30 s, doubled per retry), PROCTOR_WEBHOOK_TIMEOUT_MS (10 s). */
+export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookDeliveryOptions {
+  const int = (v: string | undefined, fallback: number) => (v && /^[1-9]\d{0,8}$/.test(v) ? Number(v) : fallback);
+  return {
+    maxAttempts: int(env.PROCTOR_WEBHOOK_MAX_ATTEMPTS, 5),
+    backoffMs: int(env.PROCTOR_WEBHOOK_BACKOFF_MS, 30_000),
+    timeoutMs: int(env.PROCTOR_WEBHOOK_TIMEOUT_MS, 10_000),
+  };
+}
+
+type Attempt = { responseCode: number | null; error: string | null; final: boolean };
+
+/** The receiver's answer code, or why there was none. Never the response body. */
+async function post(url: string, id: string, secret: string, body: string, timeoutMs: number): Promise<Omit<Attempt, "final">> {
+  const now = new Date();
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Proctor-Webhooks/1",
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": new Webhook(secret).sign(id, now, body),
+      },
+      body,
+    });
+    await res.body?.cancel();
+    return { responseCode: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+  } catch (e) {
+    const err = e as { name?: string; cause?: { code?: string } };
+    if (err?.name === "TimeoutError") return { responseCode: null, error: `timeout after ${timeoutMs} ms` };
+    return { responseCode: null, error: `connection failed${err?.cause?.code ? ` (${err.cause.code})` : ""}` };
+  }
+}
+
+export async function attemptDelivery(database: Db, deliveryId: string, opts: WebhookDeliveryOptions = webhookOptionsFromEnv()): Promise<void> {
+  const d = await database.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
+  // Deleted with its endpoint, or already settled (a job run twice after a crash).
+  if (!d || d.status !== "PENDING") return;
+
+  let attempt: Attempt;
+  if (!d.endpoint.enabled) {
+    attempt = { responseCode: null, error: "endpoint disabled", final: true };
+  } else {
+    let secret: string | null = null;
+    try {
+      secret = await decryptSecret(database, d.endpointId, d.endpoint.secretCiphertext);
+    } catch (e) {
+      attempt = { responseCode: null, error: (e as Error).message, final: true };
+    }
+    if (secret !== null) {
+      const sent = await post(d.endpoint.url, d.id, secret, JSON.stringify(d.payload), opts.timeoutMs);
+      attempt = { ...sent, final: sent.error === null || d.attempts + 1 >= opts.maxAttempts };
+    }
+  }
+  await recordAttempt(database, d, attempt!, opts);
+}
+
+async function recordAttempt(database: Db, d: { id: string; attempts: number }, a: Attempt, opts: WebhookDeliveryOptions) {
+  const at = new Date();
+  const status = !a.final ? "PENDING" : a.error === null ? "DELIVERED" : "FAILED";
+  const entry = JSON.stringify([{ at: at.toISOString(), response_code: a.responseCode, error: a.error }]);
+  await database.$transaction(async (tx) => {
+    // Conditional on the attempt count read: a concurrent run of the same round records nothing twice.
+    const changed = await tx.$executeRaw`
+      UPDATE webhook_deliveries SET attempts = attempts + 1, status = ${status}::"WebhookDeliveryStatus",
+        response_code = ${a.responseCode}, last_error = ${a.error}, attempt_log = attempt_log || ${entry}::jsonb,
+        last_attempt_at = ${at}, delivered_at = ${status === "DELIVERED" ? at : null}
+      WHERE id = ${d.id} AND status = 'PENDING' AND attempts = ${d.attempts}`;
+    if (changed === 0 || a.final) return;
+    const backoff = opts.backoffMs * 2 ** d.attempts;
+    await enqueueJob(tx, { kind: WEBHOOK_DELIVERY_JOB, payload: { delivery_id: d.id }, runAfter: new Date(at.getTime() + backoff) });
+  });
+}
