@@ -32,7 +32,8 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<un
   return value;
 }
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+/** The body's bytes; past `limit` bytes it stops reading and throws payload_too_large. */
+export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -34,6 +34,8 @@
 // | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
 // | user.password_reset            | user     | settings: a generated password (reason)           |
 // | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
+// | skills.imported                | agent    | Agent Skills import (zip or one SKILL.md)         |
+// | memorizz.imported              | agent    | npm run import:memorizz: one row per agent        |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
@@ -128,6 +130,21 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     activations: z.number().int().min(0),
     deviations: z.number().int().min(0),
     reason,
+  }),
+  event("skills.imported", "agent", {
+    format: z.enum(["zip", "markdown"]),
+    created: ids,
+    /** The stored skills the same text already was. */
+    duplicates: ids,
+    refused: z.number().int().min(0),
+    /** Files in skill folders besides SKILL.md (not imported). */
+    ignored: z.number().int().min(0),
+  }),
+  event("memorizz.imported", "agent", {
+    workflows: z.number().int().min(0),
+    skills: ids,
+    /** Documents already imported (same ids), skipped. */
+    already_imported: z.number().int().min(0),
   }),
 ]);
 
