@@ -116,8 +116,16 @@ describe("Agent Skills import", () => {
   });
 
   it("refuses, per file, a SKILL.md that fails the validation gate or the format's rules", async () => {
+    // A run of the importing agent: its values stand in for source runs in the leak check.
+    const run = await call(server.baseUrl, key, "POST", "/api/v1/agents/dst/workflows", {
+      workflow_id: "dst-1",
+      query: "Refund order ORD-99321",
+      steps: [{ tool: "lookup_order", arguments: { order_id: "ORD-99321" } }],
+    });
+    expect(run.status, run.text).toBe(201);
     const md = new TextDecoder().decode(Object.values(unzipSync(archive))[0]);
     const zip = zipSync({
+      "leaks-a-value/SKILL.md": strToU8(`${md.replace(/^name: .*$/m, "name: leaks-a-value")}\nFor example order ORD-99321.\n`),
       "uses-other-tool/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: uses-other-tool").replace("allowed-tools: ", "allowed-tools: delete_account ")),
       "Bad_Name/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: Bad_Name")),
       "elsewhere/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: other-name")),
@@ -128,6 +136,7 @@ describe("Agent Skills import", () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.created).toEqual([]);
     const reasons = Object.fromEntries(r.json.refused.map((f: { file: string; reasons: string[] }) => [f.file, f.reasons.join("; ")]));
+    expect(reasons["leaks-a-value/SKILL.md"]).toContain("literal value leaked into skill: 'ORD-99321'");
     expect(reasons["uses-other-tool/SKILL.md"]).toContain("tool not found in toolbox: delete_account");
     expect(reasons["Bad_Name/SKILL.md"]).toContain("name must be");
     expect(reasons["elsewhere/SKILL.md"]).toContain("does not match its folder");
@@ -159,7 +168,7 @@ describe("Agent Skills import", () => {
     expect(changedTables(before, await counts())).toEqual([]);
   });
 
-  it("takes a zip or a SKILL.md only, and admins only", async () => {
+  it("takes a zip or a SKILL.md only, for a declared agent", async () => {
     expect((await importInto("dst", "{}", "application/json")).status).toBe(415);
     const md = Object.values(unzipSync(archive))[0];
     expect((await importInto("nobody", md, "text/markdown")).status).toBe(404);

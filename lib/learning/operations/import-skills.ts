@@ -1,9 +1,11 @@
 // Import Agent Skills (a zip's SKILL.md files, or one SKILL.md) into an agent as SHADOW skills at
 // user authority: imported text stays at user authority until a reviewer activates it (seed 000),
 // and never goes ACTIVE here. Each file passes the machine checks of the distillation gate
-// (frontmatter, declared tools in this agent's toolbox, undeclared tool mentions, sections, size;
-// the leak check has no source runs to probe with, and the judge, which compares a draft with
-// its source runs, has none to read). The same text imported again is a duplicate of the stored
+// (frontmatter, declared tools in this agent's toolbox, undeclared tool mentions, sections, size,
+// literal values leaked), with the agent's recent runs standing in for the source runs it has
+// not got: their argument and result fields may be named, their values may not appear. The judge
+// (a draft against the runs it was distilled from) has nothing to compare with and does not run.
+// The same text imported again is a duplicate of the stored
 // skill, never a copy: the skill's source class is `import:<sha256 of its SKILL.md>`, looked up
 // under a lock on the agent row so two imports of one text cannot both create it.
 import { createHash } from "node:crypto";
@@ -15,6 +17,7 @@ import { resolveLearningConfig } from "../config";
 import { defaultEmbedder } from "../embedder";
 import { agentNotFound } from "../errors";
 import { toolboxOf } from "../promotion";
+import { toSampleRun } from "../sample-run";
 import { actorLabel, bumpSkillsVersion, recordSkillEvent } from "../skill-lifecycle";
 import { fromAgentSkillMd, type ImportedSkillMd } from "../skills-io/agent-skills-format";
 import { toolFieldsOf } from "../tool-mentions";
@@ -36,12 +39,19 @@ export const importClassOf = (content: string) => IMPORT_CLASS_PREFIX + createHa
 
 type Accepted = { file: string; skill: ImportedSkillMd; sourceClass: string };
 
+/** The agent's newest runs the gate reads in place of source runs. */
+const SAMPLE_RUNS = 20;
+
 export async function importSkills(db: Db, input: ImportSkillsInput, by: AuditContext): Promise<ImportSkillsResult> {
   const agent = await db.agent.findUnique({ where: { id: input.agentId }, select: { tools: true, learning: true } });
   if (!agent) throw agentNotFound(input.agentId);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
   const toolFields = toolFieldsOf(agent.tools);
+  const recent = (
+    await db.workflowRun.findMany({ where: { agentId: input.agentId }, orderBy: { createdAt: "desc" }, take: SAMPLE_RUNS, select: { workflowId: true, query: true, outcome: true, steps: true } })
+  ).map(toSampleRun);
+  const samples = { successes: recent.filter((r) => r.outcome === "success"), failures: recent.filter((r) => r.outcome === "failure") };
 
   const result: ImportSkillsResult = { agent_id: input.agentId, created: [], duplicates: [], refused: [], ignored: input.ignored ?? [] };
   const accepted: Accepted[] = [];
@@ -56,7 +66,7 @@ export async function importSkills(db: Db, input: ImportSkillsInput, by: AuditCo
       result.refused.push({ file: f.path, reasons: read.reasons });
       continue;
     }
-    const gate = machineChecks({ content: read.skill.content, toolbox, toolFields, maxChars: config.skill_max_content_chars, successes: [], failures: [] });
+    const gate = machineChecks({ content: read.skill.content, toolbox, toolFields, maxChars: config.skill_max_content_chars, ...samples });
     if (gate.reasons.length) result.refused.push({ file: f.path, reasons: gate.reasons });
     else accepted.push({ file: f.path, skill: read.skill, sourceClass: importClassOf(read.skill.content.trim()) });
   }
