@@ -143,6 +143,19 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
           <A href={procedureHref(e.data.scope, e.data.procedure_id)}>{e.data.procedure_id}</A> (model {e.data.model})<Reason text={e.data.reason} />
         </>
       );
+    case "skills.imported":
+      return (
+        <>
+          Imported {e.data.created.length} skill{e.data.created.length === 1 ? "" : "s"} into <Agent id={e.target.id} /> as shadow from {e.data.format === "zip" ? "a zip" : "one SKILL.md"}:{" "}
+          {e.data.duplicates.length} already present, {e.data.refused} refused{e.data.ignored ? `, ${e.data.ignored} other files ignored` : ""}.
+        </>
+      );
+    case "memorizz.imported":
+      return (
+        <>
+          Imported MemoRizz documents into <Agent id={e.target.id} />: {e.data.workflows} runs, {e.data.skills.length} skills ({e.data.already_imported} already imported).
+        </>
+      );
     case "shadow_job.retried":
       return <>Retried dead shadow evaluation job {e.target.id} of <Agent id={e.data.agent_id} />.</>;
     case "persona_profile.viewed":

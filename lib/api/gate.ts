@@ -19,10 +19,10 @@ import { getToken } from "next-auth/jwt";
 import { secureCookies } from "../auth/cookies";
 import { ProblemError, problemBody, problems, type ProblemCode } from "./problem";
 import { checkQuery, pathProblem } from "./request-hygiene";
-import { BATCH_BODY_BYTES } from "./v1/limits";
+import { BATCH_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./v1/limits";
 
-/** The largest body any route accepts: a workflow batch. */
-export const MAX_BODY_BYTES = BATCH_BODY_BYTES;
+/** The largest body any route reads: a skills upload (a workflow batch is the largest JSON body). */
+export const MAX_BODY_BYTES = Math.max(BATCH_BODY_BYTES, SKILL_UPLOAD_BYTES);
 /** What an anonymous caller may send a body to: the sign-in forms, which are small. */
 const PUBLIC_FORMS = /^\/api\/auth\//;
 export const PUBLIC_FORM_BYTES = 64 * 1024;

@@ -37,6 +37,8 @@
 // | webhook_endpoint.created/updated/deleted | webhook | settings: webhook endpoints (no secret, URL without query) |
 // | webhook_endpoint.secret_rotated | webhook | settings: a new signing secret (never the secret)  |
 // | webhook_delivery.redelivered   | webhook  | settings: send one delivery again                 |
+// | skills.imported                | agent    | Agent Skills import (zip or one SKILL.md)         |
+// | memorizz.imported              | agent    | npm run import:memorizz: one row per agent        |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account", "webhook"] as const;
@@ -140,6 +142,21 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("webhook_endpoint.deleted", "webhook", { url: z.string() }),
   event("webhook_endpoint.secret_rotated", "webhook", {}),
   event("webhook_delivery.redelivered", "webhook", { delivery_id: id, event: z.string() }),
+  event("skills.imported", "agent", {
+    format: z.enum(["zip", "markdown"]),
+    created: ids,
+    /** The stored skills the same text already was. */
+    duplicates: ids,
+    refused: z.number().int().min(0),
+    /** Files in skill folders besides SKILL.md (not imported). */
+    ignored: z.number().int().min(0),
+  }),
+  event("memorizz.imported", "agent", {
+    workflows: z.number().int().min(0),
+    skills: ids,
+    /** Documents already imported (same ids), skipped. */
+    already_imported: z.number().int().min(0),
+  }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

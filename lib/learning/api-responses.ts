@@ -131,3 +131,12 @@ export type DocumentedResponses = [
   Documents<Returns<typeof listPromotionReports>, z.output<typeof promotionReportListResponse>>,
   Documents<NonNullable<Returns<typeof approvedPersona>>, z.output<typeof approvedPersonaResponse>>,
 ];
+
+/** POST /agents/{agent_id}/skills/import: what became of each file. */
+export const skillImportResponse = z.object({
+  agent_id: z.string(),
+  created: z.array(z.object({ file: z.string(), skill_id: z.string(), name: z.string() })).describe("new SHADOW skills at user authority"),
+  duplicates: z.array(z.object({ file: z.string(), skill_id: z.string() })).describe("the same text is already this stored skill: nothing written"),
+  refused: z.array(z.object({ file: z.string(), reasons: z.array(z.string()) })).describe("failed the Agent Skills rules or the validation gate"),
+  ignored: z.array(z.string()).describe("other files in skill folders (scripts, references): not imported"),
+});

@@ -96,7 +96,8 @@ export async function backfillHashes(
   return report;
 }
 
-async function rebuildClasses(tx: Tx, keys: [string, string, string][]) {
+/** Rebuilds the statistics of the [agent_id, user_scope, canonical_hash] classes from their runs. */
+export async function rebuildClasses(tx: Tx, keys: [string, string, string][]) {
   if (keys.length === 0) return;
   for (const sql of rebuildSql(JSON.stringify(keys))) await tx.$executeRaw(sql);
 }

@@ -15,9 +15,10 @@ export type SkillEventKind = "skill_candidate_created" | "skill_promoted" | "ski
 
 const REASON_CHARS = 2000;
 
-export async function recordSkillEvent(tx: Tx, e: { skillId: string; agentId: string; event: SkillEventKind; reason?: string | null; actor: string }) {
+/** `at`: when it happened, for history imported from elsewhere (default: now). */
+export async function recordSkillEvent(tx: Tx, e: { skillId: string; agentId: string; event: SkillEventKind; reason?: string | null; actor: string; at?: Date }) {
   await tx.skillEvent.create({
-    data: { skillId: e.skillId, agentId: e.agentId, event: e.event, reason: e.reason?.slice(0, REASON_CHARS) ?? null, actor: e.actor },
+    data: { skillId: e.skillId, agentId: e.agentId, event: e.event, reason: e.reason?.slice(0, REASON_CHARS) ?? null, actor: e.actor, ...(e.at ? { at: e.at } : {}) },
   });
 }
 

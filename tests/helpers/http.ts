@@ -15,7 +15,8 @@ export async function call(baseUrl: string, caller: Caller, method: string, path
       ...(body !== undefined ? { "content-type": "application/json" } : {}),
       ...extra,
     },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    // Text and bytes (a file upload: the caller names its Content-Type in `extra`) go as they are.
+    body: body === undefined ? undefined : typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
   });
   const text = await res.text();
   let json: any = null;

@@ -31,8 +31,8 @@ export type Outcome = "allowed" | "unauthenticated" | "forbidden" | "read_only" 
 /** Agent API operations (operationIds of lib/api/v1/contract.ts) by the scope each must require. */
 export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   public: ["getHealth", "getOpenApi"],
-  "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness"],
-  "learning:write": ["putAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification"],
+  "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
+  "learning:write": ["putAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
   "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation"],
   "ledger:propose": ["proposeProcedure"],
   "ledger:evaluate": ["recordEvaluation"],

@@ -1,25 +1,19 @@
 // `npm run learning:backfill-hashes`: runs without a trajectory identity, or with one from an
 // older rule version, get the current one, and the classes involved are rebuilt from the runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
+import { runScript } from "../helpers/scripts";
 
 const VECTOR = "5e6b70e86ec21732b51dd93e2ddd9627b12c43186d3d048e7a8d356b41c37e12";
 // What version 1 (top-level keys only) made of create_order{customer: {id}}.
 const V1_HASH = createHash("sha256").update('[{"arg_keys":["customer"],"errored":false,"tool":"create_order"}]').digest("hex");
-const root = path.resolve(import.meta.dirname, "../..");
 let server: TestServer;
 const ids: Record<string, string> = {};
 
 function backfill(...args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/learning/backfill-hashes.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: server.databaseUrl },
-    encoding: "utf8",
-  });
+  const r = runScript(server, "scripts/learning/backfill-hashes.ts", ...args);
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }

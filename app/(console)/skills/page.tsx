@@ -10,6 +10,7 @@ import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { KeyHints, SearchBox } from "@/components/review/search-box";
 import { SkillDetailPanel } from "@/components/review/skill-detail-panel";
 import { SkillsTable } from "@/components/review/skills-table";
+import { SkillsTransfer } from "@/components/review/skills-transfer";
 import { StatusChips } from "@/components/review/status-chips";
 import { SummaryStrip } from "@/components/review/summary-strip";
 import { pct } from "@/components/review/styles";
@@ -34,9 +35,12 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
       title="Skills"
       description="SKILL.md procedures distilled from repeated successful runs. Shadow skills are observed passively; activation is always an explicit reviewer decision, and active skills are demoted when they drift."
       actions={
-        <Link href={q.agent ? `/workflows?agent=${encodeURIComponent(q.agent)}` : "/workflows"} className={buttonClasses("ghost")}>
-          View trajectory classes
-        </Link>
+        <div className="flex flex-wrap items-center gap-2">
+          {q.agent ? <SkillsTransfer agentId={q.agent} status={q.status ?? "active"} canImport={can(user, "learning:write")} /> : null}
+          <Link href={q.agent ? `/workflows?agent=${encodeURIComponent(q.agent)}` : "/workflows"} className={buttonClasses("ghost")}>
+            View trajectory classes
+          </Link>
+        </div>
       }
     />
   );

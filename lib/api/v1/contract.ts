@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { Reach } from "../../auth/key-reach";
 import type { RouteOptions } from "../handler";
-import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES } from "./limits";
+import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./limits";
 import * as s from "./schemas";
 import * as ledger from "./ledger";
 import * as ledgerOut from "./ledger-responses";
@@ -16,9 +16,16 @@ import * as learning from "./learning";
 import * as learned from "../../learning/api-responses";
 import { personaParams, personaQuery } from "../../persona/reference";
 import { qualificationBody } from "../../learning/operations/start-skill-qualification";
+import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/skills-io/archive";
 
-/** One documented answer: a JSON body matching `schema` (problem+json from 400 on). */
-export type Reply = { description: string; schema: z.ZodType };
+/**
+ * One documented answer: a JSON body matching `schema` (problem+json from 400 on), or, with
+ * `contentType`, a file of that type (`schema` then describes nothing and is not checked).
+ */
+export type Reply = { description: string; schema: z.ZodType; contentType?: string };
+
+/** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
+export type Upload = { types: Record<string, string>; maxBytes: number };
 
 export type Tag = "system" | "agents" | "workflows" | "learning" | "skills" | "conversations" | "personas" | "ledger";
 
@@ -29,10 +36,12 @@ export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefi
   summary: string;
   tag: Tag;
   responses: Record<number, Reply>;
+  upload?: Upload;
 };
 
 const ok = (description: string, schema: z.ZodType): Reply => ({ description, schema });
 const refused = (description: string): Reply => ({ description, schema: s.problemSchema });
+const file = (description: string, contentType: string): Reply => ({ description, schema: z.unknown(), contentType });
 
 /** The served document, loosely: its own shape is OpenAPI 3.1's. */
 const openApiDocumentResponse = z.looseObject({
@@ -132,6 +141,22 @@ export const v1 = {
     method: "GET", path: `${agentPath}/skills`, tag: "skills", summary: "The agent's skills, newest first, optionally of one status",
     auth: "any", access: "learning:read", params: learning.agentIdParams, reach: agentInPath, query: learning.skillListQuery,
     responses: { 200: ok("the skills", learned.skillListResponse) },
+  },
+  exportSkills: {
+    method: "GET", path: `${agentPath}/skills/export`, tag: "skills",
+    summary: "The agent's skills of one status (default active) as an Agent Skills zip: <skill-name>/SKILL.md per skill, our fields under metadata",
+    auth: "any", access: "learning:read", params: learning.agentIdParams, reach: agentInPath, query: learning.skillExportQuery,
+    responses: { 200: file("application/zip of <skill-name>/SKILL.md folders (names unique, derived from the skill names)", "application/zip") },
+  },
+  importSkills: {
+    method: "POST", path: `${agentPath}/skills/import`, tag: "skills",
+    summary: "Import Agent Skills (a zip of <skill-name>/SKILL.md folders, or one SKILL.md) as SHADOW skills at user authority, through the validation gate (audited)",
+    auth: "any", access: "learning:write", params: learning.agentIdParams, reach: agentInPath,
+    upload: { types: { "application/zip": "a zip of <skill-name>/SKILL.md folders", "text/markdown": "one SKILL.md" }, maxBytes: SKILL_UPLOAD_BYTES },
+    responses: {
+      200: ok("per file: created, duplicate of a stored skill (same text), or refused with the reasons; other files in skill folders are listed as ignored", learned.skillImportResponse),
+      400: refused(`a zip with a path outside its skill folder, an absolute or .. path, a symbolic link, or over ${SKILL_ARCHIVE_MAX_BYTES / 1024 / 1024} MB (compressed or uncompressed): nothing is written`),
+    },
   },
   getSkill: {
     method: "GET", path: skillPath, tag: "skills", summary: "One skill with its stats and advisory readiness", auth: "any", access: "learning:read",

@@ -11,6 +11,8 @@ export const skillListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
+export const skillExportQuery = z.object({ status: skillStatus.default("active") });
+
 export const reportListQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 
 /** "Distill now": every user scope of the hash, or only the one named (`user_id=` empty: runs without a user). */

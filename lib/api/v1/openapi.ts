@@ -4,7 +4,7 @@ import { z } from "zod";
 import { keyScopeFor } from "../../auth/access";
 import { SINGLE_BODY_BYTES } from "./limits";
 import { problemSchema } from "./schemas";
-import { v1, type Operation, type Reply } from "./contract";
+import { v1, type Operation, type Reply, type Upload } from "./contract";
 
 /** The operation's own replies plus the problems every operation of its kind can answer. */
 export function repliesOf(op: Operation): Record<number, Reply> {
@@ -13,6 +13,8 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   if (op.params) common[404] = "not_found";
   if (op.body) common[413] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
   if (op.body) common[415] = "unsupported_media_type (a body not sent as application/json)";
+  if (op.upload) common[413] = `payload_too_large (over ${op.upload.maxBytes} bytes: not read)`;
+  if (op.upload) common[415] = `unsupported_media_type (a body not sent as ${Object.keys(op.upload.types).join(" or ")})`;
   common[503] = "unavailable";
   const replies: Record<number, Reply> = { ...op.responses };
   for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: problemSchema };
@@ -69,6 +71,10 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
   const responses: Record<string, unknown> = {};
   for (const [status, reply] of Object.entries(repliesOf(op))) {
     const problem = reply.schema === problemSchema;
+    if (reply.contentType) {
+      responses[status] = { description: reply.description, content: { [reply.contentType]: { schema: { type: "string", contentMediaType: reply.contentType } } } };
+      continue;
+    }
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output", shared);
     responses[status] = { description: reply.description, content: { [problem ? "application/problem+json" : "application/json"]: { schema } } };
   }
@@ -81,8 +87,17 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
     "x-access": op.access ?? "none",
     parameters: [...parameters("path", shared, op.params), ...parameters("query", shared, op.query)],
     ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input", shared) } } } } : {}),
+    ...(op.upload ? { requestBody: uploadBody(op.upload) } : {}),
     responses,
   };
+}
+
+/** A file body: each media type with what it holds, and the size cap. */
+function uploadBody(upload: Upload) {
+  const content = Object.fromEntries(
+    Object.entries(upload.types).map(([type, description]) => [type, { schema: { type: "string", contentMediaType: type, maxLength: upload.maxBytes, description } }]),
+  );
+  return { required: true, content };
 }
 
 export function openApiDocument() {

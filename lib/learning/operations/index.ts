@@ -4,6 +4,8 @@ export { activateSkill, type ActivateSkillInput } from "./activate-skill";
 export { declareAgent, type DeclareAgentInput } from "./declare-agent";
 export { demoteSkill, type DemoteSkillInput } from "./demote-skill";
 export { distillClass, type DistillClassInput } from "./distill-class";
+export { importMemorizz, type ImportMemorizzInput, type ImportMemorizzReport } from "./import-memorizz";
+export { importSkills, type ImportSkillsInput, type ImportSkillsResult } from "./import-skills";
 export { deadJobParams, retryShadowJob, type RetryShadowJobInput } from "./retry-shadow-job";
 export { runPromotionCycle, type RunPromotionCycleInput } from "./run-promotion-cycle";
 export { qualificationBody, startSkillQualification, type StartSkillQualificationInput } from "./start-skill-qualification";

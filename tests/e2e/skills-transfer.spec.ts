@@ -1,0 +1,52 @@
+// The skills page's Agent Skills buttons in Chromium: "Export skills (zip)" downloads the agent's
+// active skills as <name>/SKILL.md folders; "Import skills" sends that zip to another agent and
+// the toast reports one skill imported as shadow, which the page then lists.
+import { readFileSync } from "node:fs";
+import { unzipSync } from "fflate";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
+import { expect, test } from "./fixtures";
+
+const auth = { authorization: `Bearer ${ADMIN_KEY}` };
+const TOOLS = [
+  { name: "lookup_order", description: "Find an order", parameters: { type: "object", properties: { order_id: { type: "string" } } } },
+  { name: "issue_refund", description: "Refund an order", parameters: { type: "object", properties: { order_id: { type: "string" }, amount: { type: "number" } } } },
+];
+
+test("an admin exports an agent's skills as a zip and imports them into another agent", async ({ page, request }) => {
+  for (const id of ["e2e-io-from", "e2e-io-to"]) {
+    const put = await request.put(`/api/v1/agents/${id}`, { headers: auth, data: { name: id, tools: TOOLS, learning: { require_shadow: false, auto_activate: true } } });
+    expect(put.status(), await put.text()).toBe(200);
+  }
+  const workflows = [0, 1, 2, 3, 4, 5].map((i) => ({
+    workflow_id: `e2e-io-${i}`,
+    query: i % 2 ? `Refund order B${i}` : `Please refund my order C${i}`,
+    steps: [
+      { tool: "lookup_order", arguments: { order_id: `X${i}` } },
+      { tool: "issue_refund", arguments: { order_id: `X${i}`, amount: 3 } },
+    ],
+    outcome: "success",
+  }));
+  expect((await request.post("/api/v1/agents/e2e-io-from/workflows/batch", { headers: auth, data: { workflows } })).status()).toBe(207);
+  const cycle = await request.post("/api/v1/agents/e2e-io-from/promotion-cycles", { headers: auth });
+  expect((await cycle.json()).promoted).toHaveLength(1);
+
+  await page.goto("/skills?agent=e2e-io-from");
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export skills (zip)" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("e2e-io-from-skills-active.zip");
+  const zip = readFileSync((await download.path())!);
+  const entries = Object.keys(unzipSync(new Uint8Array(zip)));
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatch(/^[a-z0-9-]+\/SKILL\.md$/);
+
+  await page.goto("/skills?agent=e2e-io-to");
+  await page.getByLabel("Skills to import (a zip of skill folders or one SKILL.md)").setInputFiles({ name: "skills.zip", mimeType: "application/zip", buffer: zip });
+  await expect(page.getByRole("status").filter({ hasText: "1 skill imported as shadow, 0 already present, 0 refused." })).toBeVisible();
+  await expect(page.getByRole("cell", { name: entries[0].split("/")[0] }).first()).toBeVisible();
+  const listed = await request.get("/api/v1/agents/e2e-io-to/skills?status=shadow", { headers: auth });
+  expect((await listed.json()).skills).toHaveLength(1);
+});
