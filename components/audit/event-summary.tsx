@@ -161,5 +161,15 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Signed <A href={USERS}>user</A> out everywhere<Reason text={e.data.reason} /></>;
     case "user.password_reset":
       return <>Reset the password of <A href={USERS}>user</A> (signed out everywhere)<Reason text={e.data.reason} /></>;
+    case "account.forgotten": {
+      const d = e.data;
+      return (
+        <>
+          Forgot an account: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
+          {d.persona_versions_deleted} persona versions, {d.proposals_deleted} proposals and {d.reviews_deleted} reflections deleted,{" "}
+          {d.skills_cleared} skills kept without their sample queries<Reason text={d.reason} />
+        </>
+      );
+    }
   }
 }

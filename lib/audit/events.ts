@@ -34,6 +34,7 @@
 // | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
 // | user.password_reset            | user     | settings: a generated password (reason)           |
 // | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
+// | account.forgotten              | account  | DELETE /api/v1/accounts/{id}, persona page: forget (counts, reason) |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account"] as const;
@@ -72,6 +73,8 @@ const cycleOutcome = {
   skipped: z.number().int().min(0),
   deferred: z.number().int().min(0),
 };
+
+const count = z.number().int().min(0);
 
 const personaRevision = { revision: z.number().int().min(0) };
 const personaDecision = { ...personaRevision, proposal_id: id };
@@ -128,6 +131,15 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     activations: z.number().int().min(0),
     deviations: z.number().int().min(0),
     reason,
+  }),
+  event("account.forgotten", "account", {
+    runs_forgotten: count,
+    messages_deleted: count,
+    persona_versions_deleted: count,
+    proposals_deleted: count,
+    reviews_deleted: count,
+    skills_cleared: count,
+    reason: reason.nullable(),
   }),
 ]);
 
