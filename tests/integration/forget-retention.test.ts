@@ -120,6 +120,8 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     expect((await server.sql.query(`SELECT status FROM skills WHERE id = $1`, [skill.id])).rows[0].status).toBe(skill.status);
     const page = await call(server.baseUrl, admin, "GET", `/skills?agent=${agent}&skill=${skill.id}`);
     expect(page.text).toContain("sample runs were forgotten");
+    const runPage = await call(server.baseUrl, admin, "GET", `/workflows/runs/${(await server.sql.query(`SELECT id FROM workflows WHERE user_id = 'acct-forget' LIMIT 1`)).rows[0].id}`);
+    expect(runPage.text).toContain("Its account was forgotten");
 
     // Audited under the pseudonym only; forgetting again finds nothing; an unknown account is a 404.
     const audit = await server.sql.query(`SELECT target_type, target_id, details FROM audit_events WHERE action = 'account.forgotten'`);
