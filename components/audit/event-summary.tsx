@@ -191,5 +191,15 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
       return <>Rotated the signing secret of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
     case "webhook_delivery.redelivered":
       return <>Redelivered {e.data.event} message {e.data.delivery_id} of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
+    case "account.forgotten": {
+      const d = e.data;
+      return (
+        <>
+          Forgot an account: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
+          {d.persona_versions_deleted} persona versions, {d.proposals_deleted} proposals and {d.reviews_deleted} reflections deleted,{" "}
+          {d.skills_cleared} skills kept without their sample queries<Reason text={d.reason} />
+        </>
+      );
+    }
   }
 }

@@ -31,7 +31,7 @@ function fromDraft(d: Draft): Record<string, unknown> {
       const f = fields.get(k);
       if (typeof v === "boolean" || !f) return [k, v];
       if (f.kind === "text") return [k, v];
-      if (f.kind === "nullable-rate" && v.trim() === "") return [k, null];
+      if (f.kind.startsWith("nullable-") && v.trim() === "") return [k, null];
       return [k, v.trim() === "" ? Number.NaN : Number(v)];
     }),
   );
@@ -95,10 +95,10 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
             <input
               {...(f.kind === "text"
                 ? { type: "text", spellCheck: false }
-                : { type: "number", inputMode: "decimal" as const, step: f.kind === "int" ? 1 : "any", min: 0, max: f.kind.endsWith("rate") ? 1 : undefined })}
+                : { type: "number", inputMode: "decimal" as const, step: f.kind.endsWith("int") ? 1 : "any", min: 0, max: f.kind.endsWith("rate") ? 1 : undefined })}
               {...common}
               value={draft[f.key] as string}
-              placeholder={f.kind === "nullable-rate" ? "inherit" : undefined}
+              placeholder={f.kind.startsWith("nullable-") ? "inherit" : undefined}
               onChange={(e) => set(f.key, e.target.value)}
               className={`${input} ${err ? "border-red-500" : "border-slate-300 dark:border-slate-700"}`}
             />

@@ -163,6 +163,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
         {d.sourceRuns.length ? (
           <>
             <h4 className="mt-3 mb-1 text-xs font-medium text-slate-500">Distilled from</h4>
+            <SourceRunsNote runs={d.sourceRuns} />
             <ul className="space-y-1 text-sm">
               {d.sourceRuns.map((r) => (
                 <li key={r.id} className="flex items-start gap-2">
@@ -170,6 +171,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
                   <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
                     {r.query || r.workflowId}
                   </Link>
+                  {r.forgottenAt ? <span className="text-xs text-slate-500">forgotten</span> : r.expiredAt ? <span className="text-xs text-slate-500">expired</span> : null}
                 </li>
               ))}
             </ul>
@@ -217,5 +219,21 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** Says when the sample runs' text is gone (their account forgotten, or retention): the skill stays as reviewed. */
+function SourceRunsNote({ runs }: { runs: SkillDetail["sourceRuns"] }) {
+  const forgotten = runs.filter((r) => r.forgottenAt).length;
+  const expired = runs.filter((r) => !r.forgottenAt && r.expiredAt).length;
+  if (!forgotten && !expired) return null;
+  const parts = [
+    forgotten ? `${forgotten === runs.length ? "All" : `${forgotten} of ${runs.length}`} sample runs were forgotten (their account was forgotten)` : null,
+    expired ? `${expired} expired under the agent's run retention` : null,
+  ].filter(Boolean);
+  return (
+    <p className="mb-1 text-xs text-slate-600 dark:text-slate-400" data-testid="source-runs-forgotten">
+      {parts.join("; ")}. Their queries and steps are gone; the skill, its statistics and its class stay.
+    </p>
   );
 }

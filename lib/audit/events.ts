@@ -39,6 +39,7 @@
 // | webhook_delivery.redelivered   | webhook  | settings: send one delivery again                 |
 // | skills.imported                | agent    | Agent Skills import (zip or one SKILL.md)         |
 // | memorizz.imported              | agent    | npm run import:memorizz: one row per agent        |
+// | account.forgotten              | account  | DELETE /api/v1/accounts/{id}, persona page: forget (counts, reason) |
 import { z } from "zod";
 
 export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account", "webhook"] as const;
@@ -80,6 +81,7 @@ const cycleOutcome = {
 
 /** A webhook endpoint as audit rows name it: the URL without credentials or query, never the secret. */
 const webhookEndpoint = { url: z.string(), events: z.array(z.string()), enabled: z.boolean() };
+const count = z.number().int().min(0);
 
 const personaRevision = { revision: z.number().int().min(0) };
 const personaDecision = { ...personaRevision, proposal_id: id };
@@ -156,6 +158,15 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     skills: ids,
     /** Documents already imported (same ids), skipped. */
     already_imported: z.number().int().min(0),
+  }),
+  event("account.forgotten", "account", {
+    runs_forgotten: count,
+    messages_deleted: count,
+    persona_versions_deleted: count,
+    proposals_deleted: count,
+    reviews_deleted: count,
+    skills_cleared: count,
+    reason: reason.nullable(),
   }),
 ]);
 

@@ -29,23 +29,25 @@ export type Scope =
   /** Agents propose ledger procedures; never with ledger:evaluate on one key (seed 001's trust boundary). */
   | "ledger:propose"
   /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
-  | "ledger:evaluate";
+  | "ledger:evaluate"
+  /** Forget an account: its conversations, persona and the private fields of its runs (issue 16). */
+  | "accounts:forget";
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:ledger:propose" | "key:ledger:evaluate";
 
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage"],
+  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget"],
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
-  "key:admin": [...INGEST_KEY, "learning:write"],
+  "key:admin": [...INGEST_KEY, "learning:write", "accounts:forget"],
   "key:ledger:propose": ["ledger:propose", "ledger:read"],
   "key:ledger:evaluate": ["ledger:evaluate", "ledger:read"],
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
-const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate"]);
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate", "accounts:forget"]);
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 

@@ -14,6 +14,12 @@ export function reachesAgent(actor: Actor | null, agentId: string): boolean {
   return agents.length === 0 || agents.includes(agentId);
 }
 
+/** The refusal for an operation that spans every agent (forgetting an account) by a key bound to some. */
+export function everyAgentRefusal(actor: Actor | null): Forbidden | null {
+  if (actor?.type !== "api_key" || (actor.binding?.agents ?? []).length === 0) return null;
+  return new Forbidden("This API key is bound to agents; this operation reaches every agent.");
+}
+
 /** The refusal for a request naming what the key is not bound to, or null. */
 export function reachRefusal(actor: Actor | null, reach: Reach): Forbidden | null {
   if (actor?.type !== "api_key") return null;

@@ -63,6 +63,7 @@ export async function getRun(database: Db, id: string) {
       id: true, agentId: true, workflowId: true, userId: true, threadId: true, rootTraceId: true, query: true,
       steps: true, executionError: true, answer: true, outcome: true, outcomeSource: true, learningError: true,
       canonicalHash: true, stepCount: true, promotedSkillId: true, skillsActivated: true, createdAt: true, receivedAt: true,
+      forgottenAt: true, expiredAt: true,
       agent: { select: { name: true } },
     },
   });

@@ -11,6 +11,14 @@ export function registerJobHandler(kind: string, handler: JobHandler) {
   handlers.set(kind, handler);
 }
 
+/** Upkeep a domain wants done by every worker at start and hourly (run retention); must be idempotent. */
+export type PeriodicTask = (database: Db) => Promise<unknown>;
+const periodicTasks = new Map<string, PeriodicTask>();
+
+export function registerPeriodicTask(name: string, task: PeriodicTask) {
+  periodicTasks.set(name, task);
+}
+
 export type WorkerRuntime = { stop(): Promise<void>; drain(timeoutMs: number): Promise<boolean> };
 
 export type WorkerOptions = {
@@ -79,12 +87,19 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   }
   loop();
 
-  // The job table keeps what is queued, running or dead; finished jobs only for a while.
+  // The job table keeps what is queued, running or dead; finished jobs only for a while. The
+  // domains' periodic upkeep runs after it, one task at a time.
   let pruning: Promise<unknown> = Promise.resolve();
   const prune = () => {
-    pruning = pruneFinishedJobs(database, new Date(Date.now() - retentionMs)).catch((e) =>
-      console.error(`job pruning failed: ${(e as Error)?.name ?? "error"}`),
-    );
+    pruning = (async () => {
+      await pruneFinishedJobs(database, new Date(Date.now() - retentionMs)).catch((e) =>
+        console.error(`job pruning failed: ${(e as Error)?.name ?? "error"}`),
+      );
+      for (const [name, task] of periodicTasks) {
+        if (stopped) return;
+        await task(database).catch((e) => console.error(`${name} failed: ${(e as Error)?.name ?? "error"}`));
+      }
+    })();
   };
   prune();
   const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);

@@ -51,6 +51,8 @@ export async function backfillHashes(
     const rows = await db.$queryRaw<Row[]>`
       SELECT id, agent_id, user_scope, steps, canonical_hash FROM workflows
       WHERE (canonical_version IS NULL OR canonical_version < ${CANONICAL_VERSION}::int) AND (agent_id, id) > (${after[0]}::text, ${after[1]}::text)
+        -- A forgotten or expired run has no steps to rehash from: it keeps the identity it was counted under.
+        AND forgotten_at IS NULL AND expired_at IS NULL
       ORDER BY agent_id, id LIMIT ${batchSize}::int`;
     if (rows.length === 0) break;
     after = [rows[rows.length - 1].agent_id, rows[rows.length - 1].id];

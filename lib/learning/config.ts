@@ -7,6 +7,8 @@ import { ledgerIdSchema, policySchema } from "../ledger/schemas";
 const rate = z.number().min(0).max(1);
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
+/** Retention in days (issue 16): 1 day to 10 years; null: the instance default (lib/learning/retention.ts). */
+export const retentionDays = z.number().int().min(1).max(3650);
 /** The ledger's own policy fields; its defaults (128 trials, delta 0.01, …) are ours too. */
 const ledgerPolicy = policySchema.shape;
 
@@ -60,6 +62,9 @@ export const learningConfigSchema = z
     ledger_max_failure_streak: ledgerPolicy.max_failure_streak,
     ledger_evaluator_id: ledgerPolicy.evaluator_id.default("proctor-paired-evaluator"),
     ledger_evaluation_contract: ledgerPolicy.evaluation_contract.default("proctor-skill-paired-v1"),
+    // Retention (issue 16): how long runs keep their private fields and conversation messages are kept.
+    run_retention_days: retentionDays.nullable().default(null),
+    conversation_retention_days: retentionDays.nullable().default(null),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -1,10 +1,11 @@
 // Background job handlers of the learning engine, registered when the worker's process
 // imports this module (scripts/start.ts). Cadence cycles run here, never inside ingestion.
 import { systemAuditContext } from "../audit/record";
-import { registerJobHandler } from "../jobs/runtime";
+import { registerJobHandler, registerPeriodicTask } from "../jobs/runtime";
 import { isDomainError } from "../errors";
 import { runPromotionCycle } from "./operations";
 import { PROMOTION_CYCLE_JOB } from "./monitor";
+import { applyRetention } from "./retention";
 // Passive shadow evaluation of new runs (the outbox rows written at ingestion).
 import "./shadow/jobs";
 
@@ -18,3 +19,6 @@ registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
     throw e;
   }
 });
+
+// Run and conversation retention (issue 16): at worker start and hourly.
+registerPeriodicTask("retention", (database) => applyRetention(database));

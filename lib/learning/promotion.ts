@@ -12,6 +12,8 @@ import { distillAndValidate, type Distiller } from "./distiller";
 import { deviationFlag } from "./drift";
 import { applicabilityVectors } from "./applicability";
 import { defaultEmbedder } from "./embedder";
+// Forgotten or expired runs have no steps left to distill from.
+import { payloadKept } from "./run-privacy";
 import { newId } from "./ids";
 import { toSampleRun, type SampleRun } from "./sample-run";
 import { parseSkillMd } from "./skill-md";
@@ -87,9 +89,9 @@ async function loadSamples(db: Db, e: ClassEvaluation, config: LearningConfig): 
   };
   const select = { workflowId: true, query: true, outcome: true, steps: true } as const;
   const [ok, bad, recent] = await Promise.all([
-    db.workflowRun.findMany({ where: { ...where, outcome: "SUCCESS" }, orderBy: { createdAt: "desc" }, take: config.distill_sample_size, select }),
+    db.workflowRun.findMany({ where: { ...where, ...payloadKept, outcome: "SUCCESS" }, orderBy: { createdAt: "desc" }, take: config.distill_sample_size, select }),
     config.include_failure_samples > 0
-      ? db.workflowRun.findMany({ where: { ...where, outcome: "FAILURE" }, orderBy: { createdAt: "desc" }, take: config.include_failure_samples, select })
+      ? db.workflowRun.findMany({ where: { ...where, ...payloadKept, outcome: "FAILURE" }, orderBy: { createdAt: "desc" }, take: config.include_failure_samples, select })
       : Promise.resolve([]),
     db.workflowRun.findMany({ where, orderBy: { createdAt: "desc" }, take: 200, select: { query: true } }),
   ]);

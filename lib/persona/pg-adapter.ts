@@ -13,6 +13,7 @@ import { PersonaConflict, PersonaNotFound } from "./errors";
 import { changeToUndo } from "./undo";
 import { accountPseudonym } from "./audit";
 import { emitWebhookEvent } from "../webhooks/emit";
+import { forgetMark } from "./forget-mark";
 import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
@@ -22,6 +23,7 @@ export const DEFAULT_HISTORY_LIMIT = 50;
 export const STALE_REVIEW_MS = 10 * 60 * 1000;
 export const CHANGED_DURING_REVIEW = "The persona changed while the reflection ran; reflect again.";
 export const INTERRUPTED_REVIEW = "The reflection was interrupted before it finished.";
+export const FORGOTTEN_DURING_REVIEW = "The account was forgotten while the reflection ran.";
 
 export type PgPersonaAdapterOptions = {
   reflector: Reflector;
@@ -32,7 +34,7 @@ export type PgPersonaAdapterOptions = {
 
 type Claim =
   | { kind: "done"; state: PersonaState }
-  | { kind: "claimed"; reviewId: string; goals: string; version: number; messages: EvidenceMessage[]; watermark: Date };
+  | { kind: "claimed"; reviewId: string; goals: string; version: number; messages: EvidenceMessage[]; watermark: Date; forgetMark: number };
 
 export const excerpt = (text: string) => (text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text);
 
@@ -104,6 +106,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       await gate(tx);
       const p = await lockOrCreate(tx, userId);
       if (p.paused) throw new PersonaConflict("paused");
+      const mark = await forgetMark(tx, userId);
       if (await tx.personaProposal.count({ where: { userId, status: "PENDING" } })) throw new PersonaConflict("a suggestion is pending");
       const at = now();
       let interrupted = false;
@@ -153,16 +156,23 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         timestamp: m.timestamp,
         text: excerpt(m.text),
       }));
-      return { kind: "claimed", reviewId, goals: p.goals, version: p.version, messages, watermark: found._max.receivedAt! };
+      return { kind: "claimed", reviewId, goals: p.goals, version: p.version, messages, watermark: found._max.receivedAt!, forgetMark: mark };
     });
   }
 
   async function finish(userId: string, c: Extract<Claim, { kind: "claimed" }>, outcome: ReflectionOutcome): Promise<PersonaState> {
     return database.$transaction(async (tx) => {
       const p = await lock(tx, userId);
-      // Paused (cancelled) or replaced while the model ran: the result is discarded.
+      // Paused (cancelled), replaced or forgotten while the model ran: the result is discarded.
       if (!p || p.reviewingId !== c.reviewId) return state(tx, userId);
       const at = now();
+      if ((await forgetMark(tx, userId)) !== c.forgetMark) {
+        // Forgotten while this review was being claimed (the forget could not see the slot yet):
+        // release it; nothing the model read is written.
+        await tx.personaReview.update({ where: { id: c.reviewId }, data: { status: "CANCELLED", failure: FORGOTTEN_DURING_REVIEW, finishedAt: at } });
+        await bump(tx, p, { reviewingId: null, reviewingSince: null, reviewState: "CANCELLED" });
+        return state(tx, userId);
+      }
       const u = outcome.usage;
       const usage = {
         model: u.model,

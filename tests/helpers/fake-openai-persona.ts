@@ -11,6 +11,8 @@ export type FakeReply = {
   status?: number;
   /** Wait this long before answering (longer than the client's timeout → a timeout). */
   delayMs?: number;
+  /** Answer only once this settles: the test decides when the model "finishes". */
+  hold?: Promise<unknown>;
   usage?: { prompt_tokens: number; completion_tokens: number };
 };
 
@@ -62,7 +64,8 @@ export async function startFakeOpenAI(fallback: FakeReply = { content: JSON.stri
           }),
         );
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.hold) void reply.hold.then(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });

@@ -47,10 +47,14 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   "apiKeys:manage": [],
   "webhooks:read": [],
   "webhooks:manage": [],
+  "accounts:forget": ["forgetAccount"],
 };
 
 /** Agent operations that name their agent in the query (a persona's agent_id, a ledger scope's agent): a key bound elsewhere gets 403. */
 export const NAMES_AGENT_IN_QUERY = ["getApprovedPersona", "getProcedure", "getEvaluation", "selectProcedure"];
+
+/** Agent operations that reach every agent (forgetting an account): a key bound to agents gets 403. */
+export const SPANS_EVERY_AGENT = ["forgetAccount"];
 
 /** Agent operations a console session may not call at all: API keys only (a session gets 401). */
 export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "proposeProcedure", "recordEvaluation"];
@@ -92,6 +96,7 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/webhooks.ts#rotateWebhookSecret": "webhooks:manage",
   "lib/actions/webhooks.ts#deleteWebhookEndpoint": "webhooks:manage",
   "lib/actions/webhooks.ts#redeliverWebhook": "webhooks:manage",
+  "lib/actions/accounts.ts#forgetAccount": "accounts:forget",
 };
 
 /** Console pages (app/(console)) by the scope requireScope() must ask. */
@@ -146,7 +151,7 @@ export function agentOutcome(operationId: string, scope: Scope | "public", path:
   if (actor.type === "user" && KEY_ONLY_OPERATIONS.includes(operationId)) return "unauthenticated";
   // A key bound to another agent may not name this one (the probe's agent is never its own): 403.
   // Another agent's run or skill read by id is a 404 ("allowed" here: past the access checks).
-  if (p === "otherAgentKey" && (path.includes("{agent_id}") || NAMES_AGENT_IN_QUERY.includes(operationId))) return "forbidden";
+  if (p === "otherAgentKey" && (path.includes("{agent_id}") || NAMES_AGENT_IN_QUERY.includes(operationId) || SPANS_EVERY_AGENT.includes(operationId))) return "forbidden";
   return byPolicy(actor, scope, p);
 }
 

@@ -10,7 +10,7 @@ describe("settings fields", () => {
     const shown = [...CONFIG_GROUPS.flatMap((g) => g.fields.map((f) => f.key as string)), ...AUTHORITY_KEYS];
     expect(shown.length).toBe(new Set(shown).size);
     expect(new Set(shown)).toEqual(new Set(Object.keys(DEFAULT_LEARNING_CONFIG)));
-    expect(CONFIG_GROUPS.map((g) => g.id)).toEqual(["gates", "distillation", "shadow", "injection", "drift", "ledger"]);
+    expect(CONFIG_GROUPS.map((g) => g.id)).toEqual(["gates", "distillation", "shadow", "injection", "drift", "ledger", "retention"]);
   });
 });
 

@@ -15,6 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { AccountLookup } from "@/components/persona/account-lookup";
 import { PersonaMonitor } from "@/components/persona/persona-monitor";
+import { ForgetAccountButton } from "@/components/accounts/forget-account-button";
 
 export const dynamic = "force-dynamic";
 
@@ -51,8 +52,9 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
         title="Persona evolution"
         description="What changed in an account's learning goals, why, and the conversations behind it. Each account has its own persona; nothing changes without approval."
       />
-      <div className="mb-6">
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <AccountLookup userId={userId} />
+        {userId && validAccountId(userId) !== null && can(user, "accounts:forget") ? <ForgetAccountButton userId={userId} /> : null}
       </div>
       {error ? (
         <p role="alert" className="mb-6 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">

@@ -17,6 +17,7 @@ import * as learned from "../../learning/api-responses";
 import { personaParams, personaQuery } from "../../persona/reference";
 import { qualificationBody } from "../../learning/operations/start-skill-qualification";
 import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/skills-io/archive";
+import { accountParams, forgetAccountResponse, forgetQuery } from "../../accounts/schemas";
 
 /**
  * One documented answer: a JSON body matching `schema` (problem+json from 400 on), or, with
@@ -27,10 +28,10 @@ export type Reply = { description: string; schema: z.ZodType; contentType?: stri
 /** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
 export type Upload = { types: Record<string, string>; maxBytes: number };
 
-export type Tag = "system" | "agents" | "workflows" | "learning" | "skills" | "conversations" | "personas" | "ledger";
+export type Tag = "system" | "agents" | "workflows" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
-  method: "GET" | "PUT" | "POST";
+  method: "GET" | "PUT" | "POST" | "DELETE";
   /** OpenAPI path template: `{name}` for each path parameter. */
   path: string;
   summary: string;
@@ -207,6 +208,12 @@ export const v1 = {
     method: "GET", path: "/api/v1/accounts/{user_id}/persona", tag: "personas", summary: "The account's approved persona (never a pending proposal)",
     auth: "apiKey", access: "context:read", params: personaParams, query: personaQuery, reach: agentInQuery,
     responses: { 200: ok("the approved persona and its memory reference", learned.approvedPersonaResponse) },
+  },
+  forgetAccount: {
+    method: "DELETE", path: "/api/v1/accounts/{user_id}", tag: "accounts",
+    summary: "Forget an account: its conversations and persona are deleted, its runs kept without their private fields (audited; idempotent)",
+    auth: "any", access: "accounts:forget", params: accountParams, query: forgetQuery,
+    responses: { 200: ok("what was removed now (all zero when the account was already forgotten)", forgetAccountResponse) },
   },
 
   // Evidence ledger (lib/ledger): ids are any non-blank text up to 512 UTF-8 bytes, percent-encoded.

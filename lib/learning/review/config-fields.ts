@@ -3,7 +3,7 @@
 // Browser-safe: the form validates with the same schema before the server does again.
 import type { LearningConfig } from "../config";
 
-export type FieldKind = "int" | "number" | "rate" | "nullable-rate" | "boolean" | "text";
+export type FieldKind = "int" | "number" | "rate" | "nullable-rate" | "nullable-int" | "boolean" | "text";
 
 export type ConfigField = { key: keyof LearningConfig; label: string; kind: FieldKind; help: string };
 
@@ -86,6 +86,16 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       { key: "ledger_max_failure_streak", label: "Failure streak before suspension", kind: "int", help: "Consecutive failed monitoring cases that suspend an active procedure." },
       { key: "ledger_evaluator_id", label: "Evaluator id", kind: "text", help: "The only evaluator whose results count." },
       { key: "ledger_evaluation_contract", label: "Evaluation contract", kind: "text", help: "The evaluation protocol the results must name." },
+    ],
+  },
+  {
+    id: "retention",
+    title: "Retention",
+    description:
+      "How long private data is kept. Older runs lose their query, steps and answer but keep their outcome, time and trajectory hash, so gates, baselines and drift windows stay exact; older conversation messages are deleted.",
+    fields: [
+      { key: "run_retention_days", label: "Run payloads kept (days)", kind: "nullable-int", help: "1–3650. Empty: the instance default (PROCTOR_RUN_RETENTION_DAYS; kept forever unless set)." },
+      { key: "conversation_retention_days", label: "Conversations kept (days)", kind: "nullable-int", help: "1–3650. Empty: the instance default (PROCTOR_CONVERSATION_RETENTION_DAYS; kept forever unless set)." },
     ],
   },
 ];

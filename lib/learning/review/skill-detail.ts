@@ -29,7 +29,8 @@ export type SkillAuditEntry = {
 
 export type SkillLifecycleEvent = { id: string; at: Date; event: string; actor: string; reason: string | null };
 
-export type SourceRun = { id: string; workflowId: string; outcome: "SUCCESS" | "FAILURE"; query: string; createdAt: Date };
+/** `forgottenAt` / `expiredAt`: the run's private fields were removed (its account forgotten, or retention). */
+export type SourceRun = { id: string; workflowId: string; outcome: "SUCCESS" | "FAILURE"; query: string; createdAt: Date; forgottenAt: Date | null; expiredAt: Date | null };
 
 export type SkillDetail = {
   skill: Awaited<ReturnType<typeof getSkill>>;
@@ -76,7 +77,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
       : Promise.resolve([]),
     db.workflowRun.findMany({
       where: { agentId: skill.agent_id, workflowId: { in: skill.source_workflow_ids } },
-      select: { id: true, workflowId: true, outcome: true, query: true, createdAt: true },
+      select: { id: true, workflowId: true, outcome: true, query: true, createdAt: true, forgottenAt: true, expiredAt: true },
       orderBy: { createdAt: "desc" },
     }),
     recentSkillDeviations(db, skillId),

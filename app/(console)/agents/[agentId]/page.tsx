@@ -11,6 +11,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { ShadowQueue } from "@/components/agents/shadow-queue";
+import { RetentionNote } from "@/components/agents/retention-note";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/console/pages/agent";
@@ -113,6 +114,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
               {agent.outcomeRule ? <CodeBlock value={agent.outcomeRule} label="Outcome rule" /> : <Badge>no outcome rule</Badge>}
             </div>
           </details>
+          <RetentionNote learning={agent.learning} />
         </section>
       </div>
       {shadow ? (

@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { LearningSettingsForm } from "@/components/review/settings-form";
+import { RetentionNote } from "@/components/agents/retention-note";
 import { denial } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentSettingsPage } from "@/lib/console/pages/agent-settings";
@@ -58,6 +59,9 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
           </>
         )}
       </section>
+      <div className="mb-6">
+        <RetentionNote learning={agent.learning} />
+      </div>
       {!canEdit ? (
         <p role="status" className="mb-4 text-sm text-slate-600 dark:text-slate-400">
           {refused === "read_only" ? "This instance is read-only; settings cannot be changed." : "Only admins can change these settings."}

@@ -59,6 +59,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           Learning error: {run.learningError}. The run counts as a failure for learning.
         </p>
       ) : null}
+      {run.forgottenAt || run.expiredAt ? (
+        <p role="status" className="mt-4 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+          {run.forgottenAt ? "Its account was forgotten" : "The agent's run retention expired it"}: the query, steps, answer and errors were removed. Its
+          outcome, time and trajectory hash ({run.stepCount} tool calls) still count for learning.
+        </p>
+      ) : null}
       <section aria-labelledby="query" className="mt-6">
         <h2 id="query" className="mb-2 text-sm font-semibold">Query</h2>
         <CodeBlock value={run.query || "(empty)"} label="Query" />
@@ -66,7 +72,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <section aria-labelledby="steps" className="mt-6">
         <h2 id="steps" className="mb-2 text-sm font-semibold">Tool calls ({run.steps.length})</h2>
         {run.steps.length === 0 ? (
-          <p className="text-sm text-slate-500">This run made no tool calls, so it belongs to no trajectory class.</p>
+          <p className="text-sm text-slate-500">
+            {run.forgottenAt || run.expiredAt ? "Removed." : "This run made no tool calls, so it belongs to no trajectory class."}
+          </p>
         ) : (
           <ol className="space-y-3">
             {run.steps.map((s, i) => (
