@@ -4,12 +4,10 @@
 // are columns of their own.
 import type { AuditEvent } from "@/lib/audit/events";
 import { NO_NAMES, type AuditNames } from "@/lib/audit/names";
-import { accountAuditHref, agentHref, apiKeyHref, classHref, personaHref, skillHref, userHref } from "@/lib/console/links";
+import { accountAuditHref, agentHref, apiKeyHref, classHref, personaHref, skillHref, userHref, workflowsHref } from "@/lib/console/links";
 import { RecordLink as A } from "../links/record-link";
 import { procedureHref } from "../ledger/links";
 import { shortHash } from "../review/styles";
-
-const reportsHref = (agentId: string) => `/workflows?${new URLSearchParams({ agent: agentId })}`;
 
 const Reason = ({ text }: { text: string | null }) => (text ? <span className="text-slate-600 dark:text-slate-400"> — “{text}”</span> : null);
 const json = (v: unknown) => JSON.stringify(v);
@@ -78,7 +76,7 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       ))}
       , {d.rejected.length} rejected
       {d.insufficient?.length ? ` (${d.insufficient.map((x) => `${shortHash(x.canonical_hash)} INSUFFICIENT: ${x.reason}`).join("; ")})` : ""}, {d.skipped} skipped, {d.deferred}{" "}
-      deferred. <A href={reportsHref(agentId)}>Reports</A>
+      deferred. <A href={workflowsHref(agentId)}>Reports</A>
     </>
   );
 

@@ -44,3 +44,7 @@ export const userHref = (userId: string) => `/settings/users#user-${enc(userId)}
 export const apiKeyHref = (keyId: string) => `/settings/api-keys#api-key-${enc(keyId)}`;
 export const userRowId = (userId: string) => `user-${userId}`;
 export const apiKeyRowId = (keyId: string) => `api-key-${keyId}`;
+
+/** The trajectory classes (workflows page) and skills lists, scoped to an agent when given. */
+export const workflowsHref = (agentId?: string | null) => query("/workflows", { [AGENT_PARAM]: agentId });
+export const skillsHref = (agentId?: string | null) => query("/skills", { [AGENT_PARAM]: agentId });
