@@ -37,17 +37,19 @@ afterAll(async () => {
 });
 
 const threadsOn = (html: string) => (html.match(/data-testid="thread"/g) ?? []).length;
+/** The page's text with React's separators between adjacent text parts removed. */
+const plain = (html: string) => html.replaceAll("<!-- -->", "");
 
 describe(`console links (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("pages the threads with their total, keeps the filters in the page links, and searches thread, account and query text", async () => {
     const first = await call(server.baseUrl, admin, "GET", `/traces?agent=${AGENT}`);
     expect(first.status).toBe(200);
     expect(threadsOn(first.text)).toBe(50);
-    expect(first.text).toMatch(/1–50 of (<!-- -->)?55/);
+    expect(plain(first.text)).toContain("1–50 of 55");
     expect(first.text).toContain(`href="/traces?agent=${AGENT}&amp;page=2"`);
     const second = await call(server.baseUrl, admin, "GET", `/traces?agent=${AGENT}&page=2`);
     expect(threadsOn(second.text)).toBe(5);
-    expect(second.text).toMatch(/51–55 of (<!-- -->)?55/);
+    expect(plain(second.text)).toContain("51–55 of 55");
     // The old spelling of the agent scope reads the same.
     const alias = await call(server.baseUrl, admin, "GET", `/traces?agent_id=${AGENT}&page=2`);
     expect(threadsOn(alias.text)).toBe(5);
@@ -56,7 +58,7 @@ describe(`console links (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(threadsOn(byText.text)).toBe(1);
     expect(byText.text).toContain("thread-07");
     const byAccount = await call(server.baseUrl, admin, "GET", `/traces?agent=${AGENT}&q=acct-2`);
-    expect(byAccount.text).toMatch(/Threads <span[^>]*>\((<!-- -->)?18(<!-- -->)?\)/);
+    expect(plain(byAccount.text)).toMatch(/Threads <span[^>]*>\(18\)/);
     const byThread = await call(server.baseUrl, admin, "GET", `/traces?q=thread-5`);
     expect(threadsOn(byThread.text)).toBe(5);
     // LIKE wildcards in the search are literal.
