@@ -6,6 +6,7 @@ import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
 import { RetryJobButton } from "./retry-job-button";
+import { runHref } from "@/lib/console/links";
 
 const link = "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
 
@@ -31,7 +32,7 @@ export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }
             <li key={j.id} className="flex flex-wrap items-center gap-2 px-3 py-2">
               <code>{`job ${j.id}`}</code>
               {j.runId ? (
-                <Link href={`/workflows/runs/${encodeURIComponent(j.runId)}`} className={link}>
+                <Link href={runHref(j.runId)} className={link}>
                   run
                 </Link>
               ) : null}

@@ -1,77 +1,94 @@
-// One audit event as a sentence with links to what it is about (skill, class, report,
-// procedure, agent, user, API key). The actor and time are columns of their own.
-import Link from "next/link";
+// One audit event as a sentence, by type, naming what it is about (skill, class, report,
+// procedure, agent, user, API key, account) with a link to it. Names come from the page's
+// batch lookup (lib/audit/names.ts); a record since deleted shows its id. The actor and time
+// are columns of their own.
 import type { AuditEvent } from "@/lib/audit/events";
+import { NO_NAMES, type AuditNames } from "@/lib/audit/names";
+import { accountAuditHref, agentHref, apiKeyHref, classHref, personaHref, skillHref, userHref, webhooksHref, workflowsHref } from "@/lib/console/links";
+import { RecordLink as A } from "../links/record-link";
 import { procedureHref } from "../ledger/links";
-import { classHref, skillHref } from "../review/report-card";
-import { linkClass, shortHash } from "../review/styles";
-
-const USERS = "/settings/users";
-const API_KEYS = "/settings/api-keys";
-const WEBHOOKS = "/settings/webhooks";
-const agentHref = (id: string) => `/agents/${encodeURIComponent(id)}`;
-const reportsHref = (agentId: string) => `/workflows?${new URLSearchParams({ agent: agentId })}`;
-
-function A({ href, children }: { href: string; children: React.ReactNode }) {
-  return (
-    <Link href={href} className={linkClass}>
-      {children}
-    </Link>
-  );
-}
+import { shortHash } from "../review/styles";
 
 const Reason = ({ text }: { text: string | null }) => (text ? <span className="text-slate-600 dark:text-slate-400"> — “{text}”</span> : null);
-const Agent = ({ id }: { id: string }) => <A href={agentHref(id)}>{id}</A>;
 const json = (v: unknown) => JSON.stringify(v);
 
-/** Where an event's target lives in the console; null for persona accounts (a pseudonym only). */
-export function targetHref(e: AuditEvent): string | null {
+/** The target of an event as a name and, where the console shows it, a link. */
+export function targetOf(e: AuditEvent, names: AuditNames = NO_NAMES): { label: string; href: string | null } {
+  const id = e.target.id;
   switch (e.target.type) {
     case "user":
-      return USERS;
+      return { label: `user ${names.user[id] ?? ("email" in e.data ? e.data.email : id)}`, href: userHref(id) };
     case "api_key":
-      return API_KEYS;
+      return { label: `API key ${names.api_key[id] ? `“${names.api_key[id]}”` : "name" in e.data ? `“${e.data.name}”` : id}`, href: apiKeyHref(id) };
     case "agent":
-      return agentHref(e.target.id);
-    case "skill":
-      return "agent_id" in e.data ? skillHref(e.data.agent_id, e.target.id) : null;
+      return { label: `agent ${names.agent[id] ?? id}`, href: agentHref(id) };
+    case "skill": {
+      const s = names.skill[id];
+      const agentId = s?.agentId ?? ("agent_id" in e.data ? e.data.agent_id : null);
+      return { label: `skill ${s ? `${s.name} v${s.version}` : id}`, href: agentId ? skillHref(agentId, id) : null };
+    }
     case "job":
-      return "agent_id" in e.data ? agentHref(e.data.agent_id) : null;
-    case "account":
-      return null;
+      return { label: `shadow job ${id}`, href: "agent_id" in e.data ? agentHref(e.data.agent_id) : null };
+    case "account": {
+      // Only an account searched by its plain id is named; otherwise the row holds a pseudonym.
+      const plain = names.account[id];
+      return plain ? { label: `account ${plain}`, href: personaHref(plain) } : { label: "an account (pseudonymous)", href: null };
+    }
     case "webhook":
-      return WEBHOOKS;
+      return { label: "a webhook endpoint", href: webhooksHref() };
   }
 }
 
-function CycleOutcome({ e }: { e: AuditEvent & { type: "promotion_cycle.ran" | "class.distilled" } }) {
-  const agentId = e.target.id;
-  return (
+export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: AuditEvent; names?: AuditNames }) {
+  const Agent = ({ id }: { id: string }) => <A href={agentHref(id)}>{names.agent[id] ?? id}</A>;
+  const Skill = ({ agentId, id, version }: { agentId: string; id: string; version?: number }) => {
+    const s = names.skill[id];
+    return <A href={skillHref(agentId, id)}>{s ? `${s.name} v${s.version}` : `skill ${id}${version !== undefined ? ` v${version}` : ""}`}</A>;
+  };
+  const Target = () => {
+    const t = targetOf(e, names);
+    return t.href ? <A href={t.href}>{t.label}</A> : <>{t.label}</>;
+  };
+  const Account = () => {
+    const plain = names.account[e.target.id];
+    return plain ? (
+      <>
+        {" "}of <A href={personaHref(plain)}>account {plain}</A> (<A href={accountAuditHref(plain)}>its events</A>)
+      </>
+    ) : null;
+  };
+  const cycle = (agentId: string, d: Omit<Extract<AuditEvent, { type: "promotion_cycle.ran" }>["data"], "trigger">) => (
     <>
       {": "}
-      {e.data.promoted.length} promoted
-      {e.data.promoted.map((id, i) => (
+      {d.promoted.length} promoted
+      {d.promoted.map((id, i) => (
         <span key={id}>
           {i === 0 ? " (" : ", "}
-          <A href={skillHref(agentId, id)}>{id}</A>
-          {i === e.data.promoted.length - 1 ? ")" : ""}
+          <Skill agentId={agentId} id={id} />
+          {i === d.promoted.length - 1 ? ")" : ""}
         </span>
       ))}
-      , {e.data.deprecated.length} deprecated, {e.data.rejected.length} rejected
-      {e.data.insufficient?.length ? ` (${e.data.insufficient.map((x) => `${shortHash(x.canonical_hash)} INSUFFICIENT: ${x.reason}`).join("; ")})` : ""}, {e.data.skipped} skipped, {e.data.deferred} deferred.{" "}
-      <A href={reportsHref(agentId)}>Reports</A>
+      , {d.deprecated.length} deprecated
+      {d.deprecated.map((id, i) => (
+        <span key={id}>
+          {i === 0 ? " (" : ", "}
+          <Skill agentId={agentId} id={id} />
+          {i === d.deprecated.length - 1 ? ")" : ""}
+        </span>
+      ))}
+      , {d.rejected.length} rejected
+      {d.insufficient?.length ? ` (${d.insufficient.map((x) => `${shortHash(x.canonical_hash)} INSUFFICIENT: ${x.reason}`).join("; ")})` : ""}, {d.skipped} skipped, {d.deferred}{" "}
+      deferred. <A href={workflowsHref(agentId)}>Reports</A>
     </>
   );
-}
 
-export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
   switch (e.type) {
     case "user.bootstrapped":
-      return <>Created the first admin <A href={USERS}>user</A> at first start.</>;
+      return <>Created the first admin, <Target />, at first start.</>;
     case "user.created":
       return (
         <>
-          Created <A href={USERS}>user {e.data.email}</A> as {e.data.role.toLowerCase()}
+          Created <Target /> as {e.data.role.toLowerCase()}
           {e.data.password_generated ? ", with a generated password" : ""}.
         </>
       );
@@ -81,25 +98,25 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
         d.active_before !== d.active_after ? (d.active_after ? "reactivated" : "deactivated") : null,
         d.role_before !== d.role_after ? `role ${d.role_before.toLowerCase()} → ${d.role_after.toLowerCase()}` : null,
       ].filter(Boolean);
-      return <>Changed <A href={USERS}>user</A>: {changes.join(", ") || "no change"}<Reason text={d.reason} /></>;
+      return <>Changed <Target />: {changes.join(", ") || "no change"}<Reason text={d.reason} /></>;
     }
     case "api_key.bootstrapped":
-      return <>Registered the <A href={API_KEYS}>API key</A> from PROCTOR_API_KEY at start.</>;
+      return <>Registered <Target /> from PROCTOR_API_KEY at start.</>;
     case "api_key.created": {
       const d = e.data;
       const bound = [d.tenant ? `tenant ${d.tenant}` : null, d.agents?.length ? `agents ${d.agents.join(", ")}` : null, d.evaluator_id ? `evaluator ${d.evaluator_id}` : null].filter(Boolean);
       return (
         <>
-          Created <A href={API_KEYS}>API key “{d.name}”</A> ({d.prefix}…) with scopes {d.scopes.join(", ")}
+          Created <Target /> ({d.prefix}…) with scopes {d.scopes.join(", ")}
           {bound.length ? `, bound to ${bound.join("; ")}` : ""}
           {d.expires_at ? `, expiring ${d.expires_at}` : ""}.
         </>
       );
     }
     case "api_key.rotated":
-      return <>Rotated the secret of <A href={API_KEYS}>API key</A> {e.data.prefix}… (the old secret works until {e.data.previous_valid_until})<Reason text={e.data.reason} /></>;
+      return <>Rotated the secret of <Target /> ({e.data.prefix}…; the old secret works until {e.data.previous_valid_until})<Reason text={e.data.reason} /></>;
     case "api_key.revoked":
-      return <>Revoked an <A href={API_KEYS}>API key</A><Reason text={e.data.reason} /></>;
+      return <>Revoked <Target /><Reason text={e.data.reason} /></>;
     case "agent.created":
     case "agent.replaced":
       return (
@@ -116,30 +133,30 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
         </>
       );
     case "promotion_cycle.ran":
-      return <>Ran a {e.data.trigger} promotion cycle on <Agent id={e.target.id} /><CycleOutcome e={e} /></>;
+      return <>Ran a {e.data.trigger} promotion cycle on <Agent id={e.target.id} />{cycle(e.target.id, e.data)}</>;
     case "class.distilled":
       return (
         <>
           Distilled class <A href={classHref(e.target.id, e.data.canonical_hash, null)}>{shortHash(e.data.canonical_hash)}</A> of <Agent id={e.target.id} />
-          <CycleOutcome e={e} />
+          {cycle(e.target.id, e.data)}
         </>
       );
     case "skill.activated":
-      return <>Activated <A href={skillHref(e.data.agent_id, e.target.id)}>skill v{e.data.version}</A> of <Agent id={e.data.agent_id} /> with {e.data.injection_role} authority<Reason text={e.data.reason} /></>;
+      return <>Activated <Skill agentId={e.data.agent_id} id={e.target.id} version={e.data.version} /> of <Agent id={e.data.agent_id} /> with {e.data.injection_role} authority<Reason text={e.data.reason} /></>;
     case "skill.demoted":
-      return <>Demoted <A href={skillHref(e.data.agent_id, e.target.id)}>skill v{e.data.version}</A> of <Agent id={e.data.agent_id} /><Reason text={e.data.reason} /></>;
+      return <>Demoted <Skill agentId={e.data.agent_id} id={e.target.id} version={e.data.version} /> of <Agent id={e.data.agent_id} /><Reason text={e.data.reason} /></>;
     case "skill.deprecated":
-      return <>Deprecated <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
+      return <>Deprecated <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
     case "skill.deviation_flagged":
       return (
         <>
-          Flagged <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> for review: {e.data.deviations} of {e.data.activations} activations took another path<Reason text={e.data.reason} />
+          Flagged <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> for review: {e.data.deviations} of {e.data.activations} activations took another path<Reason text={e.data.reason} />
         </>
       );
     case "skill_qualification.started":
       return (
         <>
-          Started paired-evaluation qualification of <A href={skillHref(e.data.agent_id, e.target.id)}>a skill</A> of <Agent id={e.data.agent_id} /> as procedure{" "}
+          Started paired-evaluation qualification of <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> as procedure{" "}
           <A href={procedureHref(e.data.scope, e.data.procedure_id)}>{e.data.procedure_id}</A> (model {e.data.model})<Reason text={e.data.reason} />
         </>
       );
@@ -159,43 +176,43 @@ export function AuditEventSummary({ event: e }: { event: AuditEvent }) {
     case "shadow_job.retried":
       return <>Retried dead shadow evaluation job {e.target.id} of <Agent id={e.data.agent_id} />.</>;
     case "persona_profile.viewed":
-      return <>Viewed a persona profile.</>;
+      return <>Viewed the persona profile<Account />.</>;
     case "persona_reflection.requested":
-      return <>{e.data.trigger === "daily" ? "The daily review started a persona reflection." : "Requested a persona reflection."}</>;
+      return <>{e.data.trigger === "daily" ? "The daily review started a persona reflection" : "Requested a persona reflection"}<Account />.</>;
     case "persona_proposal.approved":
     case "persona_proposal.dismissed":
-      return <>{e.type === "persona_proposal.approved" ? "Approved" : "Dismissed"} persona suggestion {e.data.proposal_id} (revision {e.data.revision}).</>;
+      return <>{e.type === "persona_proposal.approved" ? "Approved" : "Dismissed"} persona suggestion {e.data.proposal_id}<Account /> (revision {e.data.revision}).</>;
     case "persona_profile.paused":
     case "persona_profile.resumed":
-      return <>{e.type === "persona_profile.paused" ? "Paused" : "Resumed"} persona reflection (revision {e.data.revision}).</>;
+      return <>{e.type === "persona_profile.paused" ? "Paused" : "Resumed"} persona reflection<Account /> (revision {e.data.revision}).</>;
     case "persona_daily_review.enabled":
     case "persona_daily_review.disabled":
-      return <>Turned daily persona review {e.type === "persona_daily_review.enabled" ? "on" : "off"} (revision {e.data.revision}).</>;
+      return <>Turned daily persona review {e.type === "persona_daily_review.enabled" ? "on" : "off"}<Account /> (revision {e.data.revision}).</>;
     case "persona_change.undone":
-      return <>Undid the last persona change (revision {e.data.revision}).</>;
+      return <>Undid the last persona change<Account /> (revision {e.data.revision}).</>;
     case "user.signed_out_everywhere":
-      return <>Signed <A href={USERS}>user</A> out everywhere<Reason text={e.data.reason} /></>;
+      return <>Signed <Target /> out everywhere<Reason text={e.data.reason} /></>;
     case "user.password_reset":
-      return <>Reset the password of <A href={USERS}>user</A> (signed out everywhere)<Reason text={e.data.reason} /></>;
+      return <>Reset the password of <Target /> (signed out everywhere)<Reason text={e.data.reason} /></>;
     case "webhook_endpoint.created":
     case "webhook_endpoint.updated":
       return (
         <>
-          {e.type === "webhook_endpoint.created" ? "Added" : "Changed"} <A href={WEBHOOKS}>webhook endpoint</A> {e.data.url} ({e.data.enabled ? "enabled" : "disabled"}) for{" "}
+          {e.type === "webhook_endpoint.created" ? "Added" : "Changed"} <A href={webhooksHref()}>webhook endpoint</A> {e.data.url} ({e.data.enabled ? "enabled" : "disabled"}) for{" "}
           {e.data.events.join(", ")}.
         </>
       );
     case "webhook_endpoint.deleted":
-      return <>Deleted <A href={WEBHOOKS}>webhook endpoint</A> {e.data.url}.</>;
+      return <>Deleted <A href={webhooksHref()}>webhook endpoint</A> {e.data.url}.</>;
     case "webhook_endpoint.secret_rotated":
-      return <>Rotated the signing secret of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
+      return <>Rotated the signing secret of a <A href={webhooksHref()}>webhook endpoint</A>.</>;
     case "webhook_delivery.redelivered":
-      return <>Redelivered {e.data.event} message {e.data.delivery_id} of a <A href={WEBHOOKS}>webhook endpoint</A>.</>;
+      return <>Redelivered {e.data.event} message {e.data.delivery_id} of a <A href={webhooksHref()}>webhook endpoint</A>.</>;
     case "account.forgotten": {
       const d = e.data;
       return (
         <>
-          Forgot an account: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
+          Forgot <Target />: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
           {d.persona_versions_deleted} persona versions, {d.proposals_deleted} proposals and {d.reviews_deleted} reflections deleted,{" "}
           {d.skills_cleared} skills kept without their sample queries<Reason text={d.reason} />
         </>

@@ -2,7 +2,7 @@
 // travel as query parameters rather than path segments.
 import type { EvidenceRun } from "@/lib/ledger/evidence";
 import type { LedgerScope } from "@/lib/ledger/types";
-import { traceHref } from "@/lib/persona/links";
+import { runHref, threadHref } from "@/lib/console/links";
 
 export function procedureHref(scope: LedgerScope, id: string, extra: Record<string, string | number> = {}): string {
   const q = new URLSearchParams({ ...scope, id });
@@ -10,7 +10,6 @@ export function procedureHref(scope: LedgerScope, id: string, extra: Record<stri
   return `/ledger/procedure?${q.toString()}`;
 }
 
-const runHref = (runId: string) => `/workflows/runs/${encodeURIComponent(runId)}`;
 
 /**
  * Evidence references that name a Proctor run link to it: `proctor:workflow:<run id>`, and
@@ -22,7 +21,7 @@ export function evidenceHref(ref: string, run?: EvidenceRun): string | null {
   if (m) return runHref(m[1]);
   if (!run) return null;
   if (ref.startsWith("trace:") && run.userId && run.threadId) {
-    return traceHref({ agentId: run.agentId, userId: run.userId, threadId: run.threadId, rootTraceId: run.rootTraceId });
+    return threadHref({ agentId: run.agentId, userId: run.userId, threadId: run.threadId, rootTraceId: run.rootTraceId });
   }
   return runHref(run.runId);
 }

@@ -14,6 +14,8 @@ import { DailyChart } from "./daily-chart";
 import { ClassActions } from "./learning-actions";
 import { skillHref } from "./report-card";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
+import { agentHref, runHref } from "@/lib/console/links";
+import { AccountLinks } from "../links/record-link";
 
 type Props = {
   detail: ClassDetail;
@@ -46,10 +48,10 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
           <ClassStatusBadge status={d.status} />
           <code title={d.key.canonicalHash}>{shortHash(d.key.canonicalHash)}</code>
           <CopyButton value={d.key.canonicalHash} label="Copy hash" />
-          <Link href={`/agents/${encodeURIComponent(d.key.agentId)}`} className={linkClass}>
+          <Link href={agentHref(d.key.agentId)} className={linkClass}>
             {d.agentName}
           </Link>
-          {userId ? <span className="break-all text-slate-600 dark:text-slate-400">user {userId}</span> : null}
+          {userId ? <span className="break-all text-slate-600 dark:text-slate-400">user <AccountLinks userId={userId} agentId={d.key.agentId} /></span> : null}
         </div>
       </header>
 
@@ -131,7 +133,7 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
                 <LocalTime iso={r.createdAt} />
               </span>
               {r.promotedSkillId ? <Badge tone="gray">Suppressed</Badge> : null}
-              <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} block w-full min-w-0 font-normal break-words`}>
+              <Link href={runHref(r.id)} className={`${linkClass} block w-full min-w-0 font-normal break-words`}>
                 {r.query || "(no user query)"}
               </Link>
             </li>

@@ -7,6 +7,7 @@ import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { classHref } from "./report-card";
 import { linkClass, pct, sectionTitle, shortHash } from "./styles";
+import { runHref } from "@/lib/console/links";
 
 type Props = {
   agentId: string;
@@ -37,7 +38,7 @@ export function DeviationsPanel({ agentId, userId, activations, deviations, minA
           {recent.map((d) => (
             <li key={d.runId} className="flex flex-wrap items-center gap-2 py-1">
               <Badge status={d.outcome.toLowerCase()} />
-              <Link href={`/workflows/runs/${encodeURIComponent(d.runId)}`} className={`${linkClass} min-w-0 break-all font-normal`}>
+              <Link href={runHref(d.runId)} className={`${linkClass} min-w-0 break-all font-normal`}>
                 {d.query || d.workflowId}
               </Link>
               {d.canonicalHash ? (

@@ -5,17 +5,12 @@ import type { ReportWithSkills } from "@/lib/learning/review/reports";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { linkClass, shortHash } from "./styles";
+import { classHref, skillHref } from "@/lib/console/links";
 
 const TRIGGER: Record<string, string> = { manual: "Promotion cycle", cadence: "Automatic cycle", distill: "Distill now" };
 const SHOWN = 5;
 
-export function classHref(agentId: string, hash: string, userId: string | null) {
-  const q = new URLSearchParams({ agent: agentId, class: hash, class_agent: agentId });
-  if (userId) q.set("class_user", userId);
-  return `/workflows?${q}`;
-}
-
-export const skillHref = (agentId: string, skillId: string) => `/skills?${new URLSearchParams({ agent: agentId, skill: skillId })}`;
+export { classHref, skillHref };
 
 function SkillItem({ id, agentId, data }: { id: string; agentId: string; data: ReportWithSkills["skills"] }) {
   const s = data[id];

@@ -8,6 +8,7 @@ import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
 import { linkClass, pct, sectionTitle } from "./styles";
+import { runHref } from "@/lib/console/links";
 
 type Props = {
   observations: number;
@@ -52,7 +53,7 @@ export function ShadowPanel({ observations, lastEvaluatedAt, readiness, enabled,
         <ul className="mt-1 divide-y divide-slate-100 text-sm dark:divide-slate-800">
           {recent.map((e) => (
             <li key={e.runId} className="flex flex-wrap items-center gap-2 py-1">
-              <Link href={`/workflows/runs/${encodeURIComponent(e.runId)}`} className={`${linkClass} min-w-0 break-all font-normal`}>
+              <Link href={runHref(e.runId)} className={`${linkClass} min-w-0 break-all font-normal`}>
                 {e.workflowId}
               </Link>
               <Badge tone={e.trajectoryMatch ? "green" : "gray"}>{e.trajectoryMatch ? "path matched" : "other path"}</Badge>

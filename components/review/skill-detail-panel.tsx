@@ -18,6 +18,8 @@ import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
 import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
+import { agentHref, runHref } from "@/lib/console/links";
+import { AccountLinks } from "../links/record-link";
 
 const EVENT_LABEL: Record<string, string> = {
   skill_candidate_created: "Created for review",
@@ -45,8 +47,8 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
   const lifecycle: [string, React.ReactNode][] = [
     ["Version", `v${s.version}`],
     ["Authority", s.injection_role],
-    ["Agent", <Link key="a" href={`/agents/${encodeURIComponent(s.agent_id)}`} className={linkClass}>{d.agentName}</Link>],
-    ["User scope", s.user_id ?? "runs without a user"],
+    ["Agent", <Link key="a" href={agentHref(s.agent_id)} className={linkClass}>{d.agentName}</Link>],
+    ["User scope", s.user_id ? <AccountLinks key="u" userId={s.user_id} agentId={s.agent_id} /> : "runs without a user"],
     ["Created", <LocalTime key="c" iso={s.created_at} />],
     ["Promoted", <LocalTime key="p" iso={s.promoted_at} fallback="not yet" />],
     ["Distiller", s.template_distilled ? "template (no LLM configured)" : "LLM"],
@@ -168,7 +170,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
               {d.sourceRuns.map((r) => (
                 <li key={r.id} className="flex items-start gap-2">
                   <Badge status={r.outcome.toLowerCase()} />
-                  <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
+                  <Link href={runHref(r.id)} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
                     {r.query || r.workflowId}
                   </Link>
                   {r.forgottenAt ? <span className="text-xs text-slate-500">forgotten</span> : r.expiredAt ? <span className="text-xs text-slate-500">expired</span> : null}

@@ -1,10 +1,10 @@
 // Runs (workflows) as a server-paginated table; each row links to the run's steps.
-import Link from "next/link";
 import { Badge } from "../ui/badge";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "../ui/table";
 import { LocalTime } from "../ui/local-time";
 import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import type { RunSummary } from "@/lib/console/runs";
+import { AccountLinks, AgentLink, RunLink } from "../links/record-link";
 
 type Props = {
   runs: RunSummary[];
@@ -17,8 +17,6 @@ type Props = {
   showAgent?: boolean;
   empty: React.ReactNode;
 };
-
-const link = "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
 
 export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams, showAgent = true, empty }: Props) {
   return (
@@ -34,17 +32,13 @@ export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams
           {
             key: "run",
             header: "Run",
-            cell: (r) => (
-              <Link href={`/workflows/runs/${encodeURIComponent(r.id)}`} className={link}>
-                {r.workflowId}
-              </Link>
-            ),
+            cell: (r) => <RunLink id={r.id}>{r.workflowId}</RunLink>,
           },
           ...(showAgent
-            ? [{ key: "agent", header: "Agent", cell: (r: RunSummary) => <Link href={`/agents/${encodeURIComponent(r.agentId)}`} className={link}>{r.agentId}</Link> }]
+            ? [{ key: "agent", header: "Agent", cell: (r: RunSummary) => <AgentLink id={r.agentId} /> }]
             : []),
           { key: "query", header: "Query", className: "min-w-[14rem] max-w-md", cell: (r) => <span className="line-clamp-2 break-words">{r.query || "—"}</span> },
-          { key: "user", header: "User", cell: (r) => r.userId ?? <span className="text-slate-400">—</span> },
+          { key: "user", header: "User", cell: (r) => (r.userId ? <AccountLinks userId={r.userId} agentId={r.agentId} /> : <span className="text-slate-400">—</span>) },
           { key: "steps", header: "Steps", className: "text-right tabular-nums", cell: (r) => r.stepCount },
           {
             key: "outcome",

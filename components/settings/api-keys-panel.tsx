@@ -2,6 +2,7 @@
 // List API keys (GET /api/console/api-keys), create, rotate and revoke them (server actions).
 // These are audited decisions: no optimistic updates, the list refreshes from the server's answer.
 // A key's bindings (tenant, agents, evaluator) and expiry are chosen at creation.
+import { apiKeyRowId } from "@/lib/console/links";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/actions/api-keys";
@@ -172,6 +173,7 @@ export function ApiKeysPanel({ agents }: { agents: BindableAgent[] }) {
             caption="API keys"
             rows={data.api_keys}
             rowKey={(k) => k.id}
+            rowId={(k) => apiKeyRowId(k.id)}
             empty={<EmptyState title="No API keys yet">Create one above for each agent (or environment) that reports to Proctor.</EmptyState>}
             columns={[
               { key: "name", header: "Name", cell: (k) => <span className="font-medium">{k.name}</span> },

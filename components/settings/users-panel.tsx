@@ -2,6 +2,7 @@
 // List users (GET /api/console/users) with their last sign-in; create, change roles, deactivate
 // and reactivate, sign out everywhere, reset a password (server actions). Every change asks for a reason (it goes
 // to the audit log) and waits for the server's answer.
+import { userRowId } from "@/lib/console/links";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { createUser, resetPassword, signOutEverywhere, updateUser } from "@/lib/actions/users";
@@ -122,6 +123,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
             caption="Users"
             rows={data.users}
             rowKey={(u) => u.id}
+            rowId={(u) => userRowId(u.id)}
             columns={[
               {
                 key: "email",

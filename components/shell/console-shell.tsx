@@ -2,11 +2,11 @@
 // The console frame: sidebar of sections (a drawer behind a menu button below 768 px), the
 // agent switcher, dark mode, the user menu and the read-only banner.
 import Link from "next/link";
-import { usePathname, useSearchParams } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { Scope } from "@/lib/auth/access";
 import { SECTIONS } from "./sections";
-import { AgentSwitcher } from "./agent-switcher";
+import { AgentSwitcher, useScopedAgent } from "./agent-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
@@ -19,8 +19,7 @@ type Props = {
 
 export function ConsoleShell({ user, agents, readOnly, children }: Props) {
   const pathname = usePathname();
-  const search = useSearchParams();
-  const agent = search.get("agent");
+  const agent = useScopedAgent();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
   const sections = SECTIONS.filter((s) => user.scopes.includes(s.scope));

@@ -1,17 +1,18 @@
-// Recent conversation threads matching the filters, each opening its timeline.
-import Link from "next/link";
+// One page of conversation threads matching the filters, with the total; each opens its
+// timeline, and names its account (persona page) and agent.
 import { LocalTime } from "@/components/ui/local-time";
 import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/table";
+import { AccountLinks, AgentLink, ThreadLink } from "@/components/links/record-link";
 import type { ThreadSummary } from "@/lib/traces/timeline";
 
-export function threadHref(t: { agentId: string; userId: string | null; threadId: string }): string {
-  const q = new URLSearchParams({ agent_id: t.agentId, user_id: t.userId ?? "", thread_id: t.threadId });
-  return `/traces?${q.toString()}#trace-timeline`;
-}
+type Props = { threads: ThreadSummary[]; total: number; page: number; pageSize: number; filtered: boolean; pageHref: (page: number) => string };
 
-export function ThreadList({ threads }: { threads: ThreadSummary[] }) {
-  if (threads.length === 0) {
-    return (
+export function ThreadList({ threads, total, page, pageSize, filtered, pageHref }: Props) {
+  if (total === 0) {
+    return filtered ? (
+      <EmptyState title="No threads match these filters">Clear the search or a filter to see more threads.</EmptyState>
+    ) : (
       <EmptyState title="No conversation traces yet">
         Agents send conversations to <code>POST /api/v1/agents/{"{agent_id}"}/conversations</code> and runs to{" "}
         <code>POST /api/v1/agents/{"{agent_id}"}/workflows</code>; threads appear here as they arrive.
@@ -21,25 +22,32 @@ export function ThreadList({ threads }: { threads: ThreadSummary[] }) {
   return (
     <section aria-labelledby="threads">
       <h2 id="threads" className="mb-2 text-base font-semibold">
-        Recent threads
+        Threads <span className="font-normal text-slate-500">({total.toLocaleString("en")})</span>
       </h2>
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-        {threads.map((t) => (
-          <li key={`${t.agentId}|${t.userId}|${t.threadId}`}>
-            <Link href={threadHref(t)} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-2 text-sm hover:bg-slate-50 dark:hover:bg-slate-900">
-              <span className="min-w-0 font-medium break-all">{t.threadId}</span>
-              <span className="min-w-0 break-all text-slate-600 dark:text-slate-400">account {t.userId ?? "—"}</span>
-              <span className="min-w-0 break-all text-slate-600 dark:text-slate-400">agent {t.agentId}</span>
+      {threads.length === 0 ? (
+        <EmptyState title={`There is no page ${page}`}>The threads end before this page.</EmptyState>
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+          {threads.map((t) => (
+            <li key={`${t.agentId}|${t.userId}|${t.threadId}`} data-testid="thread" className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-2 text-sm">
+              <ThreadLink agentId={t.agentId} userId={t.userId} threadId={t.threadId} />
+              <span className="min-w-0 text-slate-600 dark:text-slate-400">
+                account {t.userId ? <AccountLinks userId={t.userId} agentId={t.agentId} /> : "—"}
+              </span>
+              <span className="min-w-0 text-slate-600 dark:text-slate-400">
+                agent <AgentLink id={t.agentId} />
+              </span>
               <span className="text-slate-600 dark:text-slate-400">
                 {t.messages} messages · {t.runs} runs
               </span>
               <span className="ml-auto text-xs text-slate-500">
                 <LocalTime iso={t.lastAt} />
               </span>
-            </Link>
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageSize={pageSize} total={total} href={pageHref} />
     </section>
   );
 }

@@ -1,11 +1,11 @@
 // One thread as a timeline: messages, workflow runs with expandable tool steps and the skills
 // supplied to them, and persona reviews (status and usage only). React escapes all text.
-import Link from "next/link";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { CodeBlock } from "@/components/ui/code-block";
 import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import { LocalTime } from "@/components/ui/local-time";
-import type { TimelineEvent } from "@/lib/traces/timeline";
+import { AccountLinks, ClassLink, RunLink, SkillLink } from "@/components/links/record-link";
+import type { TimelineEvent, TraceStep } from "@/lib/traces/timeline";
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 const card = "min-w-0 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800";
@@ -53,13 +53,21 @@ function Run({ e }: { e: Extract<TimelineEvent, { kind: "run" }> }) {
     <article className={card}>
       <header className="mb-2 flex flex-wrap items-center gap-2">
         <span className="font-semibold">Workflow run</span>
-        <Link href={`/workflows/runs/${encodeURIComponent(e.id)}`} className="min-w-0 break-all text-indigo-700 hover:underline dark:text-indigo-300">
-          {e.workflowId}
-        </Link>
+        <RunLink id={e.id}>{e.workflowId}</RunLink>
         <Badge status={e.outcome.toLowerCase()} />
         <span className="text-xs text-slate-500">decided by {outcomeSourceLabel(e.outcomeSource)}</span>
         <When at={e.at} />
       </header>
+      <p className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        <span>
+          Class {e.canonicalHash ? <ClassLink agentId={e.agentId} hash={e.canonicalHash} userId={e.userId} /> : "none (no steps)"}
+        </span>
+        {e.userId ? (
+          <span>
+            Account <AccountLinks userId={e.userId} agentId={e.agentId} />
+          </span>
+        ) : null}
+      </p>
       <p className="mb-2 break-words whitespace-pre-wrap">
         <span className="text-slate-500">Query: </span>
         {e.query}
@@ -71,32 +79,15 @@ function Run({ e }: { e: Extract<TimelineEvent, { kind: "run" }> }) {
         ) : (
           e.skills.map((s) => (
             <span key={s.id} className="rounded bg-violet-50 px-1.5 py-0.5 break-all text-violet-900 dark:bg-violet-950 dark:text-violet-200">
-              {[`${s.id}${s.version !== null ? ` v${s.version}` : ""}`, s.name, s.status?.toLowerCase()].filter(Boolean).join(" · ")}
+              <SkillLink agentId={e.agentId} id={s.id} name={s.name} version={s.version} />
+              {s.status ? ` · ${s.status.toLowerCase()}` : ""}
             </span>
           ))
         )}
       </div>
       <ol className="space-y-1">
         {e.steps.map((s, i) => (
-          <li key={i}>
-            <details className="rounded-md border border-slate-200 dark:border-slate-800">
-              <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-2 py-1.5">
-                <span className="text-slate-500 tabular-nums">#{i + 1}</span>
-                <code className="font-semibold break-all">{s.tool}</code>
-                {present(s.error) ? <Badge tone="red">error</Badge> : <Badge tone="green">ok</Badge>}
-              </summary>
-              <div className="grid gap-2 p-2 lg:grid-cols-2">
-                <div className="min-w-0">
-                  <h4 className="mb-1 text-xs font-medium text-slate-500">Arguments</h4>
-                  <CodeBlock value={s.arguments ?? {}} label={`Arguments of step ${i + 1}`} />
-                </div>
-                <div className="min-w-0">
-                  <h4 className="mb-1 text-xs font-medium text-slate-500">{present(s.error) ? "Error" : "Result"}</h4>
-                  <CodeBlock value={present(s.error) ? s.error : s.result} label={`${present(s.error) ? "Error" : "Result"} of step ${i + 1}`} />
-                </div>
-              </div>
-            </details>
-          </li>
+          <Step key={i} step={s} n={i + 1} />
         ))}
       </ol>
       {present(e.executionError) ? (
@@ -112,6 +103,52 @@ function Run({ e }: { e: Extract<TimelineEvent, { kind: "run" }> }) {
         </p>
       ) : null}
     </article>
+  );
+}
+
+const ms = (v: number) => (v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(v < 10_000 ? 2 : 1)} s`);
+
+/** What is known of a step's timing: its own duration, else the time until the next step started. */
+function stepTiming(s: TraceStep): string {
+  if (s.durationMs !== null) return ms(s.durationMs);
+  if (s.untilNextMs !== null) return `≤ ${ms(s.untilNextMs)} (until the next step)`;
+  return "not recorded (steps carry only a start time)";
+}
+
+/** One tool step, collapsed to its tool and status; opened, its arguments, result or error, and timing. */
+function Step({ step: s, n }: { step: TraceStep; n: number }) {
+  const failed = present(s.error);
+  return (
+    <li>
+      <details className="rounded-md border border-slate-200 dark:border-slate-800" data-testid="trace-step">
+        <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-2 py-1.5">
+          <span className="text-slate-500 tabular-nums">#{n}</span>
+          <code className="font-semibold break-all">{s.tool}</code>
+          {failed ? <Badge tone="red">error</Badge> : <Badge tone="green">ok</Badge>}
+          {s.durationMs !== null ? <span className="text-xs text-slate-500 tabular-nums">{ms(s.durationMs)}</span> : null}
+        </summary>
+        <div className="space-y-2 p-2">
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            {s.timestamp ? (
+              <>
+                Started <LocalTime iso={s.timestamp} /> ·{" "}
+              </>
+            ) : null}
+            Duration: {stepTiming(s)}
+          </p>
+          <div className="grid gap-2 lg:grid-cols-2">
+            <div className="min-w-0">
+              <h4 className="mb-1 text-xs font-medium text-slate-500">Arguments</h4>
+              <CodeBlock value={s.arguments ?? {}} label={`Arguments of step ${n}`} />
+            </div>
+            <div className="min-w-0">
+              <h4 className="mb-1 text-xs font-medium text-slate-500">{failed ? "Error" : "Result"}</h4>
+              <CodeBlock value={failed ? s.error : s.result} label={`${failed ? "Error" : "Result"} of step ${n}`} />
+            </div>
+          </div>
+        </div>
+      </details>
+    </li>
   );
 }
 

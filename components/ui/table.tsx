@@ -18,12 +18,14 @@ type TableProps<T> = {
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
+  /** An element id per row, so a link can land on it (`…#<id>`, highlighted while targeted). */
+  rowId?: (row: T) => string;
   caption?: string;
   sort?: { key: string; dir: SortDir; href: (key: string, dir: SortDir) => string };
   empty?: React.ReactNode;
 };
 
-export function DataTable<T>({ columns, rows, rowKey, caption, sort, empty }: TableProps<T>) {
+export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empty }: TableProps<T>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
@@ -54,7 +56,7 @@ export function DataTable<T>({ columns, rows, rowKey, caption, sort, empty }: Ta
         </thead>
         <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
           {rows.map((row) => (
-            <tr key={rowKey(row)} className="align-top hover:bg-slate-50 dark:hover:bg-slate-900/60">
+            <tr key={rowKey(row)} id={rowId?.(row)} className="scroll-mt-20 align-top hover:bg-slate-50 target:bg-indigo-50 dark:hover:bg-slate-900/60 dark:target:bg-indigo-950">
               {columns.map((c) => (
                 <td key={c.key} className={`px-3 py-2 ${c.className ?? ""}`}>
                   {c.cell(row)}

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { Db } from "../db/prisma";
 import type { Prisma } from "../db/generated/client";
+import { accountPseudonym } from "../persona/audit";
 import { parseAuditEvent, type AuditEvent } from "./events";
 
 const isoTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 time" });
@@ -20,6 +21,10 @@ export const auditQuerySchema = z.object({
   target_type: text(50),
   /** A target id or pseudonym, exactly. */
   target: text(200),
+  /** A plain account id: matched through its pseudonym, computed here (rows never hold the plain id). */
+  account: text(256),
+  /** Persona page views: "hide" leaves them out (the page's default), "show" (the route's default) keeps them. */
+  views: z.enum(["show", "hide"]).optional(),
   from: isoTime.optional(),
   to: isoTime.optional(),
 });
@@ -43,8 +48,18 @@ export type AuditEventView = {
   event: AuditEvent | null;
 };
 
+/** The event a persona page view writes: one per look, so the page hides them unless asked. */
+export const VIEW_EVENT = "persona_profile.viewed";
+
 export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
+  const account = q.account ? await accountPseudonym(database, q.account) : null;
+  // Asking for the view events by name shows them.
+  const hideViews = q.views === "hide" && q.action !== VIEW_EVENT;
   const where: Prisma.AuditEventWhereInput = {
+    AND: [
+      ...(account ? [{ targetType: "account", targetId: account }] : []),
+      ...(hideViews ? [{ action: { not: VIEW_EVENT } }] : []),
+    ],
     ...(q.actor ? { OR: [{ actorLabel: { contains: q.actor, mode: "insensitive" } }, { actorId: q.actor }] } : {}),
     ...(q.action ? { action: { startsWith: q.action } } : {}),
     ...(q.target_type ? { targetType: q.target_type } : {}),

@@ -1,6 +1,8 @@
-// Links from persona evidence and reviews into the conversation traces page.
+// Links from persona evidence and reviews into the conversation traces page, in the format the
+// persona reference pins (`/traces?agent_id=…&user_id=…&thread_id=…#trace-timeline`); the traces
+// page reads `agent_id` as an alias of the console's `agent` scope.
+import { threadHref } from "../console/links";
+
 export function traceHref(o: { agentId?: string | null; userId: string; threadId: string; rootTraceId?: string | null }): string {
-  const q = new URLSearchParams({ agent_id: o.agentId ?? "", user_id: o.userId, thread_id: o.threadId });
-  if (o.rootTraceId) q.set("root_trace_id", o.rootTraceId);
-  return `/traces?${q.toString()}#trace-timeline`;
+  return threadHref(o, "agent_id");
 }

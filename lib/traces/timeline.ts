@@ -3,12 +3,26 @@
 // ids and versions, never their text) and the persona reviews that read it (status, counts
 // and usage, never goals or reasons).
 import type { Db } from "../db/prisma";
+import { Prisma } from "../db/generated/client";
 
 export type TraceFilter = { agentId?: string; userId?: string; threadId?: string };
 
 export type ThreadSummary = { agentId: string; userId: string | null; threadId: string; lastAt: Date; messages: number; runs: number };
 
-export type TraceStep = { tool: string; arguments: unknown; result: unknown; error: unknown; timestamp: string | null };
+/**
+ * A tool step. Steps carry a start time, not a duration: `durationMs` is the agent's own
+ * `duration_ms` when it sends one; `untilNextMs` is the time until the next step started, when
+ * both have timestamps (an upper bound on the step's duration).
+ */
+export type TraceStep = {
+  tool: string;
+  arguments: unknown;
+  result: unknown;
+  error: unknown;
+  timestamp: string | null;
+  durationMs: number | null;
+  untilNextMs: number | null;
+};
 export type SuppliedSkill = { id: string; name: string | null; version: number | null; status: string | null };
 
 type Base = { at: Date; id: string; rootTraceId: string | null };
@@ -17,7 +31,9 @@ export type TimelineEvent =
   | (Base & {
       kind: "run";
       agentId: string;
+      userId: string | null;
       workflowId: string;
+      canonicalHash: string | null;
       query: string;
       outcome: string;
       outcomeSource: string;
@@ -41,6 +57,7 @@ export type TimelineEvent =
     });
 
 export const TIMELINE_LIMIT = 500;
+export const THREADS_PAGE_SIZE = 50;
 export const REVIEW_THREAD_PREFIX = "persona-review:";
 
 /** Ordered by time; at equal times messages come before runs before reviews, then by id. */
@@ -51,30 +68,62 @@ export function mergeTimeline(events: TimelineEvent[]): TimelineEvent[] {
 
 export function stepsOf(json: unknown): TraceStep[] {
   if (!Array.isArray(json)) return [];
-  return json.map((s) => {
+  const steps = json.map((s) => {
     const o = (s && typeof s === "object" ? s : {}) as Record<string, unknown>;
+    const duration = o.duration_ms;
     return {
       tool: typeof o.tool === "string" ? o.tool : "(unknown tool)",
       arguments: o.arguments ?? null,
       result: o.result ?? null,
       error: o.error ?? null,
       timestamp: typeof o.timestamp === "string" ? o.timestamp : null,
+      durationMs: typeof duration === "number" && Number.isFinite(duration) && duration >= 0 ? duration : null,
+      untilNextMs: null as number | null,
     };
   });
+  steps.forEach((step, i) => {
+    const next = steps[i + 1];
+    const gap = step.timestamp && next?.timestamp ? Date.parse(next.timestamp) - Date.parse(step.timestamp) : NaN;
+    step.untilNextMs = Number.isFinite(gap) && gap >= 0 ? gap : null;
+  });
+  return steps;
 }
 
-export async function listThreads(database: Db, f: TraceFilter, limit = 50): Promise<ThreadSummary[]> {
+/** LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page of the threads matching a filter, newest activity first, with the total. `search`
+ * matches a thread id or account in part, or the text of a run's query or a user message in
+ * the thread (searched, never logged).
+ */
+export async function listThreads(
+  database: Db,
+  f: TraceFilter & { search?: string },
+  page = { page: 1, pageSize: THREADS_PAGE_SIZE },
+): Promise<{ threads: ThreadSummary[]; total: number }> {
   const agent = f.agentId ?? null;
   const user = f.userId ?? null;
-  const rows = await database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint }[]>`
+  const like = f.search ? containing(f.search) : null;
+  const threads = Prisma.sql`
     SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (
-      SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs FROM conversation_messages
+      SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs,
+          ${like}::text IS NOT NULL AND role = 'user' AND text ILIKE ${like} AS hit FROM conversation_messages
         WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
       UNION ALL
-      SELECT agent_id, user_id, thread_id, created_at, 0, 1 FROM workflows
+      SELECT agent_id, user_id, thread_id, created_at, 0, 1, ${like}::text IS NOT NULL AND query ILIKE ${like} FROM workflows
         WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
-    ) t GROUP BY agent_id, user_id, thread_id ORDER BY last_at DESC, thread_id LIMIT ${limit}`;
-  return rows.map((r) => ({ agentId: r.agent_id, userId: r.user_id, threadId: r.thread_id, lastAt: r.last_at, messages: Number(r.messages), runs: Number(r.runs) }));
+    ) t GROUP BY agent_id, user_id, thread_id
+    HAVING ${like}::text IS NULL OR bool_or(hit) OR thread_id ILIKE ${like} OR user_id ILIKE ${like}`;
+  const [rows, [{ total }]] = await Promise.all([
+    database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint }[]>`
+      ${threads} ORDER BY last_at DESC, thread_id, agent_id OFFSET ${(page.page - 1) * page.pageSize} LIMIT ${page.pageSize}`,
+    database.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (${threads}) m`,
+  ]);
+  return {
+    threads: rows.map((r) => ({ agentId: r.agent_id, userId: r.user_id, threadId: r.thread_id, lastAt: r.last_at, messages: Number(r.messages), runs: Number(r.runs) })),
+    total,
+  };
 }
 
 /** One thread's timeline (newest TIMELINE_LIMIT of each kind); `truncated` when more exist. */
@@ -87,7 +136,7 @@ export async function threadTimeline(database: Db, f: TraceFilter & { threadId: 
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: TIMELINE_LIMIT + 1,
       select: {
-        id: true, agentId: true, workflowId: true, rootTraceId: true, query: true, outcome: true, outcomeSource: true,
+        id: true, agentId: true, userId: true, workflowId: true, canonicalHash: true, rootTraceId: true, query: true, outcome: true, outcomeSource: true,
         executionError: true, answer: true, steps: true, skillsActivated: true, createdAt: true,
       },
     }),
@@ -110,7 +159,9 @@ export async function threadTimeline(database: Db, f: TraceFilter & { threadId: 
       id: r.id,
       rootTraceId: r.rootTraceId,
       agentId: r.agentId,
+      userId: r.userId,
       workflowId: r.workflowId,
+      canonicalHash: r.canonicalHash,
       query: r.query,
       outcome: r.outcome,
       outcomeSource: r.outcomeSource,

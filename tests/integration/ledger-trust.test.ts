@@ -174,6 +174,6 @@ describe(`ledger trust boundary (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
     expect(page.status).toBe(200);
     const html = page.text.replace(/&amp;/g, "&");
     expect(html).toContain(`href="/workflows/runs/${runIds["support-a"]}"`);
-    expect(html).toContain(`href="/traces?agent_id=support-a&user_id=acct-support-a&thread_id=thread-support-a&root_trace_id=tr-support-a#trace-timeline"`);
+    expect(html).toContain(`href="/traces?agent=support-a&user_id=acct-support-a&thread_id=thread-support-a&root_trace_id=tr-support-a#trace-timeline"`);
   });
 });

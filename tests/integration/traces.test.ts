@@ -82,10 +82,10 @@ describe(`conversation traces (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
   it("lists recent threads for viewers, filtered by agent and account", async () => {
     const list = await call(server.baseUrl, viewer, "GET", `/traces?user_id=${USER}`);
     expect(list.status).toBe(200);
-    expect(list.text).toContain("/traces?agent_id=shop&amp;user_id=acct-t&amp;thread_id=t-shop#trace-timeline");
+    expect(list.text).toContain("/traces?agent=shop&amp;user_id=acct-t&amp;thread_id=t-shop#trace-timeline");
     const other = await call(server.baseUrl, viewer, "GET", `/traces?agent_id=another`);
     expect(other.text).not.toContain("t-shop");
-    expect(other.text).toContain("No conversation traces yet");
+    expect(other.text).toContain("No threads match these filters");
     expect((await call(server.baseUrl, anonymous, "GET", "/traces")).status).toBe(307);
   });
 
@@ -103,7 +103,8 @@ describe(`conversation traces (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     expect(html).toContain("TimeoutError");
     expect(html).toContain("gateway slow");
     expect(html).toContain("&quot;accepted&quot;: true");
-    expect(html).toContain(`${skill.skill_id} v${skill.version}`);
+    expect(html).toContain(`href="/skills?agent=${AGENT}&amp;skill=${skill.skill_id}"`);
+    expect(html).toMatch(new RegExp(` v(<!-- -->)?${skill.version}</a>`));
     // Its text is not supplied here.
     const distinctive = skill.content.split("\n").find((l) => l.length > 40 && !l.includes("lookup_order") && !l.includes("issue_refund"));
     if (distinctive) expect(html).not.toContain(distinctive);
@@ -119,7 +120,7 @@ describe(`conversation traces (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     const r = await call(server.baseUrl, viewer, "GET", `/traces?user_id=${USER}&thread_id=${encodeURIComponent(review.trace.thread_id)}`);
     expect(r.status).toBe(200);
     expect(r.text).toContain(review.id);
-    expect(r.text).toContain("any agent · 1 event<");
+    expect(r.text).toContain("any agent ·</span><span>1 event<");
     expect(r.text).not.toContain("Zq-shop faster refunds");
   });
 });

@@ -5,6 +5,8 @@ import fc from "fast-check";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { hrefWith } from "@/components/ui/table";
 import { pageParam } from "@/lib/console/url";
+import { agentParam, scopedAgent, switchAgentHref } from "@/lib/console/agent-scope";
+import { threadHref } from "@/lib/console/links";
 
 describe("safeNextPath", () => {
   it("keeps same-site paths with their query", () => {
@@ -80,5 +82,29 @@ describe("pageParam", () => {
     expect(pageParam({ page: ["3", "9"] })).toBe(3);
     for (const bad of ["0", "-2", "2.5", "1e300", "99999999999999999999", "100001", "x", "", undefined]) expect(pageParam({ page: bad }), String(bad)).toBe(1);
     expect(pageParam({ runs_page: "4" }, "runs_page")).toBe(4);
+  });
+});
+
+describe("agent scope", () => {
+  const q = (s: string) => new URLSearchParams(s);
+  it("reads the agent from an agent's own pages, else from `agent` or its alias `agent_id`", () => {
+    expect(scopedAgent("/agents/a%20b/settings", q("agent=other"))).toBe("a b");
+    expect(scopedAgent("/traces", q("agent_id=x"))).toBe("x");
+    expect(scopedAgent("/traces", q("agent=y&agent_id=x"))).toBe("y");
+    expect(scopedAgent("/agents", q(""))).toBe("");
+    expect(agentParam({ agent_id: " z " })).toBe("z");
+  });
+
+  it("switches to the same page of another agent, the runs list from a run, and drops the alias, paging and the open record", () => {
+    expect(switchAgentHref("/agents/a/settings", q(""), "b c")).toBe("/agents/b%20c/settings");
+    expect(switchAgentHref("/agents/a", q(""), "")).toBe("/agents");
+    expect(switchAgentHref("/workflows/runs/r1", q(""), "b")).toBe("/workflows/runs?agent=b");
+    expect(switchAgentHref("/traces", q("agent_id=a&q=refund&page=3&thread_id=t&user_id=u"), "b")).toBe("/traces?q=refund&user_id=u&agent=b");
+    expect(switchAgentHref("/skills", q("agent=a&skill=s1&status=active"), "")).toBe("/skills?status=active");
+  });
+
+  it("links a thread with the console's agent parameter, or the persona reference's", () => {
+    expect(threadHref({ agentId: "a", userId: "u", threadId: "t" })).toBe("/traces?agent=a&user_id=u&thread_id=t#trace-timeline");
+    expect(threadHref({ agentId: "a", userId: "u", threadId: "t" }, "agent_id")).toBe("/traces?agent_id=a&user_id=u&thread_id=t#trace-timeline");
   });
 });

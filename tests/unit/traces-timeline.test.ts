@@ -8,7 +8,7 @@ const review = (id: string, t: string): TimelineEvent => ({
   model: null, inputTokens: null, outputTokens: null, durationMs: null, estimatedCostUsd: null,
 });
 const run = (id: string, t: string): TimelineEvent => ({
-  kind: "run", id, at: at(t), rootTraceId: null, agentId: "a", workflowId: id, query: "", outcome: "SUCCESS", outcomeSource: "REPORTED",
+  kind: "run", id, at: at(t), rootTraceId: null, agentId: "a", userId: null, workflowId: id, canonicalHash: null, query: "", outcome: "SUCCESS", outcomeSource: "REPORTED",
   executionError: null, answer: null, steps: [], skills: [],
 });
 
@@ -20,10 +20,23 @@ describe("trace timeline", () => {
 
   it("reads stored tool steps defensively", () => {
     expect(stepsOf([{ tool: "lookup", arguments: { id: 1 }, result: { ok: true }, timestamp: "2026-01-01T00:00:00Z" }, { error: { type: "Timeout" } }, null])).toEqual([
-      { tool: "lookup", arguments: { id: 1 }, result: { ok: true }, error: null, timestamp: "2026-01-01T00:00:00Z" },
-      { tool: "(unknown tool)", arguments: null, result: null, error: { type: "Timeout" }, timestamp: null },
-      { tool: "(unknown tool)", arguments: null, result: null, error: null, timestamp: null },
+      { tool: "lookup", arguments: { id: 1 }, result: { ok: true }, error: null, timestamp: "2026-01-01T00:00:00Z", durationMs: null, untilNextMs: null },
+      { tool: "(unknown tool)", arguments: null, result: null, error: { type: "Timeout" }, timestamp: null, durationMs: null, untilNextMs: null },
+      { tool: "(unknown tool)", arguments: null, result: null, error: null, timestamp: null, durationMs: null, untilNextMs: null },
     ]);
     expect(stepsOf("nope")).toEqual([]);
+  });
+
+  it("takes a step's own duration when sent, else the time until the next timestamped step", () => {
+    const steps = stepsOf([
+      { tool: "a", timestamp: "2026-01-01T00:00:00.000Z" },
+      { tool: "b", timestamp: "2026-01-01T00:00:01.250Z", duration_ms: 800 },
+      { tool: "c", timestamp: "2026-01-01T00:00:02.000Z", duration_ms: "fast" },
+    ]);
+    expect(steps.map((s) => [s.durationMs, s.untilNextMs])).toEqual([
+      [null, 1250],
+      [800, 750],
+      [null, null],
+    ]);
   });
 });

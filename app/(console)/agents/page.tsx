@@ -10,6 +10,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
 import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/console/pages/agents";
 import { db } from "@/lib/db/client";
+import { agentHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -58,7 +59,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
             key: "agent",
             header: "Agent",
             cell: (a) => (
-              <Link href={`/agents/${encodeURIComponent(a.id)}`} className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+              <Link href={agentHref(a.id)} className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
                 {a.name}
                 {a.name !== a.id ? <span className="ml-1 font-normal text-slate-500">({a.id})</span> : null}
               </Link>

@@ -1,7 +1,9 @@
-// The audit log (admins only): every change with who made it, in which role, on what, from
-// which request, as a sentence with links. Server-paginated; filters and page live in the URL.
+// The audit log (admins only): every change with who made it, in which role, on what (by name,
+// linked), from which request, as a sentence per event type. Server-paginated; filters and page
+// live in the URL. Persona page views are hidden unless "Show page views" is on; an account is
+// found by its plain id (the server computes the pseudonym the rows hold).
 import Link from "next/link";
-import { AuditEventSummary, targetHref } from "@/components/audit/event-summary";
+import { AuditEventSummary, targetOf } from "@/components/audit/event-summary";
 import { linkClass } from "@/components/review/styles";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,8 +14,10 @@ import { buttonClasses } from "@/components/ui/button";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAuditPage } from "@/lib/audit/pages/audit";
+import type { AuditNames } from "@/lib/audit/names";
 import type { AuditEventView } from "@/lib/audit/query";
 import { db } from "@/lib/db/client";
+import { apiKeyHref, userHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +34,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         { name: "action", label: "Action", type: "select", options: facets.actions.map((a) => ({ value: a, label: a })) },
         { name: "target_type", label: "Target type", type: "select", options: facets.targetTypes.map((t) => ({ value: t, label: t })) },
         { name: "target", label: "Target id", type: "text" },
+        { name: "account", label: "Account id", type: "text", placeholder: "plain user_id" },
         { name: "from", label: "From", type: "datetime" },
         { name: "to", label: "To", type: "datetime" },
       ]}
@@ -48,12 +53,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </>
     );
   }
-  const { q, events, total, filtered } = view;
+  const { q, events, total, filtered, names, viewsShown } = view;
 
   return (
     <>
       {header}
       {filters}
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        {viewsShown ? "Persona page views are shown. " : "Persona page views are hidden. "}
+        <Link href={hrefWith("/audit", sp, { views: viewsShown ? null : "show", page: null })} className={linkClass}>
+          {viewsShown ? "Hide page views" : "Show page views"}
+        </Link>
+      </p>
       <DataTable<AuditEventView>
         caption="Audit events"
         rows={events}
@@ -68,21 +79,24 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             className: "min-w-[10rem]",
             cell: (e) => (
               <span className="block max-w-[16rem] break-words">
-                {e.actor_label ?? e.actor_type}
+                <Actor e={e} />
                 {e.actor_role ? <span className="block text-xs text-slate-500">{e.actor_role}</span> : null}
               </span>
             ),
           },
-          { key: "action", header: "Event", cell: (e) => <code className="text-xs">{e.action}</code> },
+          { key: "action", header: "Event", cell: (e) => <code className="text-xs break-all">{e.action}</code> },
+          { key: "target", header: "Target", className: "min-w-[9rem]", cell: (e) => <Target e={e} names={names} /> },
+          { key: "details", header: "What happened", className: "min-w-[16rem]", cell: (e) => <Details e={e} names={names} /> },
           {
-            key: "target",
-            header: "Target",
-            className: "min-w-[10rem]",
-            cell: (e) => <Target e={e} />,
+            key: "request",
+            header: "Request · client",
+            cell: (e) => (
+              <span className="block max-w-[9rem] text-xs">
+                <code className="block truncate" title={e.request_id ?? ""}>{e.request_id ?? "—"}</code>
+                <code className="block truncate text-slate-500" title="client (keyed pseudonym of the address)">{e.client_hash ?? "—"}</code>
+              </span>
+            ),
           },
-          { key: "request", header: "Request", cell: (e) => <code className="block max-w-[10rem] truncate text-xs" title={e.request_id ?? ""}>{e.request_id ?? "—"}</code> },
-          { key: "client", header: "Client", cell: (e) => <code className="text-xs">{e.client_hash ?? "—"}</code> },
-          { key: "details", header: "What happened", className: "min-w-[18rem]", cell: (e) => <Details e={e} /> },
         ]}
       />
       {events.length > 0 ? <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith("/audit", sp, { page: p })} /> : null}
@@ -90,23 +104,27 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   );
 }
 
-function Target({ e }: { e: AuditEventView }) {
-  if (!e.target_type) return "—";
-  const text = `${e.target_type}${e.target_id ? `: ${e.target_id}` : ""}`;
-  const href = e.event ? targetHref(e.event) : null;
-  return <span className="block max-w-[14rem] text-xs break-all">{href ? <Link href={href} className={linkClass}>{text}</Link> : text}</span>;
+/** The actor by label, linked to its settings row when it is a user or an API key. */
+function Actor({ e }: { e: AuditEventView }) {
+  const label = e.actor_label ?? e.actor_type;
+  const href = !e.actor_id ? null : e.actor_type === "user" ? userHref(e.actor_id) : e.actor_type === "api_key" ? apiKeyHref(e.actor_id) : null;
+  return href ? <Link href={href} className={linkClass}>{label}</Link> : <>{label}</>;
 }
 
-/** The event's sentence; a row no current type describes shows its raw details instead. */
-function Details({ e }: { e: AuditEventView }) {
-  if (e.event) return <span className="block max-w-md text-sm"><AuditEventSummary event={e.event} /></span>;
-  const text = JSON.stringify(e.details);
+function Target({ e, names }: { e: AuditEventView; names: AuditNames }) {
+  if (!e.target_type) return "—";
+  // A row no current type describes keeps its raw target.
+  const t = e.event ? targetOf(e.event, names) : { label: `${e.target_type}${e.target_id ? `: ${e.target_id}` : ""}`, href: null };
+  return <span className="block max-w-[14rem] text-xs break-words">{t.href ? <Link href={t.href} className={linkClass}>{t.label}</Link> : t.label}</span>;
+}
+
+/** The event's sentence; a row no current type describes shows its raw details, wrapped. */
+function Details({ e, names }: { e: AuditEventView; names: AuditNames }) {
+  if (e.event) return <span className="block text-sm break-words"><AuditEventSummary event={e.event} names={names} /></span>;
   return (
-    <span className="block max-w-md text-xs">
-      <span className="text-slate-500">Unrecognized (legacy) event: </span>
-      <code title={text} className="line-clamp-3 break-all text-slate-600 dark:text-slate-400">
-        {text}
-      </code>
+    <span className="block text-xs">
+      <span className="text-slate-500">Unrecognized (legacy) event:</span>
+      <pre className="mt-1 break-words whitespace-pre-wrap text-slate-600 dark:text-slate-400">{JSON.stringify(e.details, null, 2)}</pre>
     </span>
   );
 }

@@ -18,6 +18,7 @@ import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
 import { loadSkillsPage, SKILL_STATUS_LABEL as STATUS_LABEL, SKILLS_PATH as PATH } from "@/lib/learning/pages/skills";
+import { workflowsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -37,7 +38,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
       actions={
         <div className="flex flex-wrap items-center gap-2">
           {q.agent ? <SkillsTransfer agentId={q.agent} status={q.status ?? "active"} canImport={can(user, "learning:write")} /> : null}
-          <Link href={q.agent ? `/workflows?agent=${encodeURIComponent(q.agent)}` : "/workflows"} className={buttonClasses("ghost")}>
+          <Link href={workflowsHref(q.agent)} className={buttonClasses("ghost")}>
             View trajectory classes
           </Link>
         </div>
@@ -48,7 +49,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
     return (
       <>
         {header}
-        <EmptyState title="No learned skills yet" action={<Link href={q.agent ? `/workflows?agent=${encodeURIComponent(q.agent)}` : "/workflows"} className={buttonClasses("secondary")}>Open trajectory classes</Link>}>
+        <EmptyState title="No learned skills yet" action={<Link href={workflowsHref(q.agent)} className={buttonClasses("secondary")}>Open trajectory classes</Link>}>
           Skills appear when a trajectory class passes every promotion gate and is distilled: by an automatic cycle, by Run promotion cycle, or by Distill now on a class that is ready.
         </EmptyState>
       </>

@@ -1,11 +1,13 @@
-// GET /traces?agent_id=…&user_id=…&thread_id=…: conversation traces for admins and viewers.
-// Without a thread it lists recent threads; with one it shows the thread's timeline at
+// GET /traces?agent=…&user_id=…&thread_id=…&q=…&page=…: conversation traces for admins and
+// viewers (`agent_id` is read as an alias of `agent`). Without a thread it lists one page of
+// matching threads with their total; with one it shows the thread's timeline at
 // #trace-timeline. It never shows persona goals.
 import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
-import { loadTracesPage, tracesFilters } from "@/lib/traces/pages/traces";
+import { loadTracesPage, tracesFilters, tracesHref } from "@/lib/traces/pages/traces";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
+import { AccountLinks, AgentLink } from "@/components/links/record-link";
 import { TraceFilters } from "@/components/traces/trace-filters";
 import { ThreadList } from "@/components/traces/thread-list";
 import { TraceTimeline } from "@/components/traces/trace-timeline";
@@ -18,23 +20,33 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
   const sp = await searchParams;
   const filters = tracesFilters(sp);
   await requireScope(filters.path, "learning:read");
-  const { agentId, userId, threadId, rootTraceId } = filters;
-  const { agents, threads, timeline } = await loadTracesPage(db(), filters);
+  const { agentId, userId, threadId, rootTraceId, search } = filters;
+  const { agents, list, pageSize, timeline } = await loadTracesPage(db(), filters);
   return (
     <div className="min-w-0">
       <PageHeader title="Traces" description="Conversations as timelines: messages, tool-calling runs, the skills supplied to them, and persona reviews." />
-      <TraceFilters agentId={agentId} userId={userId} threadId={threadId} agents={agents} />
+      <TraceFilters key={filters.path} agentId={agentId} userId={userId} threadId={threadId} search={search} agents={agents} />
       {timeline ? (
         <section id="trace-timeline" aria-labelledby="trace-timeline-title" className="min-w-0 scroll-mt-20">
           <h2 id="trace-timeline-title" className="mb-1 text-base font-semibold break-all">
             Thread {threadId}
           </h2>
-          <p className="mb-3 text-sm break-all text-slate-600 dark:text-slate-400">
-            {[
-              userId ? `Account ${userId}` : "Any account",
-              agentId ? `agent ${agentId}` : "any agent",
-              `${timeline.events.length} event${timeline.events.length === 1 ? "" : "s"}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`,
-            ].join(" · ")}
+          <p className="mb-3 flex flex-wrap gap-x-1 text-sm break-all text-slate-600 dark:text-slate-400">
+            {userId ? (
+              <span>
+                Account <AccountLinks userId={userId} agentId={agentId} /> ·
+              </span>
+            ) : (
+              <span>Any account ·</span>
+            )}
+            {agentId ? (
+              <span>
+                agent <AgentLink id={agentId} /> ·
+              </span>
+            ) : (
+              <span>any agent ·</span>
+            )}
+            <span>{`${timeline.events.length} event${timeline.events.length === 1 ? "" : "s"}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`}</span>
           </p>
           {timeline.events.length === 0 ? (
             <EmptyState title="Nothing recorded in this thread">No messages, runs or persona reviews match these filters.</EmptyState>
@@ -42,9 +54,16 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
             <TraceTimeline events={timeline.events} rootTraceId={rootTraceId} />
           )}
         </section>
-      ) : (
-        <ThreadList threads={threads} />
-      )}
+      ) : list ? (
+        <ThreadList
+          threads={list.threads}
+          total={list.total}
+          page={filters.page}
+          pageSize={pageSize}
+          filtered={Boolean(agentId || userId || search)}
+          pageHref={(p) => tracesHref(filters, { page: p > 1 ? p : null })}
+        />
+      ) : null}
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { db } from "@/lib/db/client";
 import { AGENTS_PAGE, loadWorkflowsPage, REPORTS_PAGE, RUNS_PAGE, WORKFLOWS_PATH as PATH } from "@/lib/learning/pages/workflows";
+import { agentSettingsHref, skillsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -39,11 +40,11 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
         <>
           {q.agent && canAct ? <CycleButton agentId={q.agent} /> : null}
           {q.agent ? (
-            <Link href={`/agents/${encodeURIComponent(q.agent)}/settings`} className={buttonClasses("secondary")}>
+            <Link href={agentSettingsHref(q.agent)} className={buttonClasses("secondary")}>
               Learning settings
             </Link>
           ) : null}
-          <Link href={q.agent ? `/skills?agent=${encodeURIComponent(q.agent)}` : "/skills"} className={buttonClasses("ghost")}>
+          <Link href={skillsHref(q.agent)} className={buttonClasses("ghost")}>
             View skills
           </Link>
         </>

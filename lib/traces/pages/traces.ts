@@ -1,29 +1,46 @@
-// The Traces page: its filters from the URL, then either the recent threads or one thread's
-// timeline, with the agent filter's options.
+// The Traces page: its filters from the URL (agent scope, account, thread, text search, page),
+// then either one page of threads with their total or one thread's timeline, with the agent
+// filter's options. The search text travels in the URL only; it is never logged.
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { agentOptions } from "../../console/agents";
-import type { SearchParams } from "../../console/url";
+import { agentParam } from "../../console/agent-scope";
+import { AGENT_PARAM } from "../../console/links";
+import { hrefWith, pageParam, param, type SearchParams } from "../../console/url";
 import { validAccountId } from "../../persona/action-body";
-import { listThreads, threadTimeline } from "../timeline";
+import { listThreads, threadTimeline, THREADS_PAGE_SIZE } from "../timeline";
 
 /** A usable filter value, or "" (absent, repeated, blank, too long or unstorable text). */
-const filterValue = (v: string | string[] | undefined) => (typeof v === "string" ? (validAccountId(v.trim()) ?? "") : "");
+const filterValue = (v: string | undefined) => (typeof v === "string" ? (validAccountId(v.trim()) ?? "") : "");
 
-export type TracesFilters = { agentId: string; userId: string; threadId: string; rootTraceId: string };
+export const SEARCH_MAX = 200;
+
+export type TracesFilters = { agentId: string; userId: string; threadId: string; rootTraceId: string; search: string; page: number };
 
 export function tracesFilters(sp: SearchParams): TracesFilters & { path: string } {
-  const f = { agentId: filterValue(sp.agent_id), userId: filterValue(sp.user_id), threadId: filterValue(sp.thread_id), rootTraceId: filterValue(sp.root_trace_id) };
-  const q = new URLSearchParams(Object.entries({ agent_id: f.agentId, user_id: f.userId, thread_id: f.threadId }).filter(([, v]) => v));
-  return { ...f, path: `/traces${q.size ? `?${q.toString()}` : ""}` };
+  const f = {
+    agentId: filterValue(agentParam(sp)),
+    userId: filterValue(param(sp, "user_id")),
+    threadId: filterValue(param(sp, "thread_id")),
+    rootTraceId: filterValue(param(sp, "root_trace_id")),
+    search: (param(sp, "q") ?? "").trim().slice(0, SEARCH_MAX),
+    page: pageParam(sp),
+  };
+  return { ...f, path: tracesHref(f, {}) };
 }
 
-export async function loadTracesPage(db: Db, { agentId, userId, threadId }: TracesFilters) {
-  const filter = { ...(agentId ? { agentId } : {}), ...(userId ? { userId } : {}) };
-  const [agents, threads, timeline] = await Promise.all([
+/** This view's address with `changes` applied (the canonical spelling: `agent`, never its alias). */
+export function tracesHref(f: TracesFilters, changes: Record<string, string | number | null>): string {
+  const current = { [AGENT_PARAM]: f.agentId, user_id: f.userId, thread_id: f.threadId, root_trace_id: f.rootTraceId, q: f.search, page: f.page > 1 ? String(f.page) : "" };
+  return hrefWith("/traces", current, changes);
+}
+
+export async function loadTracesPage(db: Db, f: TracesFilters) {
+  const filter = { ...(f.agentId ? { agentId: f.agentId } : {}), ...(f.userId ? { userId: f.userId } : {}) };
+  const [agents, list, timeline] = await Promise.all([
     agentOptions(db),
-    threadId ? Promise.resolve([]) : listThreads(db, filter),
-    threadId ? threadTimeline(db, { ...filter, threadId }) : Promise.resolve(null),
+    f.threadId ? null : listThreads(db, { ...filter, search: f.search || undefined }, { page: f.page, pageSize: THREADS_PAGE_SIZE }),
+    f.threadId ? threadTimeline(db, { ...filter, threadId: f.threadId }) : Promise.resolve(null),
   ]);
-  return { agents, threads, timeline };
+  return { agents, list, pageSize: THREADS_PAGE_SIZE, timeline };
 }

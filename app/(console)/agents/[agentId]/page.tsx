@@ -16,6 +16,7 @@ import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/console/pages/agent";
 import { db } from "@/lib/db/client";
+import { skillsHref, workflowsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -61,10 +62,10 @@ export default async function AgentPage({ params, searchParams }: Props) {
         }
         actions={
           <>
-            <Link href={`/workflows?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
+            <Link href={workflowsHref(agent.id)} className={buttonClasses("secondary")}>
               Trajectory classes
             </Link>
-            <Link href={`/skills?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
+            <Link href={skillsHref(agent.id)} className={buttonClasses("secondary")}>
               Skills
             </Link>
             <Link href={`${path}/settings`} className={buttonClasses(mayEdit ? "primary" : "secondary")}>

@@ -11,6 +11,7 @@ import { denial } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentSettingsPage } from "@/lib/console/pages/agent-settings";
 import { db } from "@/lib/db/client";
+import { agentHref, workflowsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
 
@@ -34,10 +35,10 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
         }
         actions={
           <>
-            <Link href={`/workflows?agent=${encodeURIComponent(agent.id)}`} className={buttonClasses("secondary")}>
+            <Link href={workflowsHref(agent.id)} className={buttonClasses("secondary")}>
               Trajectory classes
             </Link>
-            <Link href={`/agents/${encodeURIComponent(agent.id)}`} className={buttonClasses("ghost")}>
+            <Link href={agentHref(agent.id)} className={buttonClasses("ghost")}>
               Agent
             </Link>
           </>

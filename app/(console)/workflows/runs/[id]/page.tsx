@@ -1,6 +1,5 @@
 // One run: what was asked, each tool call with its arguments, result or error, and how the
 // outcome was decided.
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";
@@ -8,9 +7,11 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
-import { getRun } from "@/lib/console/runs";
+import { loadRunPage } from "@/lib/console/pages/run";
 import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
 import { db } from "@/lib/db/client";
+import { AccountLinks, AgentLink, ClassLink, SkillLink, ThreadLink } from "@/components/links/record-link";
+import { PageAgent } from "@/components/shell/page-agent";
 
 export const dynamic = "force-dynamic";
 
@@ -19,24 +20,31 @@ const hasError = (e: unknown) => e !== undefined && e !== null && e !== "";
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   await requireScope(`/workflows/runs/${encodeURIComponent(id)}`, "learning:read");
-  const run = await getRun(db(), id);
-  if (!run) notFound();
+  const view = await loadRunPage(db(), id);
+  if (!view) notFound();
+  const { run, skills } = view;
+  const skill = (skillId: string) => {
+    const s = skills.get(skillId);
+    return <SkillLink key={skillId} agentId={run.agentId} id={skillId} name={s?.name} version={s?.version} />;
+  };
+  const thread = { agentId: run.agentId, userId: run.userId, threadId: run.threadId ?? "" };
 
   const facts: [string, React.ReactNode][] = [
-    ["Agent", <Link key="a" href={`/agents/${encodeURIComponent(run.agentId)}`} className="text-indigo-700 hover:underline dark:text-indigo-300">{run.agent.name} ({run.agentId})</Link>],
+    ["Agent", <AgentLink key="a" id={run.agentId} name={run.agent.name} />],
     ["Outcome", <span key="o" className="flex items-center gap-2"><Badge status={run.outcome.toLowerCase()} /> <span className="text-xs text-slate-500">decided by {outcomeSourceLabel(run.outcomeSource)}{run.lastStepError ? ` (${run.lastStepError})` : ""}</span></span>],
     ["Created", <LocalTime key="c" iso={run.createdAt} />],
     ["Received", <LocalTime key="r" iso={run.receivedAt} />],
-    ["User", run.userId ?? "—"],
-    ["Thread", run.threadId ?? "—"],
-    ["Root trace", run.rootTraceId ?? "—"],
-    ["Trajectory class", run.canonicalHash ? <code key="h" className="break-all">{run.canonicalHash}</code> : "none (no steps)"],
-    ["Skills activated", run.skillsActivated.length ? run.skillsActivated.join(", ") : "none"],
-    ["Covered by skill", run.promotedSkillId ?? "—"],
+    ["User", run.userId ? <AccountLinks key="u" userId={run.userId} agentId={run.agentId} /> : "—"],
+    ["Thread", run.threadId ? <ThreadLink key="t" {...thread} /> : "—"],
+    ["Root trace", run.rootTraceId ? (run.threadId ? <ThreadLink key="rt" {...thread} rootTraceId={run.rootTraceId}>{run.rootTraceId}</ThreadLink> : <code key="rt">{run.rootTraceId}</code>) : "—"],
+    ["Trajectory class", run.canonicalHash ? <ClassLink key="h" agentId={run.agentId} hash={run.canonicalHash} userId={run.userId}>{run.canonicalHash}</ClassLink> : "none (no steps)"],
+    ["Skills activated", run.skillsActivated.length ? <span key="s" className="flex flex-wrap gap-x-3">{run.skillsActivated.map(skill)}</span> : "none"],
+    ["Covered by skill", run.promotedSkillId ? skill(run.promotedSkillId) : "—"],
   ];
 
   return (
     <>
+      <PageAgent id={run.agentId} />
       <PageHeader
         title={`Run ${run.workflowId}`}
         description={

@@ -1,0 +1,52 @@
+// Links to records, one per record type, all built from lib/console/links.ts: the run page,
+// the timeline, the audit log and the tables name a record and link to it the same way.
+import Link from "next/link";
+import { linkClass } from "@/components/review/styles";
+import { accountTracesHref, agentHref, classHref, personaHref, runHref, skillHref, threadHref } from "@/lib/console/links";
+
+type Children = { children?: React.ReactNode; className?: string };
+
+export function RecordLink({ href, children, className = "", title }: { href: string; title?: string } & Children) {
+  return (
+    <Link href={href} title={title} className={`${linkClass} break-all ${className}`}>
+      {children}
+    </Link>
+  );
+}
+
+export const AgentLink = ({ id, name, children }: { id: string; name?: string | null } & Children) => (
+  <RecordLink href={agentHref(id)}>{children ?? (name && name !== id ? `${name} (${id})` : id)}</RecordLink>
+);
+
+export const RunLink = ({ id, children }: { id: string } & Children) => <RecordLink href={runHref(id)}>{children ?? id}</RecordLink>;
+
+export const SkillLink = ({ agentId, id, name, version, children }: { agentId: string; id: string; name?: string | null; version?: number | null } & Children) => (
+  <RecordLink href={skillHref(agentId, id)} title={id}>
+    {children ?? (name ? `${name}${version != null ? ` v${version}` : ""}` : id)}
+  </RecordLink>
+);
+
+/** A trajectory class by its short hash (the full hash on hover). */
+export const ClassLink = ({ agentId, hash, userId, children }: { agentId: string; hash: string; userId: string | null } & Children) => (
+  <RecordLink href={classHref(agentId, hash, userId)} title={hash} className="font-mono text-xs">
+    {children ?? hash.slice(0, 12)}
+  </RecordLink>
+);
+
+export const ThreadLink = (t: { agentId?: string | null; userId?: string | null; threadId: string; rootTraceId?: string | null } & Children) => (
+  <RecordLink href={threadHref(t)}>{t.children ?? t.threadId}</RecordLink>
+);
+
+/** An account: its persona page, and its traces. */
+export function AccountLinks({ userId, agentId }: { userId: string; agentId?: string | null }) {
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-2">
+      <RecordLink href={personaHref(userId)} title="Persona of this account">
+        {userId}
+      </RecordLink>
+      <RecordLink href={accountTracesHref(userId, agentId)} className="text-xs font-normal">
+        traces
+      </RecordLink>
+    </span>
+  );
+}

@@ -1,0 +1,49 @@
+// Names for the records audit events point at, resolved for one page of events in one query per
+// record type: users by email, API keys by name, agents and skills by name. Accounts stay
+// pseudonyms, except the one an admin searched by its plain id (the search computed it).
+import type { Db } from "../db/prisma";
+import type { AuditEvent } from "./events";
+
+export type SkillName = { name: string; version: number; agentId: string };
+
+export type AuditNames = {
+  user: Record<string, string>;
+  api_key: Record<string, string>;
+  agent: Record<string, string>;
+  skill: Record<string, SkillName>;
+  /** pseudonym → the plain account id an admin searched by. */
+  account: Record<string, string>;
+};
+
+export const NO_NAMES: AuditNames = { user: {}, api_key: {}, agent: {}, skill: {}, account: {} };
+
+/** The ids each event names, by record type (targets, the agent of a skill or job, the skills a cycle touched). */
+function idsOf(events: AuditEvent[]) {
+  const ids = { user: new Set<string>(), api_key: new Set<string>(), agent: new Set<string>(), skill: new Set<string>() };
+  for (const e of events) {
+    if (e.target.type !== "job" && e.target.type !== "account" && e.target.type !== "webhook") ids[e.target.type].add(e.target.id);
+    if ("agent_id" in e.data) ids.agent.add(e.data.agent_id);
+    if (e.type === "promotion_cycle.ran" || e.type === "class.distilled") for (const id of [...e.data.promoted, ...e.data.deprecated]) ids.skill.add(id);
+  }
+  return ids;
+}
+
+const byId = <T extends { id: string }, V>(rows: T[], value: (r: T) => V) => Object.fromEntries(rows.map((r) => [r.id, value(r)]));
+
+export async function auditNames(db: Db, events: AuditEvent[], account?: { pseudonym: string; userId: string }): Promise<AuditNames> {
+  const ids = idsOf(events);
+  const list = (s: Set<string>) => ({ in: [...s] });
+  const [users, keys, agents, skills] = await Promise.all([
+    ids.user.size ? db.user.findMany({ where: { id: list(ids.user) }, select: { id: true, email: true } }) : [],
+    ids.api_key.size ? db.apiKey.findMany({ where: { id: list(ids.api_key) }, select: { id: true, name: true } }) : [],
+    ids.agent.size ? db.agent.findMany({ where: { id: list(ids.agent) }, select: { id: true, name: true } }) : [],
+    ids.skill.size ? db.skill.findMany({ where: { id: list(ids.skill) }, select: { id: true, name: true, version: true, agentId: true } }) : [],
+  ]);
+  return {
+    user: byId(users, (u) => u.email),
+    api_key: byId(keys, (k) => k.name),
+    agent: byId(agents, (a) => a.name),
+    skill: byId(skills, (s) => ({ name: s.name, version: s.version, agentId: s.agentId })),
+    account: account ? { [account.pseudonym]: account.userId } : {},
+  };
+}
