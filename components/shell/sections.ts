@@ -12,7 +12,7 @@ export const SECTIONS: Section[] = [
   { href: "/workflows", label: "Workflows", scope: "learning:read", agentFilter: true },
   { href: "/skills", label: "Skills", scope: "learning:read", agentFilter: true },
   { href: "/ledger", label: "Ledger", scope: "ledger:read" },
-  { href: "/accounts", label: "Accounts", scope: "persona:read" },
+  { href: "/accounts", label: "Accounts", scope: "persona:read", agentFilter: true },
   { href: "/persona-evolution", label: "Persona evolution", scope: "persona:read" },
   { href: "/traces", label: "Traces", scope: "learning:read", agentFilter: true },
   { href: "/audit", label: "Audit log", scope: "audit:read" },
