@@ -8,7 +8,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { secureCookies } from "./lib/auth/cookies";
 
-const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/];
+const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/, /^\/(icon\.svg|manifest\.webmanifest)$/];
 
 /** Route handlers outside /api: they answer JSON, so an anonymous call is a 401, not a redirect to sign in. */
 export const CONSOLE_JSON_ROUTES = /^\/persona-evolution\/(state|action)$/;
@@ -79,4 +79,4 @@ function contentSecurityPolicy(nonce: string, https: boolean): string {
 // The agent API and the health check authenticate in the route wrapper itself (an unauthenticated
 // call gets the same 401 problem+json there); skipping the middleware saves its per-request cost
 // on the hot ingestion path.
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|api/v1/|api/health$).*)"] };
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg$|manifest.webmanifest$|api/v1/|api/health$).*)"] };

@@ -3,7 +3,13 @@ import { headers } from "next/headers";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "Proctor", description: "Review what your AI agents have learned" };
+// The icon and web manifest live in public/ (the middleware serves them without a session).
+export const metadata: Metadata = {
+  title: "Proctor",
+  description: "Review what your AI agents have learned",
+  manifest: "/manifest.webmanifest",
+  icons: { icon: { url: "/icon.svg", type: "image/svg+xml" }, apple: "/icon.svg" },
+};
 
 // Runs before first paint so a dark-mode reader never sees a white flash: the stored choice,
 // else the system preference. components/shell/theme-toggle.tsx writes the same key.

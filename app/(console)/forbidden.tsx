@@ -9,8 +9,8 @@ export default function Forbidden() {
       title="403 — You do not have access to this page"
       message="This section is for admins. Viewers can inspect agents, workflows, traces and the read-only learning pages."
       action={
-        <Link href="/agents" className={buttonClasses("secondary")}>
-          Go to Agents
+        <Link href="/" className={buttonClasses("secondary")}>
+          Go to the inbox
         </Link>
       }
     />

@@ -1,4 +1,6 @@
-// Inspect one account (never a shared persona): a plain GET form on user_id.
+import Link from "next/link";
+
+// Inspect one account (never a shared persona): a plain GET form on user_id, beside the list of accounts.
 export function AccountLookup({ userId }: { userId: string }) {
   return (
     <form method="get" action="/persona-evolution" className="flex min-w-0 flex-wrap items-end gap-2" role="search">
@@ -21,7 +23,15 @@ export function AccountLookup({ userId }: { userId: string }) {
         Inspect account
       </button>
       <p className="w-full text-xs text-slate-500 dark:text-slate-400">
-        Account IDs appear in conversation traces; open Traces to find the one you need.
+        Every account seen in runs and conversations is listed on{" "}
+        <Link href="/accounts" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+          Accounts
+        </Link>
+        ; account IDs also appear in{" "}
+        <Link href="/traces" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+          Traces
+        </Link>
+        .
       </p>
     </form>
   );

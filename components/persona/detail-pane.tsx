@@ -5,7 +5,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import type { ActionName } from "@/lib/persona/action-body";
 import { traceHref } from "@/lib/persona/links";
 import { reviewStatus, type MonitorRow } from "@/lib/persona/monitor";
-import type { HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "@/lib/persona/types";
+import type { DecidedProposal, HistoryEntry, PendingProposal, PersonaDecisions, PersonaState, ReviewEntry } from "@/lib/persona/types";
 import { Badge } from "@/components/ui/badge";
 import { EvidenceList } from "./evidence-list";
 import { GoalsDiff } from "./goals-diff";
@@ -13,37 +13,39 @@ import { GoalsDiff } from "./goals-diff";
 type Props = {
   row: MonitorRow;
   state: PersonaState;
+  decisions: PersonaDecisions;
   writable: boolean;
   busy: boolean;
   running: ActionName | null;
-  run: (a: ActionName) => void;
+  /** Opens the decision's confirm dialog. */
+  decide: (a: "approve" | "dismiss") => void;
 };
 
 const eyebrow = "text-xs font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300";
 const link = "text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
 
-export function DetailPane({ row, state, ...rest }: Props) {
+export function DetailPane({ row, state, decisions, ...rest }: Props) {
   const pane = "min-w-0 space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800";
   if (row.source.list === "pending" && state.pending) {
     return <section aria-label="Selected activity" className={pane}><ProposalDetail p={state.pending} state={state} {...rest} /></section>;
   }
   if (row.source.list === "history") {
     const entry = state.persona.evolution_history[row.source.index];
-    return entry ? <section aria-label="Selected activity" className={pane}><ChangeDetail e={entry} state={state} /></section> : null;
+    return entry ? <section aria-label="Selected activity" className={pane}><ChangeDetail e={entry} state={state} note={decisions.notes[entry.version] ?? null} /></section> : null;
   }
   const review = state.reviews[row.source.index];
-  return review ? <section aria-label="Selected activity" className={pane}><ReviewDetail r={review} state={state} /></section> : null;
+  return review ? <section aria-label="Selected activity" className={pane}><ReviewDetail r={review} state={state} decided={decisions.proposals[review.id] ?? null} /></section> : null;
 }
 
-function ProposalDetail({ p, state, writable, busy, running, run }: { p: PendingProposal; state: PersonaState } & Omit<Props, "row" | "state">) {
+function ProposalDetail({ p, state, writable, busy, running, decide }: { p: PendingProposal; state: PersonaState } & Omit<Props, "row" | "state" | "decisions">) {
   return (
     <>
       <p className={eyebrow}>Suggested adaptation · not applied</p>
       <div className="flex flex-wrap gap-2">
-        <Button onClick={() => run("approve")} disabled={!writable || state.paused || busy} pending={running === "approve"}>
+        <Button onClick={() => decide("approve")} disabled={!writable || state.paused || busy} pending={running === "approve"}>
           {running === "approve" ? "Saving…" : "Approve for next turn"}
         </Button>
-        <Button variant="secondary" onClick={() => run("dismiss")} disabled={!writable || state.paused || busy} pending={running === "dismiss"}>
+        <Button variant="secondary" onClick={() => decide("dismiss")} disabled={!writable || state.paused || busy} pending={running === "dismiss"}>
           {running === "dismiss" ? "Saving…" : "Dismiss"}
         </Button>
       </div>
@@ -56,7 +58,7 @@ function ProposalDetail({ p, state, writable, busy, running, run }: { p: Pending
   );
 }
 
-function ChangeDetail({ e, state }: { e: HistoryEntry; state: PersonaState }) {
+function ChangeDetail({ e, state, note }: { e: HistoryEntry; state: PersonaState; note: string | null }) {
   const undo = e.action === "undo";
   return (
     <>
@@ -67,6 +69,7 @@ function ChangeDetail({ e, state }: { e: HistoryEntry; state: PersonaState }) {
         </a>
       ) : null}
       <p className="break-words whitespace-pre-wrap">{e.change_trigger.reason}</p>
+      {note ? <Reason text={note} /> : null}
       <GoalsDiff before={e.changes.goals.old} after={e.changes.goals.new} afterLabel="After" />
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className="text-slate-500 dark:text-slate-400">{undo ? "Undone by" : "Approved by"}</dt>
@@ -81,7 +84,7 @@ function ChangeDetail({ e, state }: { e: HistoryEntry; state: PersonaState }) {
   );
 }
 
-function ReviewDetail({ r, state }: { r: ReviewEntry; state: PersonaState }) {
+function ReviewDetail({ r, state, decided }: { r: ReviewEntry; state: PersonaState; decided: DecidedProposal | null }) {
   const st = reviewStatus(r.status);
   const figures: [string, string][] = [
     ["Reviewed", `${r.evidence_count} messages`],
@@ -107,6 +110,7 @@ function ReviewDetail({ r, state }: { r: ReviewEntry; state: PersonaState }) {
         <p className="text-sm text-slate-500">Trace not captured for this reflection.</p>
       )}
       {r.reason ? <p className="break-words whitespace-pre-wrap">{r.reason}</p> : null}
+      {decided ? <DecisionDetail d={decided} /> : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         {figures.map(([k, v]) => (
           <div key={k} className="contents">
@@ -116,5 +120,30 @@ function ReviewDetail({ r, state }: { r: ReviewEntry; state: PersonaState }) {
         ))}
       </dl>
     </>
+  );
+}
+
+function Reason({ text }: { text: string }) {
+  return (
+    <p className="rounded-md bg-slate-50 px-3 py-2 text-sm break-words whitespace-pre-wrap dark:bg-slate-900">
+      <span className="font-medium">Reason given: </span>
+      {text}
+    </p>
+  );
+}
+
+/** A suggestion an admin decided: the verdict, who and when, their reason and the goals it proposed. */
+function DecisionDetail({ d }: { d: DecidedProposal }) {
+  const approved = d.status === "approved";
+  return (
+    <div className="space-y-2 border-t border-slate-200 pt-3 dark:border-slate-800">
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <Badge tone={approved ? "green" : "gray"}>{approved ? "Approved" : "Dismissed"}</Badge>
+        <span className="min-w-0 break-all">{d.decided_by ?? "—"}</span>
+        <LocalTime iso={d.decided_at} />
+      </p>
+      {d.decision_reason ? <Reason text={d.decision_reason} /> : <p className="text-sm text-slate-500 dark:text-slate-400">No reason given.</p>}
+      <GoalsDiff before={d.changes.goals.old} after={d.changes.goals.new} afterLabel={approved ? "Approved" : "Dismissed"} />
+    </div>
   );
 }

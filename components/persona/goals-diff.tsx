@@ -1,7 +1,7 @@
 // Before/after goals side by side, with removed and added lines marked (line diff).
 import { diffLines } from "@/lib/persona/diff";
 
-export function GoalsDiff({ before, after, afterLabel }: { before: string; after: string; afterLabel: "After" | "Proposed" }) {
+export function GoalsDiff({ before, after, afterLabel }: { before: string; after: string; afterLabel: "After" | "Proposed" | "Approved" | "Dismissed" }) {
   const lines = diffLines(before, after);
   const side = (keep: "removed" | "added") => {
     const shown = lines.filter((l) => l.kind === "same" || l.kind === keep);

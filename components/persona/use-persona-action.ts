@@ -13,7 +13,7 @@ import type { PersonaState } from "@/lib/persona/types";
 
 export const NO_NEW_EVIDENCE = "No new evidence since the last review. Your approach is unchanged; no model call was made.";
 
-type Settings = { paused?: boolean; daily_enabled?: boolean };
+type Settings = { paused?: boolean; daily_enabled?: boolean; reason?: string };
 type Target = { userId: string; revision: number; proposalId: string | null };
 
 /** The body the contract expects: the revision the operator saw, and the proposal it decides. */
@@ -27,13 +27,15 @@ function actionBody(target: Target, action: ActionName, settings: Settings) {
   };
 }
 
-export function usePersonaAction(target: Target) {
+/** `onDone`: after the server accepted an action (the decisions' toast and dialog close). */
+export function usePersonaAction(target: Target, onDone?: (action: ActionName) => void) {
   const router = useRouter();
   const [refreshing, startTransition] = useTransition();
   const mutation = useMutation({
     mutationFn: ({ action, settings }: { action: ActionName; settings: Settings }) =>
       unwrap<PersonaState>(runPersonaAction(actionBody(target, action, settings))),
-    onSuccess: (state) => {
+    onSuccess: (state, { action }) => {
+      onDone?.(action);
       if (state.notice !== "no_new_evidence") startTransition(() => router.refresh());
     },
   });

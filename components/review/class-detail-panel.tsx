@@ -4,6 +4,7 @@
 import Link from "next/link";
 import type { ClassDetail, ClassRun } from "@/lib/learning/review/class-detail";
 import { GATE_LABEL, GATE_MEASURES } from "@/lib/learning/review/status";
+import { CLASS_WORDS } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
@@ -57,7 +58,7 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
 
       {d.live ? (
         <p className="rounded-md bg-slate-50 px-3 py-2 text-sm dark:bg-slate-900">
-          {d.live.status === "active" ? "Promoted" : "In review"}:{" "}
+          {d.live.status === "active" ? CLASS_WORDS.coveredBy : "In review"}:{" "}
           <Link href={skillHref(d.key.agentId, d.live.id)} className={linkClass}>
             {d.live.name} v{d.live.version}
           </Link>{" "}

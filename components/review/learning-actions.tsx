@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { distillClass, runPromotionCycle } from "@/lib/actions/learning";
 import { unwrap } from "@/lib/actions/client";
+import { createdSkillsSentence } from "@/lib/learning/vocabulary";
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 import { ReportCard } from "./report-card";
@@ -25,8 +26,7 @@ function useLearningAction(target: Target) {
           : runPromotionCycle({ agent_id: target.agentId }),
       ),
     onSuccess: (r) => {
-      const n = r.report.promoted.length;
-      toast.success(n ? `${n} skill${n === 1 ? "" : "s"} promoted; see the report.` : "Finished without a new skill; see the report.");
+      toast.success(`${createdSkillsSentence(r.report.promoted.map((id) => r.skills[id]?.status ?? "new"))}; see the report.`);
       startRefresh(() => router.refresh());
     },
     onError: (e) => toast.error(e.message),

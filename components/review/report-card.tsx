@@ -1,7 +1,8 @@
-// One stored promotion report: what was promoted (linked), rejected with every reason,
+// One stored promotion report: the skills it created (linked), rejected with every reason,
 // skipped, deferred past the per-cycle cap, deprecated, and the review flags.
 import Link from "next/link";
 import type { ReportWithSkills } from "@/lib/learning/review/reports";
+import { CREATED_SKILLS } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { linkClass, shortHash } from "./styles";
@@ -53,7 +54,7 @@ export function ReportCard({ data, agentName }: { data: ReportWithSkills; agentN
       </header>
       {empty ? <p className="text-sm text-slate-600 dark:text-slate-400">No trajectory classes were eligible this cycle.</p> : null}
       {r.promoted.length ? (
-        <Section title={`Promoted (${r.promoted.length})`} tone="border-emerald-500">
+        <Section title={`${CREATED_SKILLS} (${r.promoted.length})`} tone="border-emerald-500">
           <ul className="space-y-1">{r.promoted.map((id) => <SkillItem key={id} id={id} agentId={r.agent_id} data={data.skills} />)}</ul>
         </Section>
       ) : null}

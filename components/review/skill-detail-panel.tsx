@@ -4,6 +4,7 @@
 // and, for admins, the review decisions.
 import Link from "next/link";
 import type { SkillDetail } from "@/lib/learning/review/skill-detail";
+import { SKILL_EVENT_LABEL } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
@@ -21,13 +22,6 @@ import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 import { agentHref, runHref } from "@/lib/console/links";
 import { AccountLinks } from "../links/record-link";
 
-const EVENT_LABEL: Record<string, string> = {
-  skill_candidate_created: "Created for review",
-  skill_promoted: "Promoted (active)",
-  skill_activated: "Activated",
-  skill_demoted: "Demoted",
-  skill_deprecated: "Deprecated",
-};
 
 /** `canAct`: decision buttons (admins, not read-only). `isAdmin`: who decided is shown to admins only. */
 export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: SkillDetail; canAct: boolean; isAdmin: boolean }) {
@@ -50,7 +44,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
     ["Agent", <Link key="a" href={agentHref(s.agent_id)} className={linkClass}>{d.agentName}</Link>],
     ["User scope", s.user_id ? <AccountLinks key="u" userId={s.user_id} agentId={s.agent_id} /> : "runs without a user"],
     ["Created", <LocalTime key="c" iso={s.created_at} />],
-    ["Promoted", <LocalTime key="p" iso={s.promoted_at} fallback="not yet" />],
+    ["Active since", <LocalTime key="p" iso={s.promoted_at} fallback="not active yet" />],
     ["Distiller", s.template_distilled ? "template (no LLM configured)" : "LLM"],
   ];
   const shadow = s.stats.shadow;
@@ -195,7 +189,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
         <ol className="space-y-2 text-sm" aria-label="Lifecycle events">
           {d.events.map((e) => (
             <li key={e.id} className="border-l-2 border-slate-300 pl-3 dark:border-slate-700">
-              <span className="font-medium">{EVENT_LABEL[e.event] ?? e.event}</span> <span className="text-xs text-slate-500"><LocalTime iso={e.at} />{isAdmin || e.actor === "system" ? ` · ${e.actor}` : ""}</span>
+              <span className="font-medium">{SKILL_EVENT_LABEL[e.event] ?? e.event}</span> <span className="text-xs text-slate-500"><LocalTime iso={e.at} />{isAdmin || e.actor === "system" ? ` · ${e.actor}` : ""}</span>
               {e.reason ? <span className="block break-words text-slate-700 dark:text-slate-300">{e.reason}</span> : null}
             </li>
           ))}

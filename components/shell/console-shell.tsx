@@ -3,8 +3,9 @@
 // agent switcher, dark mode, the user menu and the read-only banner.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import type { Scope } from "@/lib/auth/access";
+import { INBOX_KINDS, INBOX_LABEL, inboxTotal, type InboxCounts } from "@/lib/console/inbox-words";
 import { SECTIONS } from "./sections";
 import { AgentSwitcher, useScopedAgent } from "./agent-switcher";
 import { ThemeToggle } from "./theme-toggle";
@@ -13,11 +14,14 @@ import { UserMenu } from "./user-menu";
 type Props = {
   user: { email: string; role: "ADMIN" | "VIEWER"; scopes: readonly Scope[] };
   agents: { id: string; name: string }[];
+  /** What awaits a decision, by kind (the sidebar's counts under Inbox). */
+  inbox: InboxCounts;
   readOnly: boolean;
   children: React.ReactNode;
 };
 
-export function ConsoleShell({ user, agents, readOnly, children }: Props) {
+export function ConsoleShell({ user, agents, inbox, readOnly, children }: Props) {
+  const waiting = inboxTotal(inbox);
   const pathname = usePathname();
   const agent = useScopedAgent();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -30,18 +34,38 @@ export function ConsoleShell({ user, agents, readOnly, children }: Props) {
         const current = pathname === s.href || pathname.startsWith(s.href + "/");
         const href = agent && s.agentFilter ? `${s.href}?agent=${encodeURIComponent(agent)}` : s.href;
         return (
-          <Link
-            key={s.href}
-            href={href}
-            aria-current={current ? "page" : undefined}
-            className={`rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${
-              current
-                ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
-                : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-            }`}
-          >
-            {s.label}
-          </Link>
+          <Fragment key={s.href}>
+            <Link
+              href={href}
+              aria-current={current ? "page" : undefined}
+              className={`rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+                current
+                  ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300"
+                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              }`}
+            >
+              <span className="flex items-center justify-between gap-2">
+                {s.label}
+                {s.href === "/" && waiting > 0 ? (
+                  <span className="rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white tabular-nums">
+                    {waiting.toLocaleString("en")}
+                  </span>
+                ) : null}
+              </span>
+            </Link>
+            {s.href === "/" && waiting > 0 ? (
+              <ul aria-label="Awaiting a decision" className="mt-1 mb-2 ml-3 space-y-0.5 border-l border-slate-200 pl-2 text-xs dark:border-slate-700">
+                {INBOX_KINDS.filter((k) => (inbox[k] ?? 0) > 0).map((k) => (
+                  <li key={k}>
+                    <Link href={`/${agent ? `?agent=${encodeURIComponent(agent)}` : ""}#${k}`} className="flex justify-between gap-2 rounded px-1 py-0.5 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800">
+                      <span>{INBOX_LABEL[k]}</span>
+                      <span className="tabular-nums">{inbox[k]!.toLocaleString("en")}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </Fragment>
         );
       })}
     </nav>
@@ -54,7 +78,7 @@ export function ConsoleShell({ user, agents, readOnly, children }: Props) {
       </a>
       <aside className="hidden border-r border-slate-200 bg-slate-50 md:block dark:border-slate-800 dark:bg-slate-900/40">
         <div className="sticky top-0">
-          <Link href="/agents" className="block px-6 py-4 text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-indigo-500">
+          <Link href="/" className="block px-6 py-4 text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-indigo-500">
             Proctor
           </Link>
           {nav}
@@ -72,7 +96,7 @@ export function ConsoleShell({ user, agents, readOnly, children }: Props) {
           >
             <span aria-hidden>☰</span>
           </button>
-          <Link href="/agents" className="font-semibold md:hidden">
+          <Link href="/" className="font-semibold md:hidden">
             Proctor
           </Link>
           <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">

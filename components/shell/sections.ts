@@ -7,10 +7,12 @@ import type { Scope } from "@/lib/auth/access";
 export type Section = { href: string; label: string; scope: Scope; agentFilter?: true };
 
 export const SECTIONS: Section[] = [
+  { href: "/", label: "Inbox", scope: "learning:read", agentFilter: true },
   { href: "/agents", label: "Agents", scope: "learning:read", agentFilter: true },
   { href: "/workflows", label: "Workflows", scope: "learning:read", agentFilter: true },
   { href: "/skills", label: "Skills", scope: "learning:read", agentFilter: true },
   { href: "/ledger", label: "Ledger", scope: "ledger:read" },
+  { href: "/accounts", label: "Accounts", scope: "persona:read", agentFilter: true },
   { href: "/persona-evolution", label: "Persona evolution", scope: "persona:read" },
   { href: "/traces", label: "Traces", scope: "learning:read", agentFilter: true },
   { href: "/audit", label: "Audit log", scope: "audit:read" },

@@ -1,5 +1,6 @@
 "use client";
-// Confirmation for decisions that are audited or irreversible: the admin must say why.
+// Confirmation for decisions that are audited or irreversible: the admin says why (required
+// unless the caller makes the reason optional, as for approving a persona suggestion).
 // The dialog stays open (reason kept) until the caller closes it, so a server error can be
 // fixed and retried without retyping.
 import { useEffect, useId, useRef, useState } from "react";
@@ -15,11 +16,14 @@ type Props = {
   /** The decision cannot be taken now (the description says why): confirm stays disabled. */
   blocked?: boolean;
   reasonLabel?: string;
+  /** false: confirm works with an empty reason (default true). */
+  reasonRequired?: boolean;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 };
 
-export function ConfirmDialog({ open, title, description, confirmLabel, danger, pending, blocked, reasonLabel = "Reason (recorded in the audit log)", onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ open, title, description, confirmLabel, danger, pending, blocked, reasonLabel = "Reason (recorded in the audit log)", reasonRequired = true, onConfirm, onCancel }: Props) {
+  const missing = (r: string) => reasonRequired && !r.trim();
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const id = useId();
@@ -45,7 +49,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
         className="space-y-4 p-5"
         onSubmit={(e) => {
           e.preventDefault();
-          if (reason.trim() && !blocked) onConfirm(reason.trim());
+          if (!missing(reason) && !blocked) onConfirm(reason.trim());
         }}
       >
         <h2 id={`${id}-title`} className="text-base font-semibold">
@@ -55,7 +59,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
         <label className="block text-sm font-medium">
           {reasonLabel}
           <textarea
-            required
+            required={reasonRequired}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             maxLength={500}
@@ -67,7 +71,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button type="submit" variant={danger ? "danger" : "primary"} pending={pending} disabled={!reason.trim() || blocked}>
+          <Button type="submit" variant={danger ? "danger" : "primary"} pending={pending} disabled={missing(reason) || blocked}>
             {confirmLabel}
           </Button>
         </div>

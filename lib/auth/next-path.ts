@@ -6,7 +6,7 @@ const APP = "http://proctor.invalid";
 
 const onThisSite = (path: string) => new URL(path, APP).origin === APP;
 
-export function safeNextPath(next: string | null | undefined, fallback = "/agents"): string {
+export function safeNextPath(next: string | null | undefined, fallback = "/"): string {
   if (!next || !next.startsWith("/")) return fallback;
   try {
     const url = new URL(next, APP);

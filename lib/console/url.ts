@@ -1,6 +1,8 @@
 // Console URL state: page, sort, filters and selection live in the query string. Browser-safe;
 // the page loaders build their links with it and the tables render them.
 
+import { textProblem } from "../db/storable-text";
+
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 /** `path?query` with `changes` applied to the current parameters (null removes one). */
@@ -21,6 +23,12 @@ export function hrefWith(path: string, current: SearchParams, changes: Record<st
 export function param(sp: SearchParams, key: string): string | undefined {
   const v = sp[key];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** A text filter from the URL the database can compare (trimmed, at most 128 characters, storable), or undefined. */
+export function filterText(v: string | undefined): string | undefined {
+  const t = v?.trim().slice(0, 128);
+  return t && textProblem(t) === null ? t : undefined;
 }
 
 /** The page number in the URL: a whole number from 1 to 100,000 (the lists' bound), else 1. */

@@ -73,7 +73,7 @@ export function deviationFlag(state: Pick<MonitorState, "activations" | "deviati
   return `${DEVIATION_FLAG_PREFIX}${rate.toFixed(2)} over ${state.activations} activations: applicability likely miscalibrated`;
 }
 
-const DEVIATION_FLAG_PREFIX = "deviation rate ";
+export const DEVIATION_FLAG_PREFIX = "deviation rate ";
 
 /** Whether a stored review flag is the deviation flag (the monitor rewrites only its own flag). */
 export const isDeviationFlag = (flag: string) => flag.startsWith(DEVIATION_FLAG_PREFIX);

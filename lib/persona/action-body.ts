@@ -15,7 +15,10 @@ export const ACTION_MESSAGES = {
   flag: "A boolean setting is required",
   account: "A valid account ID is required",
   unknown: "Unknown persona action",
+  reason: "A reason is text of at most 500 characters",
 } as const;
+
+export const REASON_MAX = 500;
 
 /** A non-blank account id of at most 128 characters that the database can store. */
 export const accountId = z
@@ -29,6 +32,13 @@ const proposalId = z
   .max(240, { error: ACTION_MESSAGES.proposal })
   .refine((v) => v.trim() !== "", { error: ACTION_MESSAGES.proposal });
 const flag = z.boolean({ error: ACTION_MESSAGES.flag });
+/** The admin's optional reason for approve, dismiss or undo (an extension of seed 003: absent is fine). */
+const reason = z
+  .string({ error: ACTION_MESSAGES.reason })
+  .max(REASON_MAX, { error: ACTION_MESSAGES.reason })
+  .refine((v) => textProblem(v) === null, { error: ACTION_MESSAGES.reason })
+  .transform((v) => v.trim() || undefined)
+  .optional();
 
 /** Only these keys, and an action name that is a string. */
 const envelope = z.strictObject(
@@ -39,14 +49,15 @@ const envelope = z.strictObject(
     proposal_id: z.unknown().optional(),
     paused: z.unknown().optional(),
     daily_enabled: z.unknown().optional(),
+    reason: z.unknown().optional(),
   },
   { error: ACTION_MESSAGES.invalid },
 );
 
 const decision = <A extends "approve" | "dismiss">(action: A) =>
   z
-    .object({ revision, proposal_id: proposalId, user_id: accountId })
-    .transform((b) => ({ action, userId: b.user_id, revision: b.revision, proposalId: b.proposal_id }));
+    .object({ revision, proposal_id: proposalId, user_id: accountId, reason })
+    .transform((b) => ({ action, userId: b.user_id, revision: b.revision, proposalId: b.proposal_id, reason: b.reason }));
 
 const ACTIONS = {
   reflect: z.object({ user_id: accountId }).transform((b) => ({ action: "reflect" as const, userId: b.user_id })),
@@ -58,7 +69,9 @@ const ACTIONS = {
   schedule: z
     .object({ revision, daily_enabled: flag, user_id: accountId })
     .transform((b) => ({ action: "schedule" as const, userId: b.user_id, revision: b.revision, dailyEnabled: b.daily_enabled })),
-  undo: z.object({ revision, user_id: accountId }).transform((b) => ({ action: "undo" as const, userId: b.user_id, revision: b.revision })),
+  undo: z
+    .object({ revision, user_id: accountId, reason })
+    .transform((b) => ({ action: "undo" as const, userId: b.user_id, revision: b.revision, reason: b.reason })),
 };
 
 export type ActionName = keyof typeof ACTIONS;
@@ -85,6 +98,10 @@ export const personaActionBody = z.unknown().transform((data, ctx): PersonaActio
   ctx.addIssue({ code: "custom", message: parsed.message });
   return z.NEVER;
 });
+
+/** The console asks why before a dismiss or an undo (the published route leaves the reason optional). */
+export const REASON_REQUIRED: ReadonlySet<ActionName> = new Set(["dismiss", "undo"]);
+export const REASON_REQUIRED_MESSAGE = "Say why: a reason is required to dismiss a suggestion or undo a change.";
 
 /** The account id, or null when it is not one (the pages show ACTION_MESSAGES.account). */
 export function validAccountId(value: unknown): string | null {

@@ -3,6 +3,7 @@
 // entry first) and the summary strip's figures. Pure and tolerant of partial or malformed
 // states, so a host's odd profile never breaks the page.
 import { changeToUndo } from "./undo";
+import type { PersonaDecisions } from "./types";
 
 export type Tone = "green" | "blue" | "amber" | "red" | "gray";
 export type Signal = "good" | "bad" | "warn" | "";
@@ -68,7 +69,8 @@ export function reviewStatus(status: unknown) {
   return REVIEW_STATUS[s] ?? { label: s ? s[0].toUpperCase() + s.slice(1).replace(/_/g, " ") : "Unknown", tone: "gray" as Tone, signal: "" as Signal };
 }
 
-export function buildPersonaView(profile: unknown): MonitorView {
+/** `decisions`: the admins' decided suggestions and reasons (lib/persona/decisions.ts), shown on their rows. */
+export function buildPersonaView(profile: unknown, decisions: PersonaDecisions = { proposals: {}, notes: {} }): MonitorView {
   const state = obj(profile);
   const persona = obj(state.persona);
   const pendingRaw = obj(state.pending);
@@ -81,6 +83,8 @@ export function buildPersonaView(profile: unknown): MonitorView {
     const undo = entry.action === "undo";
     const t = time(entry.timestamp);
     const version = typeof entry.version === "number" ? entry.version : null;
+    const note = version !== null ? decisions.notes[version] : undefined;
+    const trigger = str(obj(entry.change_trigger).reason);
     sorted.push({
       kind: undo ? "undo" : "change",
       key: `change-${index}`,
@@ -90,7 +94,7 @@ export function buildPersonaView(profile: unknown): MonitorView {
       order: index,
       kindLabel: undo ? "Change undone" : "Approach updated",
       version,
-      summary: str(obj(entry.change_trigger).reason),
+      summary: note ? `${trigger} · Reason: ${note}` : trigger,
       evidenceCount: list(entry.evidence).length,
       actor: str(entry.actor_id),
       reference: str(entry.review_id),
@@ -103,6 +107,7 @@ export function buildPersonaView(profile: unknown): MonitorView {
   reviews.forEach((review, index) => {
     const st = reviewStatus(review.status);
     const t = time(review.timestamp);
+    const decided = decisions.proposals[str(review.id)];
     sorted.push({
       kind: "review",
       key: `review-${index}`,
@@ -110,16 +115,16 @@ export function buildPersonaView(profile: unknown): MonitorView {
       timestamp: t.iso,
       sort: t.sort,
       order: index,
-      kindLabel: "Reflection",
+      kindLabel: decided ? (decided.status === "approved" ? "Suggestion approved" : "Suggestion dismissed") : "Reflection",
       version: null,
-      summary: str(review.reason),
+      summary: decided?.decision_reason ? `Reason: ${decided.decision_reason}` : str(review.reason),
       evidenceCount: typeof review.evidence_count === "number" ? review.evidence_count : null,
       actor: str(review.trigger),
       reference: "",
       statusLabel: st.label,
       tone: st.tone,
       signal: st.signal,
-      tags: st.signal === "bad" ? ["review", "failed"] : ["review"],
+      tags: st.signal === "bad" ? ["review", "failed"] : decided ? ["review", "decision"] : ["review"],
     });
   });
   // Newest first; equal or missing timestamps keep the later list entry first (a stable sort).
@@ -161,6 +166,7 @@ export function buildPersonaView(profile: unknown): MonitorView {
     { tag: "pending", label: "Pending", count: pending ? 1 : 0 },
     { tag: "change", label: "Changes", count: changes + undos },
     { tag: "review", label: "Reflections", count: reviews.length },
+    { tag: "decision", label: "Decisions", count: rows.filter((r) => r.tags.includes("decision")).length },
     { tag: "failed", label: "Failed", count: failedReviews },
   ].filter((c) => c.count > 0);
   return {

@@ -260,7 +260,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       return finish(userId, c, outcome);
     },
 
-    async decide(userId, { proposalId, revision, accept, actorId, gate }) {
+    async decide(userId, { proposalId, revision, accept, actorId, gate, reason }) {
       return database.$transaction(async (tx) => {
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
@@ -269,7 +269,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
         // Paused means no decision either way (the reference let Dismiss through: gap 25).
         if (p.paused) throw new PersonaConflict("paused");
         const at = now();
-        const decided = { decidedAt: at, decidedBy: actorId };
+        const decided = { decidedAt: at, decidedBy: actorId, decisionReason: reason ?? null };
         if (!accept) {
           await tx.personaProposal.update({ where: { id: pending.id }, data: { ...decided, status: "DISMISSED" } });
           await tx.personaReview.updateMany({ where: { id: pending.reviewId }, data: { status: "DISMISSED" } });
@@ -292,6 +292,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
             evidence: pending.evidence as Prisma.InputJsonValue,
             traceThreadId: trace.thread_id,
             traceRootId: trace.root_trace_id,
+            decisionReason: reason ?? null,
             createdAt: at,
           },
         });
@@ -317,7 +318,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
       });
     },
 
-    async undo(userId, { revision, actorId, gate }) {
+    async undo(userId, { revision, actorId, gate, reason }) {
       return database.$transaction(async (tx) => {
         await gate(tx);
         const p = await lockAt(tx, userId, revision);
@@ -339,6 +340,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
             evidence: [],
             traceThreadId: change.traceThreadId,
             traceRootId: change.traceRootId,
+            decisionReason: reason ?? null,
             createdAt: at,
           },
         });

@@ -101,8 +101,24 @@ export interface PersonaAdapter {
   /** null when the account has neither a persona nor any conversation evidence. */
   view(userId: string, gate: Gate): Promise<PersonaState | null>;
   reflect(userId: string, o: { actorId: string; trigger: ReflectTrigger; gate: Gate }): Promise<PersonaState>;
-  decide(userId: string, o: { proposalId: string; revision: number; accept: boolean; actorId: string; gate: Gate }): Promise<PersonaState>;
+  /** `reason`: the admin's own words, stored with the decision (never in the audit row). */
+  decide(userId: string, o: { proposalId: string; revision: number; accept: boolean; actorId: string; gate: Gate; reason?: string }): Promise<PersonaState>;
   pause(userId: string, o: { revision: number; paused: boolean; gate: Gate }): Promise<PersonaState>;
-  undo(userId: string, o: { revision: number; actorId: string; gate: Gate }): Promise<PersonaState>;
+  undo(userId: string, o: { revision: number; actorId: string; gate: Gate; reason?: string }): Promise<PersonaState>;
   schedule(userId: string, o: { revision: number; dailyEnabled: boolean; gate: Gate }): Promise<PersonaState>;
 }
+
+/** A suggestion an admin approved or dismissed, kept for the activity list (console only, not the contract). */
+export type DecidedProposal = {
+  proposal_id: string;
+  review_id: string;
+  status: "approved" | "dismissed";
+  decided_at: string | null;
+  decided_by: string | null;
+  /** The admin's reason; null when none was given. */
+  decision_reason: string | null;
+  changes: GoalsChange;
+};
+
+/** The decisions behind an account's activity: decided suggestions by review id, admins' reasons by persona version. */
+export type PersonaDecisions = { proposals: Record<string, DecidedProposal>; notes: Record<number, string> };

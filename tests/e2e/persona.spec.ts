@@ -1,5 +1,5 @@
 // Persona evolution in Chromium: Reflect now → a suggestion (not applied) at version 1 whose
-// evidence opens the thread's trace → Approve (version 2) → Undo (version 3) → Pause (Resume
+// evidence opens the thread's trace → Approve (version 2) → Undo with a reason (version 3) → Pause (Resume
 // shown, Reflect disabled) → no horizontal overflow at 375 px; no browser errors.
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { ARTIFACTS, expect, test as base } from "./fixtures";
@@ -55,11 +55,19 @@ test("an admin reflects, approves, undoes and pauses an account's persona", asyn
   await expect(page.getByText("My goal is to pass the B2 Spanish exam by June.")).toBeVisible();
   await page.goBack();
 
+  // Decisions ask for confirmation: the reason is optional to approve, required to undo.
   await page.getByRole("button", { name: "Approve for next turn", exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByText("Version 2", { exact: true })).toBeVisible();
   await expect(page.getByText("Pass the B2 Spanish exam by June").first()).toBeVisible();
 
   await page.getByRole("button", { name: "Undo last change", exact: true }).click();
+  await expect(dialog.getByRole("button", { name: "Undo change" })).toBeDisabled();
+  await dialog.getByRole("textbox").fill("The exam date moved");
+  await dialog.getByRole("button", { name: "Undo change" }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByText("Version 3", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Undo last change", exact: true })).toHaveCount(0);
 

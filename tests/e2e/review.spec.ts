@@ -1,7 +1,7 @@
 // The review pages in Chromium, with data sent through the API: an ineligible class shows
 // its failing gate and no Distill button; Distill now on an eligible class → the report names
 // the new shadow skill → open it → Activate as developer with a reason → Active, developer,
-// the class Promoted with its runs suppressed, the audit log has it → Demote with a reason →
+// the class Covered with its runs suppressed, the audit log has it → Demote with a reason →
 // Demoted, runs released. Keyboard shortcuts, 375 px and 1440 px (screenshots), dark mode, and
 // a viewer who sees no actions and is refused by their endpoints.
 import type { Page } from "@playwright/test";
@@ -106,7 +106,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(detail.getByText("Ready to distill")).toBeVisible();
   await detail.getByRole("button", { name: "Distill now" }).click();
   const report = detail.getByRole("article", { name: "Distill now report" });
-  await expect(report.getByText("Promoted (1)")).toBeVisible();
+  await expect(report.getByText("Skills created (1)")).toBeVisible();
   await expect(report.getByText("shadow", { exact: true })).toBeVisible();
   await expect(detail.getByText("In review").first()).toBeVisible();
   await expect(detail.getByRole("button", { name: "Distill now" })).toHaveCount(0);
@@ -151,9 +151,9 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(panel.getByRole("list", { name: "Audit entries" })).toContainText("Procedure reviewed line by line");
   await page.screenshot({ path: `${ARTIFACTS}/skills-desktop.png`, fullPage: true });
 
-  // The class is promoted and its runs are suppressed.
+  // The class is covered and its runs are suppressed.
   await panel.getByRole("link", { name: /…$/ }).click();
-  await expect(detail.getByText("Promoted", { exact: true }).first()).toBeVisible();
+  await expect(detail.getByText("Covered", { exact: true }).first()).toBeVisible();
   await expect(detail.getByRole("list", { name: "Runs of this class" }).getByText("Suppressed")).toHaveCount(6);
 
   // The audit log has the decision.

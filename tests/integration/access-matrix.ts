@@ -101,6 +101,8 @@ export const ACTIONS: Record<string, Scope> = {
 
 /** Console pages (app/(console)) by the scope requireScope() must ask. */
 export const PAGES: Record<string, Scope> = {
+  "/": "learning:read",
+  "/accounts": "persona:read",
   "/agents": "learning:read",
   "/agents/{agentId}": "learning:read",
   "/agents/{agentId}/settings": "learning:read",

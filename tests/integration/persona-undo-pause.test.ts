@@ -8,6 +8,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from ".
 import { login, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { act, auditRows, personaRow, postMessages, putAgent, viewPage } from "../helpers/persona";
+import { REASON_REQUIRED, type ActionName } from "@/lib/persona/action-body";
 
 const CONFLICT = "This action could not be applied. Reload the profile; it may have changed or be paused.";
 const ACTION = "lib/actions/persona.ts#runPersonaAction";
@@ -32,7 +33,9 @@ async function decide(via: "http" | "console", body: Record<string, unknown>): P
     const r = await act(server, admin, body);
     return r.status === 200 ? { ok: true, state: r.json } : { ok: false, status: r.status, message: r.json?.detail };
   }
-  const r = await callAction<State>(server, admin, ACTION, body);
+  // The console asks why before a dismiss or an undo (the route leaves the reason optional).
+  const reasoned = REASON_REQUIRED.has(body.action as ActionName) && !("reason" in body) ? { ...body, reason: "Walked back in the undo test" } : body;
+  const r = await callAction<State>(server, admin, ACTION, reasoned);
   return r.kind === "ok" ? { ok: true, state: r.data } : { ok: false, status: r.kind, message: r.error?.message ?? r.text };
 }
 

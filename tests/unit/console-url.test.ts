@@ -16,13 +16,13 @@ describe("safeNextPath", () => {
 
   it("refuses other origins, protocol-relative and backslash tricks, and loops", () => {
     for (const next of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "evil", "/login?next=/agents", "/api/auth/signout", "", null, undefined]) {
-      expect(safeNextPath(next), String(next)).toBe("/agents");
+      expect(safeNextPath(next), String(next)).toBe("/");
     }
   });
 
   it("refuses paths that normalize to another host (dot segments, tabs, encodings)", () => {
     for (const next of ["/.//127.0.0.2:9/phish", "/..//evil.example/x", "/a/..//evil.example", "/./\\evil.example", "/\t/evil.example", "/\\/evil.example", "/.//\\evil.example"]) {
-      expect(safeNextPath(next), next).toBe("/agents");
+      expect(safeNextPath(next), next).toBe("/");
     }
     // Encoded slashes stay in the path: a browser does not read them as an authority.
     expect(safeNextPath("/%2F%2Fevil.example")).toBe("/%2F%2Fevil.example");

@@ -1,16 +1,15 @@
 // GET /persona-evolution?user_id=…: one account's persona, for admins only. Every view with an
 // account id writes its audit row first (in the read's transaction); if it cannot, nothing is
-// read and the page says so. Actions go to POST /persona-evolution/action.
+// read and the page says so. Actions go through the console's server action (the same rules as
+// POST /persona-evolution/action).
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { can, readOnlyMode } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { clientHash } from "@/lib/api/handler";
 import { db } from "@/lib/db/client";
-import { isDomainError } from "@/lib/errors";
-import { ACTION_MESSAGES, validAccountId } from "@/lib/persona/action-body";
-import { viewPersonaProfile } from "@/lib/persona/operations";
-import type { PersonaState } from "@/lib/persona/types";
+import { loadPersonaPage } from "@/lib/persona/pages/persona-evolution";
+import { validAccountId } from "@/lib/persona/action-body";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { AccountLookup } from "@/components/persona/account-lookup";
@@ -25,27 +24,14 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
   const raw = (await searchParams).user_id;
   const userId = typeof raw === "string" ? raw : "";
   const user = await requireScope(`/persona-evolution${userId ? `?user_id=${encodeURIComponent(userId)}` : ""}`, "persona:read");
-  let state: PersonaState | null = null;
-  let error: string | null = null;
-  if (userId) {
-    const valid = validAccountId(userId);
-    if (valid === null) {
-      error = ACTION_MESSAGES.account;
-    } else {
-      const requestHeaders = await headers();
-      const audit = {
-        actor: user,
-        requestId: requestHeaders.get("x-request-id") ?? randomUUID(),
-        clientHash: await clientHash(new Request("http://console.local/", { headers: requestHeaders })),
-      };
-      try {
-        state = await viewPersonaProfile(db(), { userId: valid }, audit);
-      } catch (e) {
-        if (!isDomainError(e)) throw e;
-        error = e.message;
-      }
-    }
-  }
+  const { state, decisions, error } = await loadPersonaPage(db(), userId, async () => {
+    const requestHeaders = await headers();
+    return {
+      actor: user,
+      requestId: requestHeaders.get("x-request-id") ?? randomUUID(),
+      clientHash: await clientHash(new Request("http://console.local/", { headers: requestHeaders })),
+    };
+  });
   return (
     <div className="min-w-0">
       <PageHeader
@@ -61,13 +47,13 @@ export default async function PersonaEvolutionPage({ searchParams }: { searchPar
           {error}
         </p>
       ) : null}
-      {state ? (
-        <PersonaMonitor key={state.user_id} state={state} writable={can(user, "persona:decide")} readOnly={readOnlyMode()} />
+      {state && decisions ? (
+        <PersonaMonitor key={state.user_id} state={state} decisions={decisions} writable={can(user, "persona:decide")} readOnly={readOnlyMode()} />
       ) : !error ? (
         <EmptyState title="Start with an account">
           {userId
             ? "No conversations have arrived for this account ID yet. A persona starts from an account's conversations."
-            : "Inspect an account's approved approach, pending reflection and change history."}
+            : "Pick an account on the Accounts page, or type its ID above, to see its approved approach, pending reflection and change history."}
         </EmptyState>
       ) : null}
     </div>

@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
+import { CLASS_WORDS } from "@/lib/learning/vocabulary";
 import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { ClassesTable } from "@/components/review/classes-table";
 import { ClassDetailPanel } from "@/components/review/class-detail-panel";
@@ -77,7 +78,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
           { label: "Classes", value: summary.classes.toLocaleString("en") },
           { label: "Ready to distill", value: countsAll.ready.toLocaleString("en") },
           { label: "In review", value: countsAll.in_review.toLocaleString("en") },
-          { label: "Promoted", value: countsAll.promoted.toLocaleString("en") },
+          { label: CLASS_WORDS.covered, value: countsAll.promoted.toLocaleString("en") },
           { label: "Failing", value: countsAll.failing.toLocaleString("en") },
           { label: "Success", value: pct(summary.classedRuns ? summary.classedSuccesses / summary.classedRuns : null), title: `Over ${summary.classedRuns.toLocaleString("en")} runs with tool steps` },
           { label: "Newest run", value: <LocalTime iso={summary.newestRun} fallback="never" />, small: true },
@@ -159,7 +160,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
                   <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @2xl:table-cell">Runs</th>
                   <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">Ready</th>
                   <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">In review</th>
-                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">Promoted</th>
+                  <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @3xl:table-cell">{CLASS_WORDS.covered}</th>
                   <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium @2xl:table-cell">Success</th>
                   <th scope="col" className="hidden w-40 px-3 py-2 font-medium @4xl:table-cell">Newest run</th>
                   {canAct ? <th scope="col" className="w-44 px-3 py-2 font-medium"><span className="sr-only">Actions</span></th> : null}
@@ -174,7 +175,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
                       </Link>
                       <span className="block text-xs break-all text-slate-500">{a.id}</span>
                       <span className="block text-xs text-slate-500 @3xl:hidden">
-                        {a.classes} classes · {a.counts.ready} ready · {a.counts.in_review} in review · {a.counts.promoted} promoted · {pct(a.successRate)}
+                        {a.classes} classes · {a.counts.ready} ready · {a.counts.in_review} in review · {a.counts.promoted} covered · {pct(a.successRate)}
                       </span>
                     </td>
                     <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{a.classes.toLocaleString("en")}</td>

@@ -3,6 +3,7 @@
 // the engine's own verdict (gap 14: a class whose skill awaits review is "In review", never
 // "Ready to distill"); the review list and the class detail both take it from there.
 import type { GateName } from "../gates";
+import { CLASS_WORDS } from "../vocabulary";
 
 export const CLASS_STATUSES = ["ready", "failing", "evidence", "in_review", "promoted"] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];
@@ -12,7 +13,7 @@ export const CLASS_STATUS_LABEL: Record<ClassStatus, string> = {
   failing: "Failing",
   evidence: "Needs more evidence",
   in_review: "In review",
-  promoted: "Promoted",
+  promoted: CLASS_WORDS.covered,
 };
 
 export const GATE_LABEL: Record<GateName, string> = {

@@ -6,8 +6,8 @@ import type { PersonaDecisionInput } from "./approve-persona-proposal";
 import { actorId, audited } from "./audited";
 
 export function dismissPersonaProposal(database: Db, input: PersonaDecisionInput, by: AuditContext): Promise<PersonaState> {
-  const { userId, revision, proposalId } = input;
+  const { userId, revision, proposalId, reason } = input;
   return audited(database, by, { userId, event: { type: "persona_proposal.dismissed", data: { revision, proposal_id: proposalId } } }, (adapter, gate) =>
-    adapter.decide(userId, { proposalId, revision, accept: false, actorId: actorId(by), gate }),
+    adapter.decide(userId, { proposalId, revision, accept: false, actorId: actorId(by), gate, reason }),
   );
 }

@@ -6,11 +6,11 @@ import type { AuditContext } from "../../audit/record";
 import type { PersonaState } from "../types";
 import { actorId, audited } from "./audited";
 
-export type UndoPersonaChangeInput = { userId: string; revision: number };
+export type UndoPersonaChangeInput = { userId: string; revision: number; reason?: string };
 
 export function undoPersonaChange(database: Db, input: UndoPersonaChangeInput, by: AuditContext): Promise<PersonaState> {
-  const { userId, revision } = input;
+  const { userId, revision, reason } = input;
   return audited(database, by, { userId, event: { type: "persona_change.undone", data: { revision } } }, (adapter, gate) =>
-    adapter.undo(userId, { revision, actorId: actorId(by), gate }),
+    adapter.undo(userId, { revision, actorId: actorId(by), gate, reason }),
   );
 }

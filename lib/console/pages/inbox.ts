@@ -1,0 +1,141 @@
+// The review inbox (the console's home): everything awaiting a decision, grouped and counted,
+// for one agent (`?agent=`) or all. Each group lists its first rows with where the decision is
+// made; the counts are the sidebar's (lib/console/inbox.ts). Independent reads run in parallel.
+import "server-only";
+import type { Db } from "../../db/prisma";
+import { Prisma } from "../../db/generated/client";
+import type { Scope } from "../../auth/access";
+import { listReviewClasses } from "../../learning/review/class-list";
+import { listReviewSkills } from "../../learning/review/skill-list";
+import { listProcedures } from "../../ledger/console";
+import type { LedgerScope } from "../../ledger/types";
+import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
+import { deviationFlagPattern, inboxCounts, proposalAgentJoin, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
+import { filterText, param, type SearchParams } from "../url";
+
+/** Rows shown per group; "View all" opens the group's own page. */
+export const INBOX_ROWS = 5;
+
+/** Where each row's decision is made; the page turns it into a link. */
+export type InboxTarget =
+  | { type: "skill"; agentId: string; skillId: string }
+  | { type: "class"; agentId: string; hash: string; userId: string | null }
+  | { type: "persona"; userId: string }
+  | { type: "procedure"; scope: LedgerScope; id: string }
+  | { type: "agent"; agentId: string; anchor?: string };
+
+export type InboxRow = { key: string; title: string; detail: string; at: Date | null; target: InboxTarget };
+export type InboxGroup = { kind: InboxKind; count: number; rows: InboxRow[] };
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const skillTarget = (r: { agentId: string; id: string }): InboxTarget => ({ type: "skill", agentId: r.agentId, skillId: r.id });
+
+async function readySkills(db: Db, agent?: string): Promise<InboxRow[]> {
+  const { rows } = await listReviewSkills(db, { status: "ready", sort: "listed", page: 1, page_size: INBOX_ROWS, agent });
+  return rows.map((r) => ({
+    key: r.id,
+    title: `${r.name} v${r.version}`,
+    detail: `${r.agentName} · ${r.readiness?.observations ?? 0} observations, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
+    at: r.createdAt,
+    target: skillTarget(r),
+  }));
+}
+
+/** Shadow skills not yet ready, then candidates (review on, no shadow evaluation). */
+async function waitingSkills(db: Db, agent?: string): Promise<InboxRow[]> {
+  const [shadow, candidate] = await Promise.all([
+    listReviewSkills(db, { status: "shadow", sort: "listed", page: 1, page_size: INBOX_ROWS * 2, agent }),
+    listReviewSkills(db, { status: "candidate", sort: "listed", page: 1, page_size: INBOX_ROWS, agent }),
+  ]);
+  const rows = [...shadow.rows.filter((r) => !r.readiness?.ready), ...candidate.rows].slice(0, INBOX_ROWS);
+  return rows.map((r) => ({
+    key: r.id,
+    title: `${r.name} v${r.version}`,
+    detail:
+      r.status === "shadow"
+        ? `${r.agentName} · shadow · ${r.readiness?.reasons.join("; ") || "observing"}`
+        : `${r.agentName} · candidate · waiting for an admin's decision`,
+    at: r.createdAt,
+    target: skillTarget(r),
+  }));
+}
+
+async function readyClasses(db: Db, agent?: string): Promise<InboxRow[]> {
+  const { rows } = await listReviewClasses(db, { status: "ready", sort: "runs", page: 1, page_size: INBOX_ROWS, agent });
+  return rows.map((r) => ({
+    key: `${r.agentId}/${r.userScope}/${r.canonicalHash}`,
+    title: r.tools.join(" → ") || "(no tools)",
+    detail: `${r.agentName} · ${r.executions} runs, ${pct(r.executions ? r.successes / r.executions : 0)} succeeded, ${r.distinctQueries} distinct queries`,
+    at: r.lastSeen,
+    target: { type: "class", agentId: r.agentId, hash: r.canonicalHash, userId: r.userScope || null },
+  }));
+}
+
+async function personaProposals(db: Db, agent?: string): Promise<InboxRow[]> {
+  const rows = await db.$queryRaw<{ user_id: string; created_at: Date }[]>`
+    SELECT p.user_id, p.created_at FROM persona_proposals p ${proposalAgentJoin(agent)}
+    WHERE p.status = 'PENDING' ORDER BY p.created_at ASC, p.id LIMIT ${INBOX_ROWS}`;
+  return rows.map((r) => ({ key: r.user_id, title: `Account ${r.user_id}`, detail: "A reflection suggests new learning goals", at: r.created_at, target: { type: "persona", userId: r.user_id } }));
+}
+
+async function flaggedSkills(db: Db, agent?: string): Promise<InboxRow[]> {
+  const rows = await db.$queryRaw<{ id: string; agent_id: string; name: string; version: number; activations: number; deviations: number; updated_at: Date }[]>`
+    SELECT id, agent_id, name, version, activations, deviations, updated_at FROM skills
+    WHERE status = 'ACTIVE' ${agent ? Prisma.sql`AND agent_id = ${agent}` : Prisma.empty}
+      AND EXISTS (SELECT 1 FROM unnest(review_flags) f WHERE f LIKE ${deviationFlagPattern()})
+    ORDER BY updated_at DESC, id LIMIT ${INBOX_ROWS}`;
+  return rows.map((r) => ({
+    key: r.id,
+    title: `${r.name} v${r.version}`,
+    detail: `${r.agent_id} · ${r.deviations} of ${r.activations} activations took another path`,
+    at: r.updated_at,
+    target: { type: "skill", agentId: r.agent_id, skillId: r.id },
+  }));
+}
+
+async function suspendedProcedures(db: Db, agent?: string): Promise<InboxRow[]> {
+  const { rows } = await listProcedures(db, { agent, state: "suspended", page: 1 }, INBOX_ROWS);
+  return rows.map((r) => ({
+    key: `${r.scope.tenant}/${r.scope.agent}/${r.scope.environment}/${r.id}`,
+    title: r.id,
+    detail: `${r.scope.tenant} / ${r.scope.agent} / ${r.scope.environment} · ${r.task} · failure streak ${r.failure_streak} of ${r.max_failure_streak}`,
+    at: r.created_at,
+    target: { type: "procedure", scope: r.scope, id: r.id },
+  }));
+}
+
+/** Dead jobs by kind and agent: a shadow evaluation is retried from its agent's queue. */
+async function deadJobs(db: Db, agent?: string): Promise<InboxRow[]> {
+  const rows = await db.$queryRaw<{ kind: string; agent_id: string | null; n: number; last: Date | null }[]>`
+    SELECT kind, agent_id, count(*)::int AS n, max(finished_at) AS last FROM jobs
+    WHERE status = 'DEAD' ${agent ? Prisma.sql`AND agent_id = ${agent}` : Prisma.empty}
+    GROUP BY kind, agent_id ORDER BY max(finished_at) DESC NULLS LAST LIMIT ${INBOX_ROWS}`;
+  return rows.map((r) => ({
+    key: `${r.kind}/${r.agent_id ?? ""}`,
+    title: `${r.n} ${r.kind.replace(/_/g, " ")} job${r.n === 1 ? "" : "s"}`,
+    detail: r.agent_id ? `${r.agent_id} · ${r.kind === SHADOW_EVALUATION_JOB ? "retry from the agent's shadow queue" : "failed after every retry"}` : "failed after every retry",
+    at: r.last,
+    target: r.agent_id ? { type: "agent", agentId: r.agent_id, anchor: r.kind === SHADOW_EVALUATION_JOB ? "shadow-queue" : undefined } : { type: "agent", agentId: "" },
+  }));
+}
+
+const ROWS: Record<InboxKind, (db: Db, agent?: string) => Promise<InboxRow[]>> = {
+  ready_skills: readySkills,
+  shadow_skills: waitingSkills,
+  ready_classes: readyClasses,
+  persona_proposals: personaProposals,
+  deviations: flaggedSkills,
+  suspended_procedures: suspendedProcedures,
+  dead_jobs: deadJobs,
+};
+
+export type InboxPage = { agent: string | undefined; counts: InboxCounts; groups: InboxGroup[]; total: number };
+
+export async function loadInboxPage(db: Db, sp: SearchParams, can: (scope: Scope) => boolean): Promise<InboxPage> {
+  const agent = filterText(param(sp, "agent"));
+  const counts = await inboxCounts(db, can, agent);
+  const kinds = INBOX_KINDS.filter((k) => (counts[k] ?? 0) > 0);
+  const rows = await Promise.all(kinds.map((k) => ROWS[k](db, agent)));
+  const groups = kinds.map((kind, i) => ({ kind, count: counts[kind]!, rows: rows[i] }));
+  return { agent, counts, groups, total: groups.reduce((a, g) => a + g.count, 0) };
+}
