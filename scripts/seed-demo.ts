@@ -18,7 +18,12 @@ import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns }
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
-const consoleUrl = (process.env.NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
+// The running console writes where it answers (scripts/start.ts), whatever PORT it was given.
+const runningConsole = path.join(dataDir, "console.url");
+const consoleUrl = (
+  process.env.NEXTAUTH_URL ??
+  (existsSync(runningConsole) ? readFileSync(runningConsole, "utf8").trim() : `http://localhost:${process.env.PORT ?? 3000}`)
+).replace(/\/$/, "");
 const ANCHOR_KEY = "seed_demo.anchor";
 const BATCH = 250;
 

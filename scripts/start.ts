@@ -24,6 +24,8 @@ const dataDir = path.resolve(root, process.env.PROCTOR_DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
 const embeddedUrlFile = path.join(dataDir, "embedded.url");
+/** Where this console answers, for `npm run seed:demo`'s links (another shell, maybe another PORT). */
+const consoleUrlFile = path.join(dataDir, "console.url");
 
 mkdirSync(dataDir, { recursive: true });
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -90,6 +92,7 @@ const server = createServer(async (req, res) => {
 server.on("clientError", answerClientError);
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 console.log(`Proctor is up: http://localhost:${port}`);
+writeFileSync(consoleUrlFile, process.env.NEXTAUTH_URL + "\n");
 
 const worker = process.env.PROCTOR_WORKER === "0" ? null : startWorkerRuntime(database, workerOptionsFromEnv());
 
@@ -105,6 +108,7 @@ async function shutdown(code: number, why: string) {
   // Only the process that wrote the file removes it (and only while it still names this one):
   // a start on PostgreSQL must not break an embedded instance sharing the data dir.
   if (embedded && readIfExists(embeddedUrlFile)?.trim() === embedded.url) rmSync(embeddedUrlFile, { force: true });
+  if (readIfExists(consoleUrlFile)?.trim() === process.env.NEXTAUTH_URL) rmSync(consoleUrlFile, { force: true });
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0, "SIGINT"));

@@ -26,6 +26,16 @@ export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }
       </h2>
       {enabled ? null : <p className="mb-2 text-sm text-slate-500">Passive evaluation is off for this agent: new runs are not queued.</p>}
       <FactGrid facts={facts} className="grid-cols-2 rounded-lg border border-slate-200 px-3 py-2 sm:grid-cols-4 dark:border-slate-800" valueClassName="font-mono" />
+      {s.dropped ? (
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+          Dropped: runs that arrived while {queueSize.toLocaleString("en")} evaluations were already waiting, so they were stored but not compared with shadow skills (readiness counts fewer observations).
+          If it keeps growing, raise <em>Evaluation queue size</em> (<code>shadow_evaluation_queue_size</code>) in{" "}
+          <Link href={`/agents/${encodeURIComponent(agentId)}/settings#settings-shadow`} className={link}>
+            this agent&apos;s settings
+          </Link>
+          .
+        </p>
+      ) : null}
       {s.dead.length ? (
         <ul aria-label="Dead jobs" className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
           {s.dead.map((j) => (

@@ -6,13 +6,14 @@ import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Pagination } from "@/components/ui/table";
 import type { EvidenceRun } from "@/lib/ledger/evidence";
 import type { EvaluationReceipt } from "@/lib/ledger/types";
+import { Figure } from "./figures";
 import { evidenceHref } from "./links";
 
 type Row = EvaluationReceipt & { seq: number };
 
 function Evidence({ value, run }: { value: string; run?: EvidenceRun }) {
   const href = evidenceHref(value, run);
-  const text = <span className="block max-w-[16rem] font-mono text-xs break-all">{value}</span>;
+  const text = <span className="block max-w-[16rem] font-mono text-xs wrap-anywhere">{value}</span>;
   return href ? (
     <Link href={href} className="text-indigo-700 hover:underline dark:text-indigo-300">
       {text}
@@ -34,11 +35,11 @@ export function EvaluationsTable({ rows, evidence, total, page, pageSize, href }
         empty={<EmptyState title="No evaluations yet">A trusted evaluator reports paired cases with POST /api/v1/ledger/procedures/{"{id}"}/evaluations.</EmptyState>}
         columns={[
           { key: "seq", header: "#", className: "text-right tabular-nums", cell: (r) => r.seq },
-          { key: "case", header: "Case", cell: (r) => <code className="block max-w-[12rem] text-xs break-all">{r.evaluation.case_id}</code> },
+          { key: "case", header: "Case", cell: (r) => <code className="block max-w-[12rem] text-xs wrap-anywhere">{r.evaluation.case_id}</code> },
           { key: "phase", header: "Phase", cell: (r) => r.evaluation.phase },
           { key: "evidence", header: "Evidence", cell: (r) => <Evidence value={r.evaluation.evidence_ref} run={evidence[r.evaluation.evidence_ref]} /> },
-          { key: "baseline", header: "Baseline", className: "text-right tabular-nums", cell: (r) => r.evaluation.baseline_utility },
-          { key: "candidate", header: "Candidate", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_utility },
+          { key: "baseline", header: "Baseline", className: "text-right tabular-nums", cell: (r) => <Figure value={r.evaluation.baseline_utility} /> },
+          { key: "candidate", header: "Candidate", className: "text-right tabular-nums", cell: (r) => <Figure value={r.evaluation.candidate_utility} /> },
           { key: "cost", header: "Cost", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_cost_units.toLocaleString("en") },
           { key: "latency", header: "Latency (ms)", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_latency_ms.toLocaleString("en") },
           { key: "after", header: "State after", cell: (r) => <Badge status={r.state_after} /> },

@@ -3,6 +3,12 @@ import type { Gate } from "@/lib/ledger/arithmetic";
 
 export const fixed = (v: number | null, digits = 3) => (v === null ? "—" : v.toFixed(digits));
 
+/** A reported figure at three significant digits; the exact value in its tooltip. */
+export function Figure({ value }: { value: number }) {
+  const shown = Number.isInteger(value) ? value.toLocaleString("en") : String(Number(value.toPrecision(3)));
+  return <span title={shown === String(value) ? undefined : String(value)}>{shown}</span>;
+}
+
 export function Progress({ n, of }: { n: number; of: number }) {
   const pct = Math.min(100, (n / of) * 100);
   return (

@@ -103,6 +103,23 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
       <div>
         <h3 className={sectionTitle}>SKILL.md</h3>
         <SkillContent content={s.content} />
+        {d.sourceRuns.length ? (
+          <>
+            <h4 className="mt-3 mb-1 text-xs font-medium text-slate-500">Distilled from these runs of its source class</h4>
+            <SourceRunsNote runs={d.sourceRuns} />
+            <ul className="space-y-1 text-sm">
+              {d.sourceRuns.map((r) => (
+                <li key={r.id} className="flex items-start gap-2">
+                  <Badge status={r.outcome.toLowerCase()} />
+                  <Link href={runHref(r.id)} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
+                    {r.query || r.workflowId}
+                  </Link>
+                  {r.forgottenAt ? <span className="text-xs text-slate-500">forgotten</span> : r.expiredAt ? <span className="text-xs text-slate-500">expired</span> : null}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </div>
 
       <div>
@@ -156,23 +173,6 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
             </dd>
           </div>
         </dl>
-        {d.sourceRuns.length ? (
-          <>
-            <h4 className="mt-3 mb-1 text-xs font-medium text-slate-500">Distilled from</h4>
-            <SourceRunsNote runs={d.sourceRuns} />
-            <ul className="space-y-1 text-sm">
-              {d.sourceRuns.map((r) => (
-                <li key={r.id} className="flex items-start gap-2">
-                  <Badge status={r.outcome.toLowerCase()} />
-                  <Link href={runHref(r.id)} className={`${linkClass} min-w-0 flex-1 font-normal break-words`}>
-                    {r.query || r.workflowId}
-                  </Link>
-                  {r.forgottenAt ? <span className="text-xs text-slate-500">forgotten</span> : r.expiredAt ? <span className="text-xs text-slate-500">expired</span> : null}
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
       </div>
 
       <div>

@@ -12,7 +12,6 @@ import { pct } from "./styles";
 
 export type { SkillRowView };
 
-
 export function SkillsTable({ rows, selected, selectedContent, headers }: { rows: SkillRowView[]; selected: string | null; selectedContent: string | null; headers: SortHeader[] }) {
   const sel = useUrlSelection({
     rows,
@@ -36,9 +35,9 @@ export function SkillsTable({ rows, selected, selectedContent, headers }: { rows
             {showAgent ? <th scope="col" className={`${thClass} hidden w-28 @3xl:table-cell`}>Agent</th> : null}
             <th scope="col" className={`${thClass} hidden w-24 @2xl:table-cell`}>Authority</th>
             <th scope="col" className={`${thClass} hidden w-40 @4xl:table-cell`}>Tools</th>
-            <SortTh h={head("activations")} className="hidden w-20 text-right @xl:table-cell" />
-            <SortTh h={head("success")} className="hidden w-20 text-right @xl:table-cell" />
-            <SortTh h={head("deviations")} className="hidden w-20 text-right @3xl:table-cell" />
+            <SortTh h={head("activations")} className="hidden w-28 text-right @xl:table-cell" />
+            <SortTh h={head("success")} className="hidden w-24 text-right @xl:table-cell" />
+            <SortTh h={head("deviations")} className="hidden w-28 text-right @3xl:table-cell" />
             <th scope="col" className={`${thClass} hidden w-28 @2xl:table-cell`}>Shadow</th>
             <SortTh h={head("listed")} className="hidden w-32 @4xl:table-cell" />
           </tr>

@@ -99,7 +99,7 @@ export function ApiKeysPanel({ agents }: { agents: BindableAgent[] }) {
 
   return (
     <>
-      {secret ? <SecretOnce title={`Secret of “${secret.name}”`} value={secret.value} onDone={() => setSecret(null)} /> : null}
+      {secret ? <SecretOnce title={`Secret of “${secret.name}”`} value={secret.value} onDone={() => { setSecret(null); create.reset(); rotate.reset(); }} /> : null}
       <form
         aria-label="Create an API key"
         className="mb-8 flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800"

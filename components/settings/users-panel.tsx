@@ -84,7 +84,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
   const text = change ? describe(change) : null;
   return (
     <>
-      {generated ? <SecretOnce title={`Password of ${generated.email}`} value={generated.password} onDone={() => setGenerated(null)} /> : null}
+      {generated ? <SecretOnce title={`Password of ${generated.email}`} value={generated.password} onDone={() => { setGenerated(null); create.reset(); reset.reset(); }} /> : null}
       <form
         aria-label="Create a user"
         className="mb-8 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1.5fr_1fr_2fr_auto] lg:items-end dark:border-slate-800"

@@ -216,7 +216,7 @@ export function WebhooksPanel({ page, canManage }: { page: WebhooksPage; canMana
   });
   return (
     <>
-      {secret ? <SecretOnce title={`Signing secret of ${secret.url}`} value={secret.value} note={SECRET_NOTE} onDone={() => setSecret(null)} /> : null}
+      {secret ? <SecretOnce title={`Signing secret of ${secret.url}`} value={secret.value} note={SECRET_NOTE} onDone={() => { setSecret(null); create.reset(); }} /> : null}
       {canManage ? (
         <EndpointForm
           key={formKey}

@@ -8,3 +8,18 @@ export function EmptyState({ title, children, action }: { title: string; childre
     </div>
   );
 }
+
+/**
+ * An empty page of a filtered, paginated list: past the last page (an old link, a hand-edited
+ * URL) says so and links back; otherwise nothing matches the filter.
+ */
+export function EmptyListPage({ noun, page, total, firstPageHref }: { noun: string; page: number; total: number; firstPageHref: string }) {
+  if (page > 1 && total > 0) {
+    return (
+      <EmptyState title={`Page ${page.toLocaleString("en")} is past the last page`} action={<a href={firstPageHref} className="rounded text-sm text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">Go to page 1</a>}>
+        There are {total.toLocaleString("en")} {noun} in this view.
+      </EmptyState>
+    );
+  }
+  return <EmptyState title={`No ${noun} match this filter`}>Clear the filter box or choose All to see every one.</EmptyState>;
+}

@@ -100,6 +100,8 @@ test("an admin signs in, creates a key, sees ingested runs, adds a viewer and si
   await page.getByRole("form", { name: "Create a user" }).getByLabel("Email").fill("viewer@e2e.local");
   await page.getByRole("button", { name: "Create user" }).click();
   const viewerPassword = (await page.getByTestId("secret-value").textContent())!.trim();
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("secret-value")).toHaveCount(0);
   await expect(page.getByRole("row", { name: /viewer@e2e\.local/ })).toBeVisible();
 
   await signOut(page, ADMIN_EMAIL);

@@ -192,7 +192,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   // The learning settings page: every group, and the authority rule in the browser.
   await page.goto(`/agents/${AGENT}/settings`);
   await expect(page.getByText("template distiller in use")).toBeVisible();
-  for (const legend of ["Gates", "Distillation and promotion cycles", "Shadow review", "Injection", "Drift"]) {
+  for (const legend of ["Review and authority", "Ingestion and outcomes", "Gates", "Distillation and validation", "Shadow evaluation", "Injection and retrieval", "Monitoring", "Ledger"]) {
     await expect(page.getByRole("group", { name: legend })).toBeVisible();
   }
 

@@ -17,7 +17,8 @@ import { PROCEDURE_STATES } from "@/lib/ledger/types";
 
 export const dynamic = "force-dynamic";
 
-const cellText = "block max-w-[14rem] break-all text-xs";
+/** Long ids and labels wrap at word boundaries, and mid-word only when one word is wider than the cell. */
+const cellText = "block max-w-[14rem] wrap-break-word text-xs";
 
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;

@@ -3,7 +3,7 @@
 // selected skill's detail with the activation and demotion decisions (admins).
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
@@ -91,7 +91,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
               <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith(PATH, sp, { page: p })} />
             </>
           ) : (
-            <EmptyState title="No skills match this filter">Clear the filter box or choose All to see every skill.</EmptyState>
+            <EmptyListPage noun="skills" page={q.page} total={total} firstPageHref={hrefWith(PATH, sp, { page: null })} />
           )}
         </div>
         <div className="min-w-0">

@@ -4,7 +4,7 @@
 // promotion reports and, across all agents, a roll-up per agent.
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { CLASS_WORDS } from "@/lib/learning/vocabulary";
@@ -103,7 +103,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
                   <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith(PATH, sp, { page: p })} />
                 </>
               ) : (
-                <EmptyState title="No trajectory classes match this filter">Clear the filter box or choose All to see every class.</EmptyState>
+                <EmptyListPage noun="trajectory classes" page={q.page} total={total} firstPageHref={hrefWith(PATH, sp, { page: null })} />
               )}
             </div>
             <div className="min-w-0">

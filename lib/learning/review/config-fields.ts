@@ -1,5 +1,5 @@
-// How the settings page presents each learning configuration key: its group, label, input
-// kind and meaning. Every key of the schema appears exactly once (a unit test checks it).
+// How the settings page presents each learning configuration key: its section, label, input
+// kind and meaning. Labels are distinct across sections (a reviewer reads one field at a time). Every key of the schema appears exactly once (a unit test checks it).
 // Browser-safe: the form validates with the same schema before the server does again.
 import type { LearningConfig } from "../config";
 
@@ -14,6 +14,15 @@ export const AUTHORITY_KEYS = ["skill_injection_role", "require_shadow", "shadow
 
 export const CONFIG_GROUPS: ConfigGroup[] = [
   {
+    id: "ingestion",
+    title: "Ingestion and outcomes",
+    description:
+      "Every run is judged as it arrives, the first that applies: an execution error, a reported failure, a failing outcome rule, a reported success, a last step that errored, else success. Stored runs feed the class statistics below.",
+    fields: [
+      { key: "promotion_every_n_runs", label: "Promotion cycle every N runs", kind: "int", help: "Ingestion queues a promotion cycle after this many new runs; 0 turns automatic cycles off (manual cycles and Distill now only)." },
+    ],
+  },
+  {
     id: "gates",
     title: "Gates",
     description: "A trajectory class is distilled only when every gate passes.",
@@ -26,25 +35,24 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
   },
   {
     id: "distillation",
-    title: "Distillation and promotion cycles",
-    description: "How eligible classes are ranked, how many are distilled per cycle and what the distiller reads.",
+    title: "Distillation and validation",
+    description: "How eligible classes are ranked, how many are distilled per cycle, what the distiller reads and how long a SKILL.md may be before validation refuses it.",
     fields: [
       { key: "recency_halflife_days", label: "Recency half-life (days)", kind: "number", help: "Ranking: a class's score halves for every this many days since its last run." },
-      { key: "max_promotions_per_cycle", label: "Promotions per cycle", kind: "int", help: "Eligible classes beyond this wait for the next cycle (listed as deferred)." },
-      { key: "promotion_every_n_runs", label: "Run a cycle every N runs", kind: "int", help: "0 turns automatic cycles off (manual cycles and Distill now only)." },
+      { key: "max_promotions_per_cycle", label: "Skills distilled per cycle", kind: "int", help: "Eligible classes beyond this wait for the next cycle (listed as deferred)." },
       { key: "distill_sample_size", label: "Successful runs sampled", kind: "int", help: "Newest successful runs sent to the distiller." },
       { key: "include_failure_samples", label: "Failed runs sampled", kind: "int", help: "Newest failed runs sent to the distiller (failure modes)." },
-      { key: "skill_max_content_chars", label: "Maximum SKILL.md length", kind: "int", help: "Characters; longer distillations are rejected." },
+      { key: "skill_max_content_chars", label: "Maximum SKILL.md length", kind: "int", help: "Characters; longer distillations are refused by validation." },
     ],
   },
   {
     id: "shadow",
-    title: "Shadow review",
-    description: "Shadow skills are observed passively against new runs; activation is always an explicit reviewer decision.",
+    title: "Shadow evaluation",
+    description: "Shadow skills are compared passively with new runs (nothing is injected); activation stays an explicit reviewer decision.",
     fields: [
-      { key: "shadow_evaluation_max_candidates", label: "Candidates per run", kind: "int", help: "Shadow skills compared with each new run." },
-      { key: "shadow_evaluation_min_similarity", label: "Minimum similarity", kind: "nullable-rate", help: "Empty: use the injection threshold (retrieval_min_similarity)." },
-      { key: "shadow_evaluation_queue_size", label: "Evaluation queue size", kind: "int", help: "Pending evaluations kept; more are dropped." },
+      { key: "shadow_evaluation_max_candidates", label: "Shadow skills compared per run", kind: "int", help: "Shadow skills compared with each new run." },
+      { key: "shadow_evaluation_min_similarity", label: "Shadow match: minimum query similarity", kind: "nullable-rate", help: "A run is compared with a shadow skill only at or above this similarity. Empty: the injection threshold (retrieval_min_similarity)." },
+      { key: "shadow_evaluation_queue_size", label: "Evaluation queue size", kind: "int", help: "Pending evaluations kept per agent; runs arriving while it is full are not evaluated and are counted as dropped (queue full)." },
       { key: "shadow_evaluation_recent_window", label: "Recent evaluations kept", kind: "int", help: "Per skill, for the review page." },
       { key: "shadow_readiness_min_observations", label: "Readiness: observations", kind: "int", help: "Passive observations before a shadow skill counts as ready." },
       { key: "shadow_readiness_min_trajectory_match_rate", label: "Readiness: trajectory match rate", kind: "rate", help: "Share of observed runs that took the skill's path." },
@@ -53,18 +61,18 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
   },
   {
     id: "injection",
-    title: "Injection",
-    description: "Which active skills go into the agent's prompt.",
+    title: "Injection and retrieval",
+    description: "Which active skills /context retrieves for a query and puts into the agent's prompt.",
     fields: [
-      { key: "retrieval_min_similarity", label: "Minimum similarity", kind: "rate", help: "Skills less similar to the query are not injected." },
+      { key: "retrieval_min_similarity", label: "Injection: minimum query similarity", kind: "rate", help: "Active skills less similar to the query are not injected." },
       { key: "max_skills_in_context", label: "Skills per turn", kind: "int", help: "At most this many skills per request." },
       { key: "include_exemplar", label: "Include exemplar run (deprecated)", kind: "boolean", help: "Accepted for compatibility and ignored: raw runs are never injected next to a skill." },
     ],
   },
   {
-    id: "drift",
-    title: "Drift",
-    description: "Active skills are demoted when their rolling success falls below the frozen baseline.",
+    id: "monitoring",
+    title: "Monitoring",
+    description: "Active skills are demoted when their rolling success falls below the frozen baseline (drift).",
     fields: [
       { key: "drift_window_activations", label: "Rolling window (activations)", kind: "int", help: "Recent activations the rolling success rate is computed over." },
       { key: "demotion_success_delta", label: "Demotion delta", kind: "rate", help: "Demote when rolling success < baseline − delta." },
@@ -73,7 +81,7 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
   },
   {
     id: "ledger",
-    title: "Paired-evaluation qualification",
+    title: "Ledger",
     description: "The evidence-ledger policy a shadow skill is qualified under (skill vs. no skill on the same held-out cases). Qualification is started by an admin; activation stays a separate decision.",
     fields: [
       { key: "ledger_baseline_revision", label: "Baseline revision", kind: "text", help: "What the skill is compared with." },
@@ -99,3 +107,6 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     ],
   },
 ];
+
+/** Every field by key, for wording errors and counting changes. */
+export const CONFIG_FIELDS: ReadonlyMap<string, ConfigField> = new Map(CONFIG_GROUPS.flatMap((g) => g.fields).map((f) => [f.key as string, f]));
