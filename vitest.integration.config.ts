@@ -28,6 +28,7 @@ export const ENGINE_SENSITIVE = [
   "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
   "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
+  "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -3,7 +3,7 @@
 // parsed with the event union; a row that matches no current type keeps its raw details.
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import type { Prisma } from "../db/generated/client";
+import type { AuditEvent as AuditEventRow, Prisma } from "../db/generated/client";
 import { parseAuditEvent, type AuditEvent } from "./events";
 
 const isoTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 time" });
@@ -43,14 +43,19 @@ export type AuditEventView = {
   event: AuditEvent | null;
 };
 
-export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
-  const where: Prisma.AuditEventWhereInput = {
+/** The rows a query's filters select (its paging aside): the page and the export share it. */
+export function auditWhere(q: Omit<AuditQuery, "page" | "page_size" | "dir">): Prisma.AuditEventWhereInput {
+  return {
     ...(q.actor ? { OR: [{ actorLabel: { contains: q.actor, mode: "insensitive" } }, { actorId: q.actor }] } : {}),
     ...(q.action ? { action: { startsWith: q.action } } : {}),
     ...(q.target_type ? { targetType: q.target_type } : {}),
     ...(q.target ? { targetId: q.target } : {}),
     ...(q.from || q.to ? { at: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lte: new Date(q.to) } : {}) } } : {}),
   };
+}
+
+export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
+  const where = auditWhere(q);
   const [rows, total] = await Promise.all([
     database.auditEvent.findMany({
       where,
@@ -61,23 +66,27 @@ export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events:
     database.auditEvent.count({ where }),
   ]);
   return {
-    events: rows.map((r) => ({
-      id: r.id.toString(),
-      at: r.at.toISOString(),
-      actor_type: r.actorType,
-      actor_id: r.actorId,
-      actor_label: r.actorLabel,
-      actor_role: r.actorRole,
-      action: r.action,
-      target_type: r.targetType,
-      target_id: r.targetId,
-      request_id: r.requestId,
-      client_hash: r.clientHash,
-      details: r.details,
-      event: parseAuditEvent(r),
-    })),
+    events: rows.map((r) => ({ ...auditRowView(r), event: parseAuditEvent(r) })),
     total,
     page: q.page,
     page_size: q.page_size,
+  };
+}
+
+/** A stored row as the console's routes show it (the typed event aside). */
+export function auditRowView(r: AuditEventRow): Omit<AuditEventView, "event"> {
+  return {
+    id: r.id.toString(),
+    at: r.at.toISOString(),
+    actor_type: r.actorType,
+    actor_id: r.actorId,
+    actor_label: r.actorLabel,
+    actor_role: r.actorRole,
+    action: r.action,
+    target_type: r.targetType,
+    target_id: r.targetId,
+    request_id: r.requestId,
+    client_hash: r.clientHash,
+    details: r.details,
   };
 }

@@ -42,7 +42,9 @@ function operationObject(operationId: string, op: Operation) {
   for (const [status, reply] of Object.entries(repliesOf(op))) {
     const problem = reply.schema === problemSchema;
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output");
-    responses[status] = { description: reply.description, content: { [problem ? "application/problem+json" : "application/json"]: { schema } } };
+    // An NDJSON stream's schema is one line's (OpenAPI 3.2 spells it itemSchema).
+    const mediaType = problem ? "application/problem+json" : (reply.mediaType ?? "application/json");
+    responses[status] = { description: reply.description, content: { [mediaType]: { schema } } };
   }
   return {
     operationId,
