@@ -10,7 +10,8 @@ import { DETAIL_COLUMNS, workflowView } from "./workflows";
 
 export type WorkflowExportFilter = { from?: string; to?: string; canonical_hash?: string; user_id?: string; outcome?: "success" | "failure" };
 
-export const EXPORT_BATCH = 1000;
+/** Runs per query: ~3 KB each, so a batch holds a few MB at most. */
+export const EXPORT_BATCH = 500;
 
 /** Checks the agent first (NotFound, AgentDeleting), then yields one JSON line per run. */
 export async function exportWorkflows(db: Db, agentId: string, filter: WorkflowExportFilter, batch = EXPORT_BATCH): Promise<AsyncIterable<string>> {

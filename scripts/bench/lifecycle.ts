@@ -135,18 +135,18 @@ function streamExport(baseUrl: string, path: string, key: string): Promise<{ sta
   });
 }
 
-/** The floor: the same rows read straight from PostgreSQL in keyset batches of 1,000. */
+/** The floor: the same rows read straight from PostgreSQL in keyset batches of 500. */
 async function sqlFloor(sql: pg.Pool, agentId: string): Promise<{ rows: number; seconds: number }> {
   const started = performance.now();
   let rows = 0;
   let after: [Date, string] | null = null;
   for (;;) {
     const r: pg.QueryResult<{ id: string; created_at: Date }> = await sql.query(
-      `SELECT * FROM workflows WHERE agent_id = $1 ${after ? "AND (created_at, id) > ($2, $3)" : ""} ORDER BY created_at, id LIMIT 1000`,
+      `SELECT * FROM workflows WHERE agent_id = $1 ${after ? "AND (created_at, id) > ($2, $3)" : ""} ORDER BY created_at, id LIMIT 500`,
       after ? [agentId, ...after] : [agentId],
     );
     rows += r.rows.length;
-    if (r.rows.length < 1000) break;
+    if (r.rows.length < 500) break;
     const last = r.rows[r.rows.length - 1];
     after = [last.created_at, last.id];
   }

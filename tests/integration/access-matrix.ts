@@ -79,6 +79,7 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/users.ts#updateUser": "users:manage",
   "lib/actions/users.ts#signOutEverywhere": "users:manage",
   "lib/actions/users.ts#resetPassword": "users:manage",
+  "lib/actions/learning.ts#deleteAgent": "learning:write",
   "lib/actions/learning.ts#distillClass": "learning:write",
   "lib/actions/learning.ts#runPromotionCycle": "learning:write",
   "lib/actions/learning.ts#saveLearningSettings": "learning:write",

@@ -15,9 +15,9 @@ const key = withKey(ADMIN_KEY);
 const DOOMED = "doomed";
 const LEDGER_TOO = "doomed-ledger";
 const KEPT = "kept";
-const RUNS = 1200; // more than one export batch (1,000), with created_at ties across the boundary
+const RUNS = 520; // more than one export batch (500), with a created_at tie across the boundary
 const BASE = Date.parse("2026-11-01T00:00:00Z");
-const at = (i: number) => new Date(BASE + Math.floor(i / 2) * 60_000).toISOString();
+const at = (i: number) => new Date(BASE + Math.floor((i + 1) / 2) * 60_000).toISOString();
 const user = (i: number) => (i % 3 === 0 ? undefined : `u${i % 3}`);
 const fails = (i: number) => i % 5 === 0;
 const steps = (i: number) =>
@@ -79,9 +79,9 @@ beforeAll(async () => {
   server = await startTestServer({ env: { PROCTOR_WORKER: "0" } });
   admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
   await seedAgent(DOOMED, RUNS);
-  await seedAgent(LEDGER_TOO, 30);
+  await seedAgent(LEDGER_TOO, 10);
   // Without cadence cycles: the worker started below must leave the kept agent as it is.
-  await seedAgent(KEPT, 60, { promotion_every_n_runs: 0 });
+  await seedAgent(KEPT, 20, { promotion_every_n_runs: 0 });
   // Skills, their events and a promotion report for the deletion to remove.
   const cycle = await call(server.baseUrl, key, "POST", `/api/v1/agents/${DOOMED}/promotion-cycles`);
   expect(cycle.status, cycle.text).toBe(200);
@@ -91,7 +91,7 @@ beforeAll(async () => {
     const p = await call(server.baseUrl, proposer.caller, "POST", "/api/v1/ledger/procedures", { scope: { tenant: "t", agent, environment: "e" }, ...fixtureProposal() });
     expect(p.status, p.text).toBe(201);
   }
-});
+}, 240_000); // the shared server's first start (PGlite, a loaded machine) plus the seeding
 
 afterAll(async () => {
   await server?.stop();
