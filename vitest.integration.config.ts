@@ -31,6 +31,7 @@ export const ENGINE_SENSITIVE = [
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
   "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED (issue 14: both databases)
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE (issue 16)
+  "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

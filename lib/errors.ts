@@ -2,7 +2,7 @@
 // `kind`; the HTTP layer maps kinds to problem+json in one place (problemFromDomain) and the server
 // action wrapper maps them to a typed result. Messages are shown to callers as they are, so
 // they never quote private text (persona goals, conversation excerpts).
-export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable" | "unresolved_reference";
+export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable" | "unresolved_reference" | "agent_deleting";
 
 /** A field that failed validation: a JSON pointer into the input and what is wrong with it. */
 export type FieldError = { path: string; message: string };
@@ -51,6 +51,13 @@ export class Validation extends DomainError {
 export class UnresolvedReference extends DomainError {
   constructor(message: string, fields?: FieldError[]) {
     super("unresolved_reference", message, fields);
+  }
+}
+
+/** The agent's deletion has started: it takes no more writes (issue 16). */
+export class AgentDeleting extends DomainError {
+  constructor(agentId: string) {
+    super("agent_deleting", `Agent '${agentId}' is being deleted; it accepts no more changes.`);
   }
 }
 

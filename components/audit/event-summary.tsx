@@ -125,6 +125,23 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
           {e.data.outcome_rule === null ? "" : " and an outcome rule"}.
         </>
       );
+    case "agent.deletion_started":
+      return (
+        <>
+          Started deleting agent {e.target.id}
+          {e.data.include_ledger ? ", its ledger procedures included" : ""}
+          <Reason text={e.data.reason} />
+        </>
+      );
+    case "agent.deleted": {
+      const total = Object.values(e.data.rows).reduce((a, b) => a + b, 0);
+      return (
+        <>
+          Deleted agent {e.target.id}: {total} rows in {e.data.batches} batches (longest {e.data.longest_batch_ms} ms)
+          {e.data.include_ledger ? ", ledger procedures included" : ""}.
+        </>
+      );
+    }
     case "learning_config.updated":
       return (
         <>

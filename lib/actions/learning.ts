@@ -1,11 +1,12 @@
 "use server";
 // An agent's learning: "Distill now", "Run promotion cycle" (the same operations the agent
-// API's routes call), saved settings and the retry of a dead shadow evaluation job.
+// API's routes call), saved settings, the retry of a dead shadow evaluation job, and deleting
+// the agent (confirmed by typing its id, with a reason).
 import { z } from "zod";
 import { action } from "./action";
 import { db } from "../db/client";
 import { learningConfigSchema } from "../learning/config";
-import { deadJobParams, distillClass as distill, retryShadowJob as retry, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
+import { deadJobParams, deleteAgent as startDeletion, distillClass as distill, retryShadowJob as retry, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
 import { withSkillNames } from "../learning/review/reports";
 import { agentIdParams, classParams } from "../learning/schemas";
 
@@ -32,3 +33,18 @@ export const saveLearningSettings = action("learning:write", agentIdParams.exten
 export const retryShadowJob = action("learning:write", deadJobParams.strict(), async (input, { audit }) =>
   retry(db(), { agentId: input.agent_id, jobId: input.job_id }, audit),
 );
+
+const deleteAgentInput = agentIdParams
+  .extend({
+    /** The agent id typed again by the admin. */
+    confirm_agent_id: z.string().max(256),
+    reason: z.string().trim().min(1).max(2000),
+    include_ledger: z.boolean().default(false),
+  })
+  .strict()
+  .refine((i) => i.confirm_agent_id === i.agent_id, { path: ["confirm_agent_id"], message: "type the agent's id to confirm" });
+
+export const deleteAgent = action("learning:write", deleteAgentInput, async (input, { audit }) => {
+  const { started: _, ...deletion } = await startDeletion(db(), { agentId: input.agent_id, includeLedger: input.include_ledger, reason: input.reason }, audit);
+  return deletion;
+});

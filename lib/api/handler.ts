@@ -123,7 +123,9 @@ function parseWith(schema: Schema | undefined, value: unknown, where: string, wi
 async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<unknown> {
   const limit = opts.maxBodyBytes ?? ONE_MIB;
   if (!opts.bodyOptional) return readJsonBody(req, limit);
-  if (req.headers.get("content-length") === "0" || !req.body) return {};
+  // A DELETE sent without a body carries neither length nor chunked encoding (fetch sends none).
+  const bodiless = !req.headers.has("content-length") && !req.headers.has("transfer-encoding");
+  if (req.headers.get("content-length") === "0" || !req.body || bodiless) return {};
   return readJsonBody(req, limit).catch((e) => {
     if ((e as { detail?: string }).detail?.startsWith("The request body is empty")) return {};
     throw e;

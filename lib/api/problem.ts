@@ -17,6 +17,8 @@ export type ProblemCode =
   | "key_expired"
   /** A reference names nothing stored: an evidence_ref's run or trace (issue 12). */
   | "unresolved_reference"
+  /** The agent's deletion has started: every write about it is refused (issue 16). */
+  | "agent_deleting"
   | "method_not_allowed"
   | "unsupported_media_type"
   /** The request's head is over Node's limit (16 KiB): refused by its parser before any route runs. */
@@ -34,6 +36,7 @@ const STATUS: Record<ProblemCode, number> = {
   unavailable: 503,
   key_expired: 401,
   unresolved_reference: 422,
+  agent_deleting: 409,
   method_not_allowed: 405,
   unsupported_media_type: 415,
   headers_too_large: 431,
@@ -51,6 +54,7 @@ const TITLE: Record<ProblemCode, string> = {
   unavailable: "Service unavailable",
   key_expired: "API key expired",
   unresolved_reference: "Unresolved reference",
+  agent_deleting: "Agent being deleted",
   method_not_allowed: "Method not allowed",
   unsupported_media_type: "Unsupported media type",
   headers_too_large: "Request headers too large",

@@ -16,6 +16,8 @@
 // | api_key.revoked                | api_key  | settings: revoke a key (with reason)              |
 // | api_key.rotated                | api_key  | settings: rotate a key's secret (with reason)     |
 // | agent.created / agent.replaced | agent    | PUT /api/v1/agents/{id}, the demo seed            |
+// | agent.deletion_started         | agent    | DELETE /api/v1/agents/{id}, the agent page (reason) |
+// | agent.deleted                  | agent    | the worker, once the agent's data and row are gone |
 // | learning_config.updated        | agent    | agent settings page                               |
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
 // | class.distilled                | agent    | "Distill now" on one class                        |
@@ -105,6 +107,14 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("api_key.rotated", "api_key", { prefix: z.string(), previous_valid_until: z.string(), reason }),
   event("agent.created", "agent", agentData),
   event("agent.replaced", "agent", agentData),
+  event("agent.deletion_started", "agent", { include_ledger: z.boolean(), reason: reason.nullable() }),
+  event("agent.deleted", "agent", {
+    include_ledger: z.boolean(),
+    /** Rows deleted by table (audit rows are never deleted). */
+    rows: z.record(z.string(), z.number().int().min(0)),
+    batches: z.number().int().min(0),
+    longest_batch_ms: z.number().int().min(0),
+  }),
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
   event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),

@@ -3,7 +3,7 @@
 // parsed with the event union; a row that matches no current type keeps its raw details.
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import type { Prisma } from "../db/generated/client";
+import type { AuditEvent as AuditEventRow, Prisma } from "../db/generated/client";
 import { accountPseudonym } from "../persona/audit";
 import { parseAuditEvent, type AuditEvent } from "./events";
 
@@ -51,11 +51,12 @@ export type AuditEventView = {
 /** The event a persona page view writes: one per look, so the page hides them unless asked. */
 export const VIEW_EVENT = "persona_profile.viewed";
 
-export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
+/** The rows a query's filters select (its paging aside): the page and the export share it. */
+export async function auditWhere(database: Db, q: Omit<AuditQuery, "page" | "page_size" | "dir">): Promise<Prisma.AuditEventWhereInput> {
   const account = q.account ? await accountPseudonym(database, q.account) : null;
   // Asking for the view events by name shows them.
   const hideViews = q.views === "hide" && q.action !== VIEW_EVENT;
-  const where: Prisma.AuditEventWhereInput = {
+  return {
     AND: [
       ...(account ? [{ targetType: "account", targetId: account }] : []),
       ...(hideViews ? [{ action: { not: VIEW_EVENT } }] : []),
@@ -66,6 +67,10 @@ export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events:
     ...(q.target ? { targetId: q.target } : {}),
     ...(q.from || q.to ? { at: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lte: new Date(q.to) } : {}) } } : {}),
   };
+}
+
+export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events: AuditEventView[]; total: number; page: number; page_size: number }> {
+  const where = await auditWhere(database, q);
   const [rows, total] = await Promise.all([
     database.auditEvent.findMany({
       where,
@@ -76,23 +81,27 @@ export async function queryAudit(database: Db, q: AuditQuery): Promise<{ events:
     database.auditEvent.count({ where }),
   ]);
   return {
-    events: rows.map((r) => ({
-      id: r.id.toString(),
-      at: r.at.toISOString(),
-      actor_type: r.actorType,
-      actor_id: r.actorId,
-      actor_label: r.actorLabel,
-      actor_role: r.actorRole,
-      action: r.action,
-      target_type: r.targetType,
-      target_id: r.targetId,
-      request_id: r.requestId,
-      client_hash: r.clientHash,
-      details: r.details,
-      event: parseAuditEvent(r),
-    })),
+    events: rows.map((r) => ({ ...auditRowView(r), event: parseAuditEvent(r) })),
     total,
     page: q.page,
     page_size: q.page_size,
+  };
+}
+
+/** A stored row as the console's routes show it (the typed event aside). */
+export function auditRowView(r: AuditEventRow): Omit<AuditEventView, "event"> {
+  return {
+    id: r.id.toString(),
+    at: r.at.toISOString(),
+    actor_type: r.actorType,
+    actor_id: r.actorId,
+    actor_label: r.actorLabel,
+    actor_role: r.actorRole,
+    action: r.action,
+    target_type: r.targetType,
+    target_id: r.targetId,
+    request_id: r.requestId,
+    client_hash: r.clientHash,
+    details: r.details,
   };
 }

@@ -11,8 +11,10 @@ export type Scope =
   | "context:read"
   /** Agents, classes, skills, promotion reports, runs and traces. */
   | "learning:read"
-  /** Review decisions, distill, promotion cycles, agent declarations and learning settings. */
+  /** Review decisions, distill, promotion cycles, agent declarations and deletion, learning settings. */
   | "learning:write"
+  /** Bulk exports of runs (private text in bulk): admins and admin keys, allowed in read-only mode. */
+  | "runs:export"
   | "ledger:read"
   /** Persona profiles hold private goals: admins only, never viewers. */
   | "persona:read"
@@ -38,10 +40,10 @@ export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:l
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget"],
+  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget"],
   VIEWER: ["learning:read"],
   "key:ingest": INGEST_KEY,
-  "key:admin": [...INGEST_KEY, "learning:write", "accounts:forget"],
+  "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget"],
   "key:ledger:propose": ["ledger:propose", "ledger:read"],
   "key:ledger:evaluate": ["ledger:evaluate", "ledger:read"],
 };

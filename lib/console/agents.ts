@@ -1,5 +1,5 @@
 // Read models of agents for console pages: narrow columns for lists, the full record for
-// the detail page. Run counts and last-run times are maintained at ingestion (agent_run_counters).
+// the detail page. Agents being deleted (deleting_at set) are left out of all of them. Run counts and last-run times are maintained at ingestion (agent_run_counters).
 import type { Db } from "../db/prisma";
 import { resolveLearningConfig, type LearningConfig } from "../learning/config";
 import { runTotalsOf } from "../learning/run-counters";
@@ -33,9 +33,10 @@ export async function listAgentSummaries(database: Db, page: number, pageSize: n
       FROM agents a
       LEFT JOIN (SELECT agent_id, sum(runs) AS runs, max(last_run_at) AS last_run_at FROM agent_run_counters GROUP BY agent_id) c
         ON c.agent_id = a.id
+      WHERE a.deleting_at IS NULL
       ORDER BY c.last_run_at DESC NULLS LAST, a.id
       OFFSET ${(page - 1) * pageSize} LIMIT ${pageSize}`,
-    database.agent.count(),
+    database.agent.count({ where: { deletingAt: null } }),
   ]);
   const agents = rows.map((r) => ({
     id: r.id,
@@ -50,12 +51,13 @@ export async function listAgentSummaries(database: Db, page: number, pageSize: n
 
 /** Ids and names for the agent switcher (bounded: the switcher is a menu, not a list view). */
 export function agentOptions(database: Db, limit = 500): Promise<{ id: string; name: string }[]> {
-  return database.agent.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" }, take: limit });
+  return database.agent.findMany({ where: { deletingAt: null }, select: { id: true, name: true }, orderBy: { id: "asc" }, take: limit });
 }
 
 export async function getAgentDetail(database: Db, id: string): Promise<AgentDetail | null> {
   const [a, totals] = await Promise.all([database.agent.findUnique({ where: { id } }), runTotalsOf(database, id)]);
-  if (!a) return null;
+  // An agent being deleted is gone for the console at once (the audit log shows the deletion).
+  if (!a || a.deletingAt) return null;
   return {
     id: a.id,
     name: a.name,

@@ -34,15 +34,16 @@ export async function claimJobs(database: Db, kinds: string[], limit: number, le
     .map((r) => ({ id: r.id, kind: r.kind, agentId: r.agent_id, payload: r.payload, attempts: r.attempts }));
 }
 
+// updateMany: a job deleted meanwhile (its agent's deletion removes the agent's jobs) has nothing to mark.
 export async function completeJob(tx: Tx | Db, id: bigint) {
-  await tx.job.update({ where: { id }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
+  await tx.job.updateMany({ where: { id }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
 }
 
 /** Retry with exponential backoff; after maxAttempts the job is kept as DEAD for an admin to see. */
 export async function failJob(database: Db, job: ClaimedJob, error: string, maxAttempts: number) {
   const dead = job.attempts >= maxAttempts;
   const backoffMs = Math.min(60_000 * 30, 1000 * 2 ** job.attempts);
-  await database.job.update({
+  await database.job.updateMany({
     where: { id: job.id },
     data: {
       status: dead ? "DEAD" : "PENDING",

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/prisma";
 import type { ConversationBody } from "./schemas";
 import { newId } from "./ids";
-import { agentNotFound } from "./errors";
+import { assertAgentWritable } from "./agent-writes";
 
 /** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
 export function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
@@ -15,7 +15,7 @@ export function derivedMessageId(threadId: string, timestamp: string, role: stri
 
 /** Stores a thread's messages. A message already stored counts as a duplicate. */
 export async function ingestConversation(db: Db, agentId: string, c: ConversationBody): Promise<{ stored: number; duplicates: number }> {
-  if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
+  await assertAgentWritable(db, agentId);
   const rows = new Map<string, object>();
   for (const m of c.messages) {
     const messageId = m.message_id ?? derivedMessageId(c.thread_id, m.timestamp, m.role, m.text);

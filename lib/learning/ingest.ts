@@ -41,7 +41,7 @@ import { newId } from "./ids";
 import { cadenceSql, insertRunsSql, readStoredSql } from "./ingest/sql";
 import { shadowEligible } from "./shadow/enqueue";
 import { Conflict } from "../errors";
-import { agentNotFound } from "./errors";
+import { agentDeleting, agentNotFound } from "./errors";
 
 export type IngestOptions = { embedder?: Embedder; now?: Date };
 
@@ -80,10 +80,11 @@ const knownAgents = new Map<string, AgentSettings>();
 const MAX_KNOWN_AGENTS = 10_000;
 
 async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
-  const [agent] = await q.$queryRaw<{ outcome_rule: unknown; learning: unknown }[]>`SELECT outcome_rule, learning FROM agents WHERE id = ${agentId}`;
-  if (!agent) {
+  const [agent] = await q.$queryRaw<{ outcome_rule: unknown; learning: unknown; deleting: boolean }[]>`
+    SELECT outcome_rule, learning, deleting_at IS NOT NULL AS deleting FROM agents WHERE id = ${agentId}`;
+  if (!agent || agent.deleting) {
     knownAgents.delete(agentId);
-    throw agentNotFound(agentId);
+    throw agent ? agentDeleting(agentId) : agentNotFound(agentId);
   }
   const settings = { outcomeRule: agent.outcome_rule ?? null, learning: agent.learning, config: resolveLearningConfig(agent.learning) };
   if (knownAgents.size >= MAX_KNOWN_AGENTS) knownAgents.delete(knownAgents.keys().next().value as string);
@@ -166,7 +167,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
       }),
       "ingest_insert_runs",
     );
-    if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile
+    if (inserted.length === 0) return null; // no guard row: the agent's settings changed meanwhile, or its deletion started
     if (inserted[0].cycle_due) await queryRows(q, cadenceSql(agentId, agent.config.promotion_every_n_runs), "ingest_cadence");
     const promoted = new Map(inserted.flatMap((r) => (r.id ? [[r.id, r.promoted_skill_id] as const] : [])));
     const newRuns = toInsert.filter((p) => promoted.has(p.id));

@@ -8,17 +8,21 @@ import { PROMOTION_CYCLE_JOB } from "./monitor";
 import { applyRetention } from "./retention";
 // Passive shadow evaluation of new runs (the outbox rows written at ingestion).
 import "./shadow/jobs";
+import { AGENT_DELETION_JOB } from "./deletion/tables";
+import { runAgentDeletionJob } from "./deletion/run";
 
 registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
   if (!agentId) return;
   try {
     await runPromotionCycle(database, { agentId, trigger: "cadence" }, systemAuditContext("job:promotion_cycle"));
   } catch (e) {
-    // A cycle already running covers these runs; an agent deleted meanwhile needs none.
-    if (isDomainError(e, "conflict") || isDomainError(e, "not_found")) return;
+    // A cycle already running covers these runs; an agent deleted (or being deleted) meanwhile needs none.
+    if (isDomainError(e, "conflict") || isDomainError(e, "not_found") || isDomainError(e, "agent_deleting")) return;
     throw e;
   }
 });
 
 // Run and conversation retention (issue 16): at worker start and hourly.
 registerPeriodicTask("retention", (database) => applyRetention(database));
+// Deleting an agent in batches, after the operation marked it (operations/delete-agent.ts).
+registerJobHandler(AGENT_DELETION_JOB, (database, payload, agentId) => runAgentDeletionJob(database, payload, agentId));

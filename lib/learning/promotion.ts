@@ -22,6 +22,7 @@ import { toolFieldsOf } from "./tool-mentions";
 import { deprecateSkillsMissingTools } from "./tool-removal";
 import { INSUFFICIENT_REASON } from "./validation";
 import { agentNotFound } from "./errors";
+import { refuseIfDeleting } from "./agent-writes";
 
 export type CycleTrigger = "manual" | "cadence" | "distill";
 
@@ -112,8 +113,9 @@ type Accepted = { e: ClassEvaluation; samples: Samples; content: string };
 /** The pipeline, unlocked: callers go through the operations (runPromotionCycle, distillClass), which hold the agent's cycle lock. */
 export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions): Promise<PromotionReportView> {
   const startedAt = new Date();
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true, checkedGates: true } });
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { tools: true, learning: true, checkedGates: true, deletingAt: true } });
   if (!agent) throw agentNotFound(agentId);
+  refuseIfDeleting(agentId, agent.deletingAt);
   const config = resolveLearningConfig(agent.learning);
   const toolbox = toolboxOf(agent.tools);
   const toolFields = toolFieldsOf(agent.tools);

@@ -10,6 +10,7 @@ import { skillView, skillViewSelect } from "./skill-view";
 import type { ContextBody } from "./schemas";
 import { NotFound } from "../errors";
 import { agentNotFound } from "./errors";
+import { refuseIfDeleting } from "./agent-writes";
 
 type SkillStatus = "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED";
 
@@ -55,8 +56,10 @@ export async function listPromotionReports(db: Db, agentId: string, limit: numbe
 }
 
 export async function agentContext(db: Db, agentId: string, body: ContextBody) {
-  const [agent] = await db.$queryRaw<{ learning: unknown; skills_version: number }[]>`SELECT learning, skills_version FROM agents WHERE id = ${agentId}`;
+  const [agent] = await db.$queryRaw<{ learning: unknown; skills_version: number; deleting_at: Date | null }[]>`
+    SELECT learning, skills_version, deleting_at FROM agents WHERE id = ${agentId}`;
   if (!agent) throw agentNotFound(agentId);
+  refuseIfDeleting(agentId, agent.deleting_at);
   const config = resolveLearningConfig(agent.learning);
   const skills = await retrieveSkills(db, { id: agentId, skillsVersion: agent.skills_version }, body.user_id ?? "", body.query, config);
   const assembled = assembleContext({

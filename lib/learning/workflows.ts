@@ -14,7 +14,7 @@ import { agentNotFound } from "./errors";
  */
 export const SEARCH_CANDIDATES = 2000;
 
-const DETAIL_COLUMNS = {
+export const DETAIL_COLUMNS = {
   id: true, agentId: true, workflowId: true, userId: true, threadId: true, rootTraceId: true, query: true, steps: true,
   executionError: true, answer: true, outcome: true, outcomeSource: true, learningError: true, canonicalSignature: true,
   canonicalHash: true, canonicalVersion: true, stepCount: true, promotedSkillId: true, skillsActivated: true,

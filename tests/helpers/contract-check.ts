@@ -4,7 +4,7 @@
 // so the served OpenAPI document stays true. Requests to undeclared paths or methods (tests of
 // unknown routes) are not checked.
 import { z } from "zod";
-import { v1, type Operation } from "@/lib/api/v1/contract";
+import { NDJSON, v1, type Operation } from "@/lib/api/v1/contract";
 import { repliesOf } from "@/lib/api/v1/openapi";
 
 const declared = Object.values(v1 as Record<string, Operation>).map((op) => ({
@@ -20,8 +20,8 @@ export function operationFor(method: string, pathAndQuery: string): Operation | 
   return matches.sort((a, b) => b.literal - a.literal)[0]?.op;
 }
 
-/** Throws when the answer is not one the contract declares for this operation. */
-export function checkReply(method: string, pathAndQuery: string, status: number, body: unknown) {
+/** Throws when the answer is not one the contract declares for this operation (`text`: the raw body, for JSON-lines answers). */
+export function checkReply(method: string, pathAndQuery: string, status: number, body: unknown, text?: string) {
   const op = operationFor(method, pathAndQuery);
   if (!op) return;
   const where = `${method.toUpperCase()} ${op.path} → ${status}`;
@@ -29,7 +29,16 @@ export function checkReply(method: string, pathAndQuery: string, status: number,
   if (!reply) throw new Error(`${where}: the contract declares no such answer (lib/api/v1/contract.ts)`);
   // A file answer (an archive): its bytes are the tests' own business.
   if (reply.contentType) return;
-  const parsed = reply.schema.safeParse(body);
+  if (reply.mediaType === NDJSON) {
+    if (text === undefined) throw new Error(`${where}: a JSON-lines answer needs its text to be checked`);
+    for (const [i, line] of text.split("\n").filter(Boolean).entries()) checkBody(`${where} line ${i + 1}`, reply.schema, JSON.parse(line));
+    return;
+  }
+  checkBody(where, reply.schema, body);
+}
+
+function checkBody(where: string, schema: z.ZodType, body: unknown) {
+  const parsed = schema.safeParse(body);
   if (!parsed.success) throw new Error(`${where}: the body does not match its declared schema:\n${z.prettifyError(parsed.error)}`);
   const extra = undeclared(body, parsed.data);
   if (extra.length) throw new Error(`${where}: fields the contract does not declare: ${extra.join(", ")}`);

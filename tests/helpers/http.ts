@@ -25,7 +25,7 @@ export async function call(baseUrl: string, caller: Caller, method: string, path
   } catch {
     json = null;
   }
-  checkReply(method, path, res.status, json);
+  checkReply(method, path, res.status, json, text);
   return { status: res.status, headers: res.headers, json, text };
 }
 

@@ -32,8 +32,9 @@ export type Outcome = "allowed" | "unauthenticated" | "forbidden" | "read_only" 
 export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   public: ["getHealth", "getOpenApi"],
   "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
-  "learning:write": ["putAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
+  "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
   "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation"],
+  "runs:export": ["exportWorkflows"],
   "ledger:propose": ["proposeProcedure"],
   "ledger:evaluate": ["recordEvaluation"],
   "context:read": ["assembleContext", "getApprovedPersona"],
@@ -66,6 +67,7 @@ export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "pr
 export const CONSOLE_ROUTES: Record<string, Scope | "public" | { everyone: "not_found" | "untested"; why: string }> = {
   "GET /api/console/api-keys": "apiKeys:read",
   "GET /api/console/audit": "audit:read",
+  "GET /api/console/audit/export": "audit:read",
   "GET /api/console/users": "users:read",
   "GET /persona-evolution/state": "persona:read",
   "POST /persona-evolution/action": "persona:decide",
@@ -83,6 +85,7 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/users.ts#updateUser": "users:manage",
   "lib/actions/users.ts#signOutEverywhere": "users:manage",
   "lib/actions/users.ts#resetPassword": "users:manage",
+  "lib/actions/learning.ts#deleteAgent": "learning:write",
   "lib/actions/learning.ts#distillClass": "learning:write",
   "lib/actions/learning.ts#runPromotionCycle": "learning:write",
   "lib/actions/learning.ts#saveLearningSettings": "learning:write",

@@ -78,7 +78,7 @@ describe("OpenAPI document covers app/api/v1", () => {
       const where = `${r.method} ${r.path}`;
       const success = Object.entries(op.responses).filter(([status]) => status.startsWith("2"));
       expect(success.length, where).toBeGreaterThan(0);
-      // JSON, or a file answer (an archive) with its own media type.
+      // JSON, a JSON-lines stream (one line's schema) or a file answer (an archive), each under its own media type.
       for (const [status, res] of success) expect(Object.values(res.content ?? {})[0]?.schema, `${where} ${status}`).toBeTypeOf("object");
       expect(op.requestBody !== undefined, `${where} request body`).toBe(r.reads.body);
       expect(op.parameters.some((p) => p.in === "query"), `${where} query parameters`).toBe(r.reads.query);

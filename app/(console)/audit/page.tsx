@@ -40,7 +40,24 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ]}
     />
   );
-  const header = <PageHeader title="Audit log" description="Append-only: every change in Proctor, recorded in the same transaction as the change itself." />;
+  // Downloads of every event the filters select (not only this page), streamed by the console route.
+  const exportHref = (format: "csv" | "jsonl") => hrefWith("/api/console/audit/export", sp, { format, page: null, page_size: null });
+  const header = (
+    <PageHeader
+      title="Audit log"
+      description="Append-only: every change in Proctor, recorded in the same transaction as the change itself."
+      actions={
+        <>
+          <a href={exportHref("csv")} download className={buttonClasses("secondary")}>
+            Export CSV
+          </a>
+          <a href={exportHref("jsonl")} download className={buttonClasses("secondary")}>
+            Export JSONL
+          </a>
+        </>
+      }
+    />
+  );
   if (view.invalid !== null) {
     return (
       <>

@@ -20,10 +20,13 @@ import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/ski
 import { accountParams, forgetAccountResponse, forgetQuery } from "../../accounts/schemas";
 
 /**
- * One documented answer: a JSON body matching `schema` (problem+json from 400 on), or, with
+ * One documented answer: a JSON body matching `schema` (problem+json from 400 on); with
+ * `mediaType` application/x-ndjson a stream of lines each matching `schema`; or, with
  * `contentType`, a file of that type (`schema` then describes nothing and is not checked).
  */
-export type Reply = { description: string; schema: z.ZodType; contentType?: string };
+export type Reply = { description: string; schema: z.ZodType; mediaType?: typeof NDJSON; contentType?: string };
+
+export const NDJSON = "application/x-ndjson";
 
 /** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
 export type Upload = { types: Record<string, string>; maxBytes: number };
@@ -43,6 +46,8 @@ export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefi
 const ok = (description: string, schema: z.ZodType): Reply => ({ description, schema });
 const refused = (description: string): Reply => ({ description, schema: s.problemSchema });
 const file = (description: string, contentType: string): Reply => ({ description, schema: z.unknown(), contentType });
+const lines = (description: string, schema: z.ZodType): Reply => ({ description, schema, mediaType: NDJSON });
+const agentDeleting = refused("the agent is being deleted: it accepts no more changes (code agent_deleting)");
 
 /** The served document, loosely: its own shape is OpenAPI 3.1's. */
 const openApiDocumentResponse = z.looseObject({
@@ -55,7 +60,7 @@ const openApiDocumentResponse = z.looseObject({
 const agentPath = "/api/v1/agents/{agent_id}";
 const skillPath = "/api/v1/skills/{skill_id}";
 const procedurePath = "/api/v1/ledger/procedures/{id}";
-const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict)");
+const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting)");
 
 // What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts).
 // Operations that find a record by its own id (a run, a skill) filter in their route instead.
@@ -82,7 +87,16 @@ export const v1 = {
   putAgent: {
     method: "PUT", path: agentPath, tag: "agents", summary: "Create or replace an agent (audited)", auth: "any", access: "learning:write",
     params: s.agentParams, reach: agentInPath, body: s.agentPutBody,
-    responses: { 200: ok("the stored agent, learning defaults filled", s.agentResponse) },
+    responses: { 200: ok("the stored agent, learning defaults filled", s.agentResponse), 409: agentDeleting },
+  },
+  deleteAgent: {
+    method: "DELETE", path: agentPath, tag: "agents",
+    summary: "Delete an agent and its runs, classes, skills, jobs, shadow records and conversations in the background (audited; audit rows stay, ledger procedures too unless include_ledger=true)",
+    auth: "any", access: "learning:write", params: s.agentParams, reach: agentInPath, query: s.agentDeleteQuery, body: s.agentDeleteBody, bodyOptional: true,
+    responses: {
+      202: ok("the deletion started: the agent is hidden and refuses writes (409 agent_deleting) until the worker has deleted it, then it is 404", s.agentDeletionResponse),
+      200: ok("the deletion was already under way (nothing new started)", s.agentDeletionResponse),
+    },
   },
   getAgent: {
     method: "GET", path: agentPath, tag: "agents", summary: "Read an agent", auth: "any", access: "learning:read",
@@ -95,19 +109,25 @@ export const v1 = {
     responses: {
       201: ok("stored", s.workflowCreated),
       200: ok("the same workflow_id with an identical body was already stored (duplicate: true)", s.workflowCreated),
-      409: refused("the workflow_id was stored with a different body (code conflict)"),
+      409: refused("the workflow_id was stored with a different body (code conflict), or the agent is being deleted (code agent_deleting)"),
     },
   },
   ingestWorkflowBatch: {
     method: "POST", path: `${agentPath}/workflows/batch`, tag: "workflows", summary: "Store up to 1000 runs; each item succeeds or fails on its own",
     auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
-    responses: { 207: ok("one result per item, in request order", s.workflowBatchResponse) },
+    responses: { 207: ok("one result per item, in request order", s.workflowBatchResponse), 409: agentDeleting },
   },
   searchWorkflows: {
     method: "GET", path: `${agentPath}/workflows`, tag: "workflows",
     summary: "Runs most similar to a query (runs covered by an ACTIVE skill excluded unless exclude_promoted=false)",
     auth: "any", access: "learning:read", params: s.agentParams, reach: agentInPath, query: s.workflowSearchQuery,
     responses: { 200: ok("most similar first", s.workflowSearchResponse) },
+  },
+  exportWorkflows: {
+    method: "GET", path: `${agentPath}/workflows/export`, tag: "workflows",
+    summary: "Every run of the agent matching the filters, oldest first, as streamed JSON lines (one full run per line)",
+    auth: "any", access: "runs:export", params: s.agentParams, reach: agentInPath, query: s.workflowExportQuery,
+    responses: { 200: lines("application/x-ndjson: one run per line, as GET /api/v1/workflows/{id} answers it", s.workflowDetail), 409: agentDeleting },
   },
   getWorkflow: {
     method: "GET", path: "/api/v1/workflows/{id}", tag: "workflows", summary: "One run by the id returned at creation", auth: "any", access: "learning:read",
@@ -169,13 +189,13 @@ export const v1 = {
     auth: "any", access: "learning:write", params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
     responses: {
       200: ok("the active skill", learned.skillResponse),
-      409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state)"),
+      409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting)"),
     },
   },
   demoteSkill: {
     method: "POST", path: `${skillPath}/demote`, tag: "skills", summary: "Demote an active skill (audited)",
     auth: "any", access: "learning:write", params: learning.skillParams, body: learning.demoteBody,
-    responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state)") },
+    responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting)") },
   },
   startSkillQualification: {
     method: "POST", path: `${skillPath}/qualification`, tag: "skills",
@@ -184,7 +204,7 @@ export const v1 = {
     responses: {
       201: ok("the skill's new Candidate procedure record", ledgerOut.procedureRecordResponse),
       200: ok("this skill version already has its procedure in this scope: the current record (nothing written)", ledgerOut.procedureRecordResponse),
-      409: refused("the skill is not shadow (code invalid_state)"),
+      409: refused("the skill is not shadow (code invalid_state), or the agent is being deleted (code agent_deleting)"),
     },
   },
   getSkillReadiness: {
@@ -195,14 +215,14 @@ export const v1 = {
   assembleContext: {
     method: "POST", path: `${agentPath}/context`, tag: "skills", summary: "Assemble the prompt with the agent's ACTIVE skills for a query",
     auth: "apiKey", access: "context:read", params: learning.agentIdParams, reach: agentInPath, body: s.contextBody,
-    responses: { 200: ok("the injected skills and the provider's messages", learned.contextResponse) },
+    responses: { 200: ok("the injected skills and the provider's messages", learned.contextResponse), 409: agentDeleting },
   },
 
   // Conversations and personas (lib/learning/conversations, lib/persona).
   ingestConversation: {
     method: "POST", path: `${agentPath}/conversations`, tag: "conversations", summary: "Store conversation messages (idempotent on message_id)",
     auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,
-    responses: { 201: ok("counts of new and already-stored messages", s.conversationResponse) },
+    responses: { 201: ok("counts of new and already-stored messages", s.conversationResponse), 409: agentDeleting },
   },
   getApprovedPersona: {
     method: "GET", path: "/api/v1/accounts/{user_id}/persona", tag: "personas", summary: "The account's approved persona (never a pending proposal)",

@@ -76,7 +76,9 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
       continue;
     }
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output", shared);
-    responses[status] = { description: reply.description, content: { [problem ? "application/problem+json" : "application/json"]: { schema } } };
+    // An NDJSON stream's schema is one line's (OpenAPI 3.2 spells it itemSchema).
+    const mediaType = problem ? "application/problem+json" : (reply.mediaType ?? "application/json");
+    responses[status] = { description: reply.description, content: { [mediaType]: { schema } } };
   }
   return {
     operationId,

@@ -29,6 +29,31 @@ export const workflowSearchResponse = z.object({
   workflows: z.array(workflowDetail.extend({ similarity: z.number() })),
 });
 
+// ---------------------------------------------------------------- exports and deletion (issue 16)
+
+const isoTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 time" });
+
+export const workflowExportQuery = z.object({
+  from: isoTime.optional().describe("only runs created at or after this time"),
+  to: isoTime.optional().describe("only runs created before this time"),
+  canonical_hash: shortText.optional().describe("only the runs of this trajectory class"),
+  user_id: shortText.optional().describe("only this user's runs"),
+  outcome: z.enum(["success", "failure"]).optional().describe("only runs with this outcome"),
+});
+
+export const agentDeleteQuery = z.object({
+  include_ledger: booleanText.default(false).describe("also delete the ledger procedures of the agent's scope (default false: they stay)"),
+});
+
+export const agentDeleteBody = z.object({ reason: z.string().trim().min(1).max(2000).optional() }).strict();
+
+export const agentDeletionResponse = z.object({
+  agent_id: z.string(),
+  status: z.literal("deleting"),
+  deleting_since: z.string(),
+  include_ledger: z.boolean(),
+});
+
 // ---------------------------------------------------------------- classes
 
 export const classListQuery = z.object({
@@ -58,6 +83,7 @@ export const problemSchema = z.object({
     "unavailable",
     "key_expired",
     "unresolved_reference",
+    "agent_deleting",
     "method_not_allowed",
     "unsupported_media_type",
     "headers_too_large",

@@ -1,6 +1,6 @@
 // Ingestion SQL (Prisma.sql tagged templates; see InsertRuns for the main statement's inputs).
 // Nothing is inserted unless the outcome rule and learning configuration are the agent's stored
-// values; the answer then has no rows at all (otherwise at least the guard's row, with a null id
+// values and its deletion has not started; the answer then has no rows at all (otherwise at least the guard's row, with a null id
 // when nothing was new). Data-modifying CTEs all see the same snapshot, and the statistics are
 // computed from `ins`, i.e. only from the rows this statement really inserted: a duplicate or a
 // row lost to a concurrent insert of the same workflow_id never counts twice.
@@ -35,6 +35,7 @@ export const insertRunsSql = (p: InsertRuns) => Prisma.sql`
 WITH guard AS (
   SELECT 1 AS ok FROM agents
   WHERE id = ${p.agentId}::text AND outcome_rule IS NOT DISTINCT FROM ${p.outcomeRule}::jsonb AND learning = ${p.learning}::jsonb
+    AND deleting_at IS NULL -- an agent being deleted takes no more runs (issue 16)
 ),
 src AS (
   SELECT * FROM jsonb_to_recordset(${p.rows}::jsonb) AS x(

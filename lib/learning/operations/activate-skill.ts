@@ -10,6 +10,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, Validation } from "../../errors";
 import { qualificationSummary, skillQualification } from "../../ledger/skills";
 import { toolboxOf } from "../promotion";
+import { assertAgentWritable } from "../agent-writes";
 import { qualificationBlocker } from "../qualification-gate";
 import type { activateBody } from "../schemas";
 import { activateSkillTx, actorLabel } from "../skill-lifecycle";
@@ -34,6 +35,7 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
   if (missing.length) throw new InvalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
   const reason = input.reason ?? null;
   await db.$transaction(async (tx) => {
+    await assertAgentWritable(tx, skill.agentId);
     if (config.require_qualification) {
       const record = await skillQualification(tx, { id: skill.id, agentId: skill.agentId, version: skill.version }, { lock: true });
       const blocker = qualificationBlocker(config, record && qualificationSummary(record));

@@ -6,6 +6,7 @@ import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { agentView } from "../agents";
+import { refuseIfDeleting } from "../agent-writes";
 import { toolboxOf } from "../promotion";
 import { runTotalsOf } from "../run-counters";
 import { deprecateSkillsMissingTools } from "../tool-removal";
@@ -24,7 +25,9 @@ export async function declareAgent(db: Db, input: DeclareAgentInput, by: AuditCo
     outcomeRule: (outcome_rule as Prisma.InputJsonValue | null) ?? Prisma.DbNull,
   };
   const agent = await db.$transaction(async (tx) => {
-    const existed = (await tx.agent.count({ where: { id: agentId } })) > 0;
+    const [current] = await tx.$queryRaw<{ deleting_at: Date | null }[]>`SELECT deleting_at FROM agents WHERE id = ${agentId} FOR KEY SHARE`;
+    refuseIfDeleting(agentId, current?.deleting_at);
+    const existed = current !== undefined;
     const row = await tx.agent.upsert({
       where: { id: agentId },
       create: { id: agentId, ...data },

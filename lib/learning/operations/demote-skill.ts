@@ -6,6 +6,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState } from "../../errors";
 import type { demoteBody } from "../schemas";
 import { actorLabel, retireSkill } from "../skill-lifecycle";
+import { assertAgentWritable } from "../agent-writes";
 import { getSkill, loadSkill } from "../skills-api";
 
 export type DemoteSkillInput = { skillId: string } & z.output<typeof demoteBody>;
@@ -15,6 +16,7 @@ export async function demoteSkill(db: Db, input: DemoteSkillInput, by: AuditCont
   const skill = await loadSkill(db, input.skillId);
   if (skill.status !== "ACTIVE") throw new InvalidState(`Only active skills can be demoted; this skill is ${skill.status.toLowerCase()}.`);
   await db.$transaction(async (tx) => {
+    await assertAgentWritable(tx, skill.agentId);
     const ok = await retireSkill(tx, { id: skill.id, agentId: skill.agentId }, "DEMOTED", reason, actorLabel(by), ["ACTIVE"]);
     if (!ok) throw new InvalidState("The skill changed state meanwhile; only active skills can be demoted.");
     await recordAudit(tx, by, { type: "skill.demoted", target: { type: "skill", id: skill.id }, data: { agent_id: skill.agentId, version: skill.version, reason } });

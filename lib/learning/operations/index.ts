@@ -2,6 +2,7 @@
 // input object and the audit context of who acts; its audit row commits with the change.
 export { activateSkill, type ActivateSkillInput } from "./activate-skill";
 export { declareAgent, type DeclareAgentInput } from "./declare-agent";
+export { deleteAgent, type AgentDeletion, type DeleteAgentInput } from "./delete-agent";
 export { demoteSkill, type DemoteSkillInput } from "./demote-skill";
 export { distillClass, type DistillClassInput } from "./distill-class";
 export { importMemorizz, type ImportMemorizzInput, type ImportMemorizzReport } from "./import-memorizz";

@@ -7,6 +7,7 @@ import { NotFound } from "../../errors";
 import { pathId } from "../../ids";
 import { retryDeadJob } from "../../jobs/queue";
 import { SHADOW_EVALUATION_JOB } from "../shadow/enqueue";
+import { assertAgentWritable } from "../agent-writes";
 
 export const deadJobParams = z.object({ agent_id: pathId, job_id: z.string().regex(/^\d{1,18}$/) });
 
@@ -16,6 +17,7 @@ export type RetryShadowJobInput = { agentId: string; jobId: string };
 export async function retryShadowJob(db: Db, input: RetryShadowJobInput, by: AuditContext) {
   const { agentId, jobId } = input;
   return db.$transaction(async (tx) => {
+    await assertAgentWritable(tx, agentId);
     const ok = await retryDeadJob(tx, BigInt(jobId), { kind: SHADOW_EVALUATION_JOB, agentId });
     if (!ok) throw new NotFound(`Dead shadow evaluation job '${jobId}' of agent '${agentId}'`);
     await recordAudit(tx, by, { type: "shadow_job.retried", target: { type: "job", id: jobId }, data: { agent_id: agentId, kind: SHADOW_EVALUATION_JOB } });

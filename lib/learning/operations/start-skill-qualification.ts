@@ -10,6 +10,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { NotFound } from "../../errors";
 import { ledgerIdSchema } from "../../ledger/schemas";
 import { proposeSkillQualification } from "../../ledger/skills";
+import { assertAgentWritable } from "../agent-writes";
 import type { ProcedureRecord } from "../../ledger/types";
 
 export const qualificationBody = z
@@ -28,6 +29,7 @@ export async function startSkillQualification(db: Db, input: StartSkillQualifica
     const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM skills WHERE id = ${skillId} FOR SHARE`;
     if (!locked) throw new NotFound("The skill");
     const skill = await tx.skill.findUniqueOrThrow({ where: { id: skillId } });
+    await assertAgentWritable(tx, skill.agentId);
     const agent = await tx.agent.findUniqueOrThrow({ where: { id: skill.agentId }, select: { id: true, tools: true, learning: true } });
     const result = await proposeSkillQualification(tx, { skill, agent, model });
     if (result.created) {

@@ -5,7 +5,7 @@ import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { resolveLearningConfig, type LearningConfig } from "../config";
-import { agentNotFound } from "../errors";
+import { assertAgentWritable } from "../agent-writes";
 
 /** `learning` has passed learningConfigSchema. */
 export type UpdateLearningConfigInput = { agentId: string; learning: LearningConfig };
@@ -13,8 +13,8 @@ export type UpdateLearningConfigInput = { agentId: string; learning: LearningCon
 export async function updateLearningConfig(db: Db, input: UpdateLearningConfigInput, by: AuditContext): Promise<LearningConfig> {
   const { agentId, learning: next } = input;
   return db.$transaction(async (tx) => {
-    const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { learning: true } });
-    if (!agent) throw agentNotFound(agentId);
+    await assertAgentWritable(tx, agentId);
+    const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: { learning: true } });
     const before = resolveLearningConfig(agent.learning);
     const changed = Object.fromEntries(
       (Object.keys(next) as (keyof LearningConfig)[]).filter((k) => before[k] !== next[k]).map((k) => [k, { from: before[k], to: next[k] }]),

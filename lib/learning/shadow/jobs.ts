@@ -4,14 +4,17 @@
 import { registerJobHandler } from "../../jobs/runtime";
 import { evaluateShadowRun } from "./evaluate";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
+import { agentBeingDeleted } from "../agent-writes";
 
 export class ShadowEvaluationError extends Error {
   override name = "ShadowEvaluationError";
 }
 
-registerJobHandler(SHADOW_EVALUATION_JOB, async (database, payload) => {
+registerJobHandler(SHADOW_EVALUATION_JOB, async (database, payload, agentId) => {
   const runId = (payload as { run_id?: unknown } | null)?.run_id;
   if (typeof runId !== "string") return;
+  // An agent being deleted is evaluated no more: its deletion removes the run and this job.
+  if (agentId && (await agentBeingDeleted(database, agentId))) return;
   try {
     await evaluateShadowRun(database, runId);
   } catch (e) {

@@ -12,6 +12,7 @@ import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { ShadowQueue } from "@/components/agents/shadow-queue";
 import { RetentionNote } from "@/components/agents/retention-note";
+import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/console/pages/agent";
@@ -46,6 +47,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
   if (!view) notFound();
   const { agent, q, runs, total, shadow } = view;
   const mayEdit = can(user, "learning:write");
+  const mayExport = can(user, "runs:export");
 
   return (
     <>
@@ -71,6 +73,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
             <Link href={`${path}/settings`} className={buttonClasses(mayEdit ? "primary" : "secondary")}>
               {mayEdit ? "Edit learning settings" : "Learning settings"}
             </Link>
+            {mayEdit ? <DeleteAgentButton agentId={agent.id} /> : null}
           </>
         }
       />
@@ -128,9 +131,17 @@ export default async function AgentPage({ params, searchParams }: Props) {
         />
       ) : null}
       <section aria-labelledby="runs" className="mt-8">
-        <h2 id="runs" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">
-          Runs
-        </h2>
+        <div className="mb-2 flex items-center justify-between gap-2">
+          <h2 id="runs" className="text-sm font-semibold text-slate-700 dark:text-slate-300">
+            Runs
+          </h2>
+          {mayExport ? (
+            // A plain download: the route streams every run as JSON lines under the session.
+            <a href={`/api/v1/agents/${encodeURIComponent(agent.id)}/workflows/export`} download className={buttonClasses("secondary")}>
+              Export runs (JSONL)
+            </a>
+          ) : null}
+        </div>
         <RunsTable
           runs={runs}
           total={total}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "agents" ADD COLUMN     "deleting_at" TIMESTAMPTZ(3);
