@@ -47,7 +47,8 @@ export interface paths {
         /** Create or replace an agent (audited) */
         put: operations["putAgent"];
         post?: never;
-        delete?: never;
+        /** Delete an agent and its runs, classes, skills, jobs, shadow records and conversations in the background (audited; audit rows stay, ledger procedures too unless include_ledger=true) */
+        delete: operations["deleteAgent"];
         options?: never;
         head?: never;
         patch?: never;
@@ -82,6 +83,23 @@ export interface paths {
         put?: never;
         /** Store up to 1000 runs; each item succeeds or fails on its own */
         post: operations["ingestWorkflowBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/workflows/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every run of the agent matching the filters, oldest first, as streamed JSON lines (one full run per line) */
+        get: operations["exportWorkflows"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -168,6 +186,40 @@ export interface paths {
         get: operations["listSkills"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/skills/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent's skills of one status (default active) as an Agent Skills zip: <skill-name>/SKILL.md per skill, our fields under metadata */
+        get: operations["exportSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{agent_id}/skills/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import Agent Skills (a zip of <skill-name>/SKILL.md folders, or one SKILL.md) as SHADOW skills at user authority, through the validation gate (audited) */
+        post: operations["importSkills"];
         delete?: never;
         options?: never;
         head?: never;
@@ -310,6 +362,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget an account: its conversations and persona are deleted, its runs kept without their private fields (audited; idempotent) */
+        delete: operations["forgetAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ledger/procedures": {
         parameters: {
             query?: never;
@@ -405,7 +474,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "invalid_state" | "payload_too_large" | "rate_limited" | "unavailable" | "key_expired" | "unresolved_reference" | "method_not_allowed" | "unsupported_media_type" | "headers_too_large";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "invalid_state" | "payload_too_large" | "rate_limited" | "unavailable" | "key_expired" | "unresolved_reference" | "agent_deleting" | "method_not_allowed" | "unsupported_media_type" | "headers_too_large";
             request_id: string;
             errors?: {
                 path: string;
@@ -725,6 +794,10 @@ export interface operations {
                         ledger_evaluator_id?: string;
                         /** @default proctor-skill-paired-v1 */
                         ledger_evaluation_contract?: string;
+                        /** @default null */
+                        run_retention_days?: number | null;
+                        /** @default null */
+                        conversation_retention_days?: number | null;
                     };
                     /** @default null */
                     outcome_rule?: {
@@ -771,6 +844,138 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the agent is being deleted: it accepts no more changes (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: {
+                include_ledger?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the deletion was already under way (nothing new started) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        /** @constant */
+                        status: "deleting";
+                        deleting_since: string;
+                        include_ledger: boolean;
+                    };
+                };
+            };
+            /** @description the deletion started: the agent is hidden and refuses writes (409 agent_deleting) until the worker has deleted it, then it is 404 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        /** @constant */
+                        status: "deleting";
+                        deleting_since: string;
+                        include_ledger: boolean;
                     };
                 };
             };
@@ -1084,7 +1289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the workflow_id was stored with a different body (code conflict) */
+            /** @description the workflow_id was stored with a different body (code conflict), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1217,6 +1422,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description the agent is being deleted: it accepts no more changes (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description payload_too_large (over 8388608 bytes) */
             413: {
                 headers: {
@@ -1228,6 +1442,134 @@ export interface operations {
             };
             /** @description unsupported_media_type (a body not sent as application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportWorkflows: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                canonical_hash?: string;
+                user_id?: string;
+                outcome?: "success" | "failure";
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/x-ndjson: one run per line, as GET /api/v1/workflows/{id} answers it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        id: string;
+                        agent_id: string;
+                        workflow_id: string;
+                        user_id: string | null;
+                        thread_id: string | null;
+                        root_trace_id: string | null;
+                        query: string;
+                        steps: {
+                            [key: string]: unknown;
+                        }[];
+                        execution_error: unknown | null;
+                        answer: string | null;
+                        /** @enum {string} */
+                        outcome: "success" | "failure";
+                        /** @enum {string} */
+                        outcome_source: "reported" | "rule" | "execution" | "step_error" | "default";
+                        learning_error: string | null;
+                        canonical_signature: {
+                            tool: string;
+                            arg_keys: string[];
+                            errored: boolean;
+                            error_class?: string;
+                            retry_count: number;
+                        }[] | null;
+                        canonical_hash: string | null;
+                        canonical_version: number | null;
+                        step_count: number;
+                        promoted_skill_id: string | null;
+                        skills_activated: string[];
+                        shadow_evaluations: {
+                            [key: string]: unknown;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        received_at: string;
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the agent is being deleted: it accepts no more changes (code agent_deleting) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1669,7 +2011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a promotion cycle is already running for this agent (code conflict) */
+            /** @description a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1784,7 +2126,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a promotion cycle is already running for this agent (code conflict) */
+            /** @description a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1934,6 +2276,203 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportSkills: {
+        parameters: {
+            query?: {
+                status?: "candidate" | "shadow" | "active" | "deprecated" | "demoted";
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip of <skill-name>/SKILL.md folders (names unique, derived from the skill names) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importSkills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/zip": string;
+                "text/markdown": string;
+            };
+        };
+        responses: {
+            /** @description per file: created, duplicate of a stored skill (same text), or refused with the reasons; other files in skill folders are listed as ignored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        /** @description new SHADOW skills at user authority */
+                        created: {
+                            file: string;
+                            skill_id: string;
+                            name: string;
+                        }[];
+                        /** @description the same text is already this stored skill: nothing written */
+                        duplicates: {
+                            file: string;
+                            skill_id: string;
+                        }[];
+                        /** @description failed the Agent Skills rules or the validation gate */
+                        refused: {
+                            file: string;
+                            reasons: string[];
+                        }[];
+                        /** @description other files in skill folders (scripts, references): not imported */
+                        ignored: string[];
+                    };
+                };
+            };
+            /** @description a zip with a path outside its skill folder, an absolute or .. path, a symbolic link, or over 10 MB (compressed or uncompressed): nothing is written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 16777216 bytes: not read) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/zip or text/markdown) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2235,7 +2774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state) */
+            /** @description the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2411,7 +2950,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the skill is not active (code invalid_state) */
+            /** @description the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,7 +3175,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the skill is not shadow (code invalid_state) */
+            /** @description the skill is not shadow (code invalid_state), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2869,6 +3408,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description the agent is being deleted: it accepts no more changes (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description payload_too_large (over 1048576 bytes) */
             413: {
                 headers: {
@@ -2982,6 +3530,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description the agent is being deleted: it accepts no more changes (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description payload_too_large (over 1048576 bytes) */
             413: {
                 headers: {
@@ -3054,6 +3611,93 @@ export interface operations {
                             /** @constant */
                             role: "persona_style";
                         };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forgetAccount: {
+        parameters: {
+            query?: {
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what was removed now (all zero when the account was already forgotten) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        forgotten: true;
+                        runs_forgotten: number;
+                        messages_deleted: number;
+                        persona_versions_deleted: number;
+                        proposals_deleted: number;
+                        reviews_deleted: number;
+                        skills_cleared: number;
                     };
                 };
             };
