@@ -8,6 +8,7 @@ import type { Scope } from "@/lib/auth/access";
 import { INBOX_KINDS, INBOX_LABEL, inboxTotal, type InboxCounts } from "@/lib/console/inbox-words";
 import { SECTIONS } from "./sections";
 import { AgentSwitcher, useScopedAgent } from "./agent-switcher";
+import { NavigationProgress } from "./navigation-progress";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
@@ -73,6 +74,7 @@ export function ConsoleShell({ user, agents, inbox, readOnly, children }: Props)
 
   return (
     <div className="min-h-screen md:grid md:grid-cols-[14rem_1fr]">
+      <NavigationProgress />
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900">
         Skip to content
       </a>

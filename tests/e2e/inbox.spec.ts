@@ -93,7 +93,8 @@ async function activateFromInbox(page: Page, agent: string, shot: string, openIn
 async function openSuggestion(page: Page, userId: string) {
   await page.getByRole("searchbox", { name: "Search accounts" }).fill(userId);
   await page.getByRole("searchbox", { name: "Search accounts" }).press("Enter");
-  await expect(page).toHaveURL(new RegExp(`/accounts\\?q=${userId}$`));
+  // The agent chosen earlier stays in scope (agent=…) beside the search.
+  await expect(page).toHaveURL(new RegExp(`/accounts\\?(agent=[^&]+&)?q=${userId}$`));
   await page.getByRole("link", { name: userId, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/persona-evolution\\?user_id=${userId}$`));
   await page.getByRole("button", { name: "Reflect now", exact: true }).click();
