@@ -28,6 +28,7 @@ export const ENGINE_SENSITIVE = [
   "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
   "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
+  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs (issue 14)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

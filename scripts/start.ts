@@ -14,6 +14,8 @@ import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts
 import "../lib/learning/jobs.ts";
 // Registers persona evolution's opt-in daily review job.
 import "../lib/persona/jobs.ts";
+// OTLP trace assembly and the expiry of staged spans.
+import "../lib/otlp/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { answerClientError, requestGate } from "../lib/api/gate.ts";
 

@@ -32,7 +32,8 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<un
   return value;
 }
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+/** The body's bytes; over `limit` → 413 without reading the rest. */
+export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

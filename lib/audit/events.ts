@@ -16,6 +16,7 @@
 // | api_key.revoked                | api_key  | settings: revoke a key (with reason)              |
 // | api_key.rotated                | api_key  | settings: rotate a key's secret (with reason)     |
 // | agent.created / agent.replaced | agent    | PUT /api/v1/agents/{id}, the demo seed            |
+// | agent.tools_observed           | agent    | OTLP ingestion: tools a run used, added to the toolbox (or the agent declared) |
 // | learning_config.updated        | agent    | agent settings page                               |
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
 // | class.distilled                | agent    | "Distill now" on one class                        |
@@ -95,6 +96,8 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("api_key.rotated", "api_key", { prefix: z.string(), previous_valid_until: z.string(), reason }),
   event("agent.created", "agent", agentData),
   event("agent.replaced", "agent", agentData),
+  /** OTLP ingestion (PROCTOR_OTLP_AUTO_AGENTS): tools runs used that the toolbox lacked, now in it. */
+  event("agent.tools_observed", "agent", { tools: z.array(z.string()), source: z.literal("otlp") }),
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
   event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),

@@ -11,6 +11,13 @@ export function registerJobHandler(kind: string, handler: JobHandler) {
   handlers.set(kind, handler);
 }
 
+/** Housekeeping the domains register (expired staged data), run with the job pruning: at start, then hourly. */
+const maintenance = new Map<string, (database: Db) => Promise<unknown>>();
+
+export function registerMaintenance(name: string, task: (database: Db) => Promise<unknown>) {
+  maintenance.set(name, task);
+}
+
 export type WorkerRuntime = { stop(): Promise<void>; drain(timeoutMs: number): Promise<boolean> };
 
 export type WorkerOptions = {
@@ -82,9 +89,10 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   // The job table keeps what is queued, running or dead; finished jobs only for a while.
   let pruning: Promise<unknown> = Promise.resolve();
   const prune = () => {
-    pruning = pruneFinishedJobs(database, new Date(Date.now() - retentionMs)).catch((e) =>
-      console.error(`job pruning failed: ${(e as Error)?.name ?? "error"}`),
-    );
+    pruning = Promise.all([
+      pruneFinishedJobs(database, new Date(Date.now() - retentionMs)).catch((e) => console.error(`job pruning failed: ${(e as Error)?.name ?? "error"}`)),
+      ...[...maintenance].map(([name, task]) => task(database).catch((e) => console.error(`${name} pruning failed: ${(e as Error)?.name ?? "error"}`))),
+    ]);
   };
   prune();
   const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { keyScopeFor } from "../../auth/access";
 import { SINGLE_BODY_BYTES } from "./limits";
 import { problemSchema } from "./schemas";
+import { otlpStatus } from "./otlp";
 import { v1, type Operation, type Reply } from "./contract";
 
 /** The operation's own replies plus the problems every operation of its kind can answer. */
@@ -12,10 +13,11 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   if (op.auth !== "none") Object.assign(common, { 401: "unauthorized", 403: "forbidden", 429: "rate_limited" });
   if (op.params) common[404] = "not_found";
   if (op.body) common[413] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
-  if (op.body) common[415] = "unsupported_media_type (a body not sent as application/json)";
+  if (op.body) common[415] = `unsupported_media_type (a body not sent as ${op.rawBody ? op.rawBody.types.join(" or ") : "application/json"})`;
   common[503] = "unavailable";
   const replies: Record<number, Reply> = { ...op.responses };
-  for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: problemSchema };
+  const refusal = op.errors === "otlp" ? otlpStatus : problemSchema;
+  for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: refusal };
   return replies;
 }
 
@@ -42,19 +44,28 @@ function operationObject(operationId: string, op: Operation) {
   for (const [status, reply] of Object.entries(repliesOf(op))) {
     const problem = reply.schema === problemSchema;
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output");
-    responses[status] = { description: reply.description, content: { [problem ? "application/problem+json" : "application/json"]: { schema } } };
+    // OTLP answers in the request's encoding: the same message as protobuf or JSON.
+    const types = op.rawBody ? op.rawBody.types : [problem ? "application/problem+json" : "application/json"];
+    responses[status] = { description: reply.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
   }
   return {
     operationId,
     summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     security: op.auth === "none" ? [] : op.auth === "apiKey" ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
     "x-scope": op.auth === "none" || !op.access ? "none" : keyScopeFor(op.access),
     "x-access": op.access ?? "none",
     parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
-    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: requestContent(op) } } : {}),
     responses,
   };
+}
+
+function requestContent(op: Operation) {
+  if (!op.rawBody) return { "application/json": { schema: jsonSchema(op.body!, "input") } };
+  const description = op.body!.description;
+  return Object.fromEntries(op.rawBody.types.map((t) => [t, { schema: { description } }]));
 }
 
 export function openApiDocument() {

@@ -2,6 +2,7 @@
 // input object and the audit context of who acts; its audit row commits with the change.
 export { activateSkill, type ActivateSkillInput } from "./activate-skill";
 export { declareAgent, type DeclareAgentInput } from "./declare-agent";
+export { observeAgent, type ObserveAgentInput } from "./observe-agent";
 export { demoteSkill, type DemoteSkillInput } from "./demote-skill";
 export { distillClass, type DistillClassInput } from "./distill-class";
 export { deadJobParams, retryShadowJob, type RetryShadowJobInput } from "./retry-shadow-job";
