@@ -91,6 +91,10 @@ function attributesOf(list: KeyValue[] | undefined): Attributes {
   return out;
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+/** Unix nanoseconds the staging table's bigint holds (fixed64 on the wire may exceed it). */
+const nanos = (v: string | undefined) => v !== undefined && /^[1-9]\d{0,18}$/.test(v) && BigInt(v) <= INT64_MAX;
+
 const hexOf = (b: unknown) => (Array.isArray(b) && b.length > 0 ? Buffer.from(b).toString("hex") : "");
 const ZERO = /^0+$/;
 
@@ -135,15 +139,17 @@ function stagedSpan(w: WireSpan, serviceName: string | null): StagedSpan | strin
   if (traceId.length !== 32 || ZERO.test(traceId)) return "no valid traceId (16 bytes)";
   if (spanId.length !== 16 || ZERO.test(spanId)) return "no valid spanId (8 bytes)";
   const parent = hexOf(w.parentSpanId);
-  if (!w.startTimeUnixNano || w.startTimeUnixNano === "0") return "no startTimeUnixNano";
+  if (!nanos(w.startTimeUnixNano)) return "no startTimeUnixNano (positive, within int64)";
+  const code = w.status?.code;
   return {
     traceId,
     spanId,
     parentSpanId: parent && !ZERO.test(parent) ? parent : null,
     name: w.name ?? "",
-    startNs: w.startTimeUnixNano,
-    endNs: w.endTimeUnixNano || w.startTimeUnixNano,
-    statusCode: w.status?.code ?? 0,
+    startNs: w.startTimeUnixNano!,
+    endNs: nanos(w.endTimeUnixNano) ? w.endTimeUnixNano! : w.startTimeUnixNano!,
+    // An unknown status code counts as unset.
+    statusCode: code === 1 || code === 2 ? code : 0,
     statusMessage: w.status?.message || null,
     serviceName,
     attributes: attributesOf(w.attributes),

@@ -37,10 +37,14 @@ describe("OTLP decoding", () => {
     spans[0].traceId = "not-hex";
     const tool = spans.find((s: { name: string }) => s.name.startsWith("execute_tool"));
     tool.attributes = tool.attributes.filter((a: { key: string }) => a.key !== "gen_ai.tool.name");
+    spans[spans.length - 1].startTimeUnixNano = "-1"; // the staging table's bigint holds positive int64 nanoseconds only
+    const refundSpan = spans.find((s: { name: string }) => s.name === "execute_tool issue_refund");
+    refundSpan.status = { code: 1e30 }; // an unknown status code is unset, not refused
     const decoded = decodeJson(Buffer.from(JSON.stringify(body)));
-    expect(decoded.rejected).toBe(2);
-    expect(decoded.spans).toHaveLength(refund.length - 2);
-    expect(decoded.reasons.join("; ")).toMatch(/traceId.*gen_ai\.tool\.name|gen_ai\.tool\.name.*traceId/);
+    expect(decoded.rejected).toBe(3);
+    expect(decoded.spans).toHaveLength(refund.length - 3);
+    expect(decoded.spans.find((s) => s.name === "execute_tool issue_refund")?.statusCode).toBe(0);
+    expect(decoded.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/traceId/), expect.stringMatching(/startTimeUnixNano/), expect.stringMatching(/gen_ai\.tool\.name/)]));
   });
 });
 
