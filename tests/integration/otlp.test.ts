@@ -4,6 +4,7 @@
 // bodies; examples/otel-agent runs against the console. Both databases: the staging statement
 // (CTEs with ON CONFLICT and FOR UPDATE) and job queueing are engine SQL.
 import { spawnSync } from "node:child_process";
+import http from "node:http";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,7 +129,7 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     expect((await runsOf(traceIdOf(spans)))[0].steps.map((s) => s.tool)).toEqual(["issue_refund"]);
   });
 
-  it("answers malformed bodies 400, other media types 415 and missing keys 401 with OTLP Status bodies; nothing is staged", async () => {
+  it("answers malformed bodies 400, other media types 415, missing keys 401 and oversized exports 413 with OTLP Status bodies; nothing is staged", async () => {
     const before = (await server.sql.query(`SELECT count(*)::int AS n FROM otlp_spans`)).rows[0].n;
     const bad = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]));
     expect(bad.status).toBe(400);
@@ -145,6 +146,19 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     const anonymous = await fetch(server.baseUrl + PATH, { method: "POST", headers: { "content-type": "application/json" }, body: jsonExport(recordAgentTrace(refund)).toString() });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ code: 16 });
+    // Over 8 MiB declared: 413 from the request gate, before the body is read, still an OTLP Status.
+    const tooLarge = await new Promise<{ status: number; type: string; body: Buffer }>((resolve, reject) => {
+      const req = http.request(server.baseUrl + PATH, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json", "content-length": String(9 * 1024 * 1024) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.type).toBe("application/json");
+    expect(JSON.parse(tooLarge.body.toString())).toMatchObject({ code: 3, message: expect.stringMatching(/exceeds/) });
     expect((await server.sql.query(`SELECT count(*)::int AS n FROM otlp_spans`)).rows[0].n).toBe(before);
   });
 
