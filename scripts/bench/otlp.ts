@@ -6,6 +6,13 @@
 // same runs, mapped the same way, go to POST /workflows/batch for another agent, and the clock
 // stops at the last answer. Prints spans/s and runs/s of both. Needs a production build.
 //
+// First figures (--quick, PostgreSQL, this 2-core machine at load average ~15 from other work):
+// exports staged at 765 spans/s; 68 spans/s (11 runs/s) until every run existed, beside the batch
+// API's 270 runs/s for the same runs. The assembly is the bottleneck: one worker job per trace,
+// each a handful of round trips (trace row, spans, agent, the run, its messages, the trace again)
+// run one after another, beside the cadence promotion cycles; assembling the settled traces of
+// several jobs per claim, with one batch ingestion per agent, is the next step.
+//
 // Knobs (environment): BENCH_TRACES (3000; 300 with --quick), BENCH_TRACES_PER_EXPORT (50),
 // BENCH_CONCURRENCY (4), BENCH_SETTLE_MS (200: the console's PROCTOR_OTLP_SETTLE_MS).
 import pg from "pg";
