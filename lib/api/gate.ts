@@ -51,18 +51,20 @@ export function requestGate(opts: GateOptions) {
     const api = path === "/api" || path.startsWith("/api/");
     const https = httpsPublic || ("encrypted" in req.socket && Boolean(req.socket.encrypted)) || (opts.trustProxy && req.headers["x-forwarded-proto"] === "https");
     setSecurityHeaders(res, api, https);
+    // An OTLP exporter is answered in its protocol's terms, whatever the gate refuses.
+    const refuseHere = (err: ProblemError, log: boolean) => (path === OTLP_TRACES_PATH ? refuseOtlp(res, err, req.headers["content-type"]) : refuse(res, err, log));
     try {
       const badPath = pathProblem(path);
       if (badPath) return refuse(res, problems.validation("The request path is malformed.", [badPath]), true);
       const query = checkQuery(q < 0 ? "" : url.slice(q + 1));
       if (query.problems.length > 0) {
         const read = req.method === "GET" || req.method === "HEAD";
-        if (api || !read) return refuse(res, problems.validation("The query string holds characters that cannot be used.", query.problems), true);
+        if (api || !read) return refuseHere(problems.validation("The query string holds characters that cannot be used.", query.problems), true);
         res.writeHead(307, { location: query.cleaned ? `${path}?${query.cleaned}` : path }).end();
         return true;
       }
       const body = await bodyRefusal(req, path);
-      if (body) return path === OTLP_TRACES_PATH ? refuseOtlp(res, body, req.headers["content-type"]) : refuse(res, body, false);
+      if (body) return refuseHere(body, false);
     } catch (err) {
       console.error(`request gate failed: ${(err as Error)?.name ?? "unknown"}`);
       return refuse(res, problems.unavailable(), false);
