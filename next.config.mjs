@@ -4,8 +4,9 @@ const nextConfig = {
   // Lets parallel work trees or test runs build side by side (default .next).
   distDir: process.env.PROCTOR_DIST_DIR || ".next",
   poweredByHeader: false,
-  // PGlite, pg and the Prisma adapter run in Node only; keep them out of the bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "@prisma/adapter-pg"],
+  // PGlite, pg and the Prisma adapter run in Node only; keep them out of the bundle (and the OTLP
+  // protobuf code, which lib/otlp/wire.ts requires at run time).
+  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "@prisma/adapter-pg", "@opentelemetry/otlp-transformer", "protobufjs"],
   // tsc --noEmit is its own suite (scripts/test.ts, CI); a second pass here would only slow the build.
   typescript: { ignoreBuildErrors: true },
   // forbidden(): console pages answer 403 with the forbidden page when the role is too low.

@@ -16,6 +16,8 @@ import "../lib/learning/jobs.ts";
 import "../lib/persona/jobs.ts";
 // Registers webhook delivery (signed POSTs with retries).
 import "../lib/webhooks/jobs.ts";
+// OTLP trace assembly and the expiry of staged spans.
+import "../lib/otlp/jobs.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { answerClientError, requestGate } from "../lib/api/gate.ts";
 

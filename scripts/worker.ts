@@ -7,6 +7,8 @@ import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts
 import "../lib/learning/jobs.ts";
 import "../lib/persona/jobs.ts";
 import "../lib/webhooks/jobs.ts";
+// OTLP trace assembly and the expiry of staged spans.
+import "../lib/otlp/jobs.ts";
 
 const url = process.env.DATABASE_URL;
 if (!url) {

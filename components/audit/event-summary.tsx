@@ -142,6 +142,8 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
         </>
       );
     }
+    case "agent.tools_observed":
+      return <>Added {e.data.tools.length} tool{e.data.tools.length === 1 ? "" : "s"} seen in OpenTelemetry runs ({e.data.tools.join(", ")}) to agent <Agent id={e.target.id} />&apos;s toolbox.</>;
     case "learning_config.updated":
       return (
         <>

@@ -20,6 +20,7 @@ import { secureCookies } from "../auth/cookies";
 import { ProblemError, problemBody, problems, type ProblemCode } from "./problem";
 import { checkQuery, pathProblem } from "./request-hygiene";
 import { BATCH_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./v1/limits";
+import { OTLP_TRACES_PATH, otlpStatusBody } from "./otlp";
 
 /** The largest body any route reads: a skills upload (a workflow batch is the largest JSON body). */
 export const MAX_BODY_BYTES = Math.max(BATCH_BODY_BYTES, SKILL_UPLOAD_BYTES);
@@ -50,18 +51,20 @@ export function requestGate(opts: GateOptions) {
     const api = path === "/api" || path.startsWith("/api/");
     const https = httpsPublic || ("encrypted" in req.socket && Boolean(req.socket.encrypted)) || (opts.trustProxy && req.headers["x-forwarded-proto"] === "https");
     setSecurityHeaders(res, api, https);
+    // An OTLP exporter is answered in its protocol's terms, whatever the gate refuses.
+    const refuseHere = (err: ProblemError, log: boolean) => (path === OTLP_TRACES_PATH ? refuseOtlp(res, err, req.headers["content-type"]) : refuse(res, err, log));
     try {
       const badPath = pathProblem(path);
       if (badPath) return refuse(res, problems.validation("The request path is malformed.", [badPath]), true);
       const query = checkQuery(q < 0 ? "" : url.slice(q + 1));
       if (query.problems.length > 0) {
         const read = req.method === "GET" || req.method === "HEAD";
-        if (api || !read) return refuse(res, problems.validation("The query string holds characters that cannot be used.", query.problems), true);
+        if (api || !read) return refuseHere(problems.validation("The query string holds characters that cannot be used.", query.problems), true);
         res.writeHead(307, { location: query.cleaned ? `${path}?${query.cleaned}` : path }).end();
         return true;
       }
       const body = await bodyRefusal(req, path);
-      if (body) return refuse(res, body, false);
+      if (body) return refuseHere(body, false);
     } catch (err) {
       console.error(`request gate failed: ${(err as Error)?.name ?? "unknown"}`);
       return refuse(res, problems.unavailable(), false);
@@ -133,6 +136,14 @@ function refuse(res: ServerResponse, err: ProblemError, log: boolean): true {
   return true;
 }
 
+/** An OTLP exporter is answered with the google.rpc.Status body its protocol defines (lib/api/otlp.ts). */
+function refuseOtlp(res: ServerResponse, err: ProblemError, requestType: string | undefined): true {
+  const { type, body } = otlpStatusBody(requestType, err.code, err.detail);
+  res.writeHead(err.status, { "content-type": type, "x-request-id": randomUUID(), "cache-control": "no-store", ...err.headers });
+  res.end(body);
+  return true;
+}
+
 /**
  * Replaces an error the framework writes under /api without a JSON body (Next answers a method a
  * route lacks with writeHead(405) and no body) by the problem for its status, whichever of
@@ -146,7 +157,8 @@ function problemsForBareErrors(res: ServerResponse) {
   /** Sends the problem's head when this status and content type make the answer a bare error. */
   const replaced = (status: number, type: unknown): boolean => {
     const bare = BARE_ERRORS[status];
-    if (!bare || res.headersSent || String(type ?? "").includes("json")) return false;
+    // A JSON body, or the protobuf Status an OTLP route answers with, is an answer, not a bare error.
+    if (!bare || res.headersSent || /json|application\/x-protobuf/.test(String(type ?? ""))) return false;
     const requestId = randomUUID();
     if (status >= 500) console.error(`[${requestId}] the framework answered ${status} without a problem body`);
     // A framework 500 is answered as the API's 503 `unavailable` (api.md: a 5xx carries no internal text).

@@ -14,6 +14,7 @@ import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { clientAddressOf, clientHashOf } from "../audit/client-hash";
 import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
 import { readJsonBody } from "./json-body";
+import { readRawBody, type RawBodyOptions } from "./raw-body";
 import { unstorableValues } from "./request-hygiene";
 import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
@@ -40,6 +41,11 @@ export type RouteOptions<B, Q, P> = {
   bodyErrors?: { name: string; within?: string };
   /** An absent body means `{}`. */
   bodyOptional?: true;
+  /**
+   * The body is bytes of these media types, not JSON (an OTLP export): `body` validates
+   * `{type, bytes}` (lib/api/raw-body.ts), gzip already undone.
+   */
+  rawBody?: RawBodyOptions;
   query?: Q;
   params?: P;
   maxBodyBytes?: number;
@@ -122,6 +128,7 @@ function parseWith(schema: Schema | undefined, value: unknown, where: string, wi
 
 async function readBody(req: Request, opts: RouteOptions<unknown, unknown, unknown>): Promise<unknown> {
   const limit = opts.maxBodyBytes ?? ONE_MIB;
+  if (opts.rawBody) return readRawBody(req, opts.rawBody, limit);
   if (!opts.bodyOptional) return readJsonBody(req, limit);
   // A DELETE sent without a body carries neither length nor chunked encoding (fetch sends none).
   const bodiless = !req.headers.has("content-length") && !req.headers.has("transfer-encoding");

@@ -18,6 +18,7 @@
 // | agent.created / agent.replaced | agent    | PUT /api/v1/agents/{id}, the demo seed            |
 // | agent.deletion_started         | agent    | DELETE /api/v1/agents/{id}, the agent page (reason) |
 // | agent.deleted                  | agent    | the worker, once the agent's data and row are gone |
+// | agent.tools_observed           | agent    | OTLP ingestion: tools a run used, added to the toolbox (or the agent declared) |
 // | learning_config.updated        | agent    | agent settings page                               |
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
 // | class.distilled                | agent    | "Distill now" on one class                        |
@@ -115,6 +116,8 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     batches: z.number().int().min(0),
     longest_batch_ms: z.number().int().min(0),
   }),
+  /** OTLP ingestion (PROCTOR_OTLP_AUTO_AGENTS): tools runs used that the toolbox lacked, now in it. */
+  event("agent.tools_observed", "agent", { tools: z.array(z.string()), source: z.literal("otlp") }),
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
   event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),

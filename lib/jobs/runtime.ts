@@ -11,7 +11,7 @@ export function registerJobHandler(kind: string, handler: JobHandler) {
   handlers.set(kind, handler);
 }
 
-/** Upkeep a domain wants done by every worker at start and hourly (run retention); must be idempotent. */
+/** Upkeep a domain wants done by every worker at start and hourly (run retention, expired OTLP spans); must be idempotent. */
 export type PeriodicTask = (database: Db) => Promise<unknown>;
 const periodicTasks = new Map<string, PeriodicTask>();
 

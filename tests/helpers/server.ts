@@ -100,7 +100,8 @@ type ServerOptions = {
  * The third is read-only with single sign-on (auth's second part, persona-readonly).
  */
 export const SHARED_SERVERS: Record<string, string>[] = [
-  { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
+  // A short OTLP settle time (otlp.test.ts): only OTLP exports read it.
+  { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" },
   { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
   {
     PROCTOR_READ_ONLY: "1",

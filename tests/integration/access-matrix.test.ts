@@ -87,14 +87,16 @@ afterAll(async () => {
 type Reply = { status: number; headers: Headers; json: any };
 
 /** What a response means for access; anything else (a 5xx, a refusal without a problem body) is named as is. */
-function observed(r: Reply, page: boolean): Outcome | string {
+function observed(r: Reply, page: boolean, otlp = false): Outcome | string {
   const location = r.headers.get("location");
   if (r.status >= 300 && r.status < 400 && location && new URL(location, "http://x").pathname === "/login") return "login";
   if (r.status >= 500) return `error ${r.status}`;
   if (r.status !== 401 && r.status !== 403) return "allowed";
-  if (!page && !r.headers.get("content-type")?.includes("application/problem+json")) return `${r.status} without problem+json`;
+  // The OTLP export refuses with google.rpc.Status bodies ({code, message}) as its protocol says.
+  const refusal = otlp ? typeof r.json?.code === "number" : r.headers.get("content-type")?.includes("application/problem+json");
+  if (!page && !refusal) return `${r.status} without ${otlp ? "an OTLP Status" : "problem+json"}`;
   if (r.status === 401) return "unauthenticated";
-  return /read-only/i.test(r.json?.detail ?? "") ? "read_only" : "forbidden";
+  return /read-only/i.test(r.json?.detail ?? r.json?.message ?? "") ? "read_only" : "forbidden";
 }
 
 function observedAction(r: ActionCall): Outcome | string {
@@ -162,7 +164,7 @@ describe(`access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
         const qs = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : "";
         const body = op.method === "GET" ? undefined : (validInput(op.body) ?? {});
         const r = await call(who.server.baseUrl, who.agent, op.method, fill(op.path) + (qs ? `?${qs}` : ""), body);
-        return { outcome: observed(r, false), writes: op.method !== "GET" };
+        return { outcome: observed(r, false, op.errors === "otlp"), writes: op.method !== "GET" };
       },
     );
   });

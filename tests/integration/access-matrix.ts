@@ -33,7 +33,7 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   public: ["getHealth", "getOpenApi"],
   "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
   "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
-  "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation"],
+  "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation", "exportOtlpTraces"],
   "runs:export": ["exportWorkflows"],
   "ledger:propose": ["proposeProcedure"],
   "ledger:evaluate": ["recordEvaluation"],
@@ -58,7 +58,7 @@ export const NAMES_AGENT_IN_QUERY = ["getApprovedPersona", "getProcedure", "getE
 export const SPANS_EVERY_AGENT = ["forgetAccount"];
 
 /** Agent operations a console session may not call at all: API keys only (a session gets 401). */
-export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "proposeProcedure", "recordEvaluation"];
+export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "proposeProcedure", "recordEvaluation", "exportOtlpTraces"];
 
 /**
  * Route handlers outside the agent contract ("METHOD /path" as under app/): session routes by

@@ -3,7 +3,7 @@
 // query strings and bodies that are valid-ish, broken in one place, or hostile (wrong types, huge
 // numbers, NUL, lone surrogates, bad UTF-8 in paths, deep nesting, long strings, extra fields).
 // Whatever comes in: no 5xx (for actions: no "unavailable" result, no call Next.js refuses),
-// every 4xx under /api is problem+json whose `status` is the response's, and a batch in which
+// every 4xx under /api is problem+json whose `status` is the response's (the OTLP export's: an OTLP Status), and a batch in which
 // no write was accepted (reads may succeed) changed no table's row count. The shared server without an in-process
 // worker, so that nothing but these requests writes. Seed: PROCTOR_FUZZ_SEED reproduces a run.
 import http from "node:http";
@@ -32,6 +32,7 @@ let actions: ConsoleAction[];
 let countRows: () => Promise<RowCounts>;
 const known = ["fuzz-agent", "no-such-agent"];
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const OTLP_OPERATIONS = new Set(agentOperations.filter((op) => op.errors === "otlp").map((op) => op.id));
 
 beforeAll(async () => {
   server = await startTestServer({ env: { PROCTOR_WORKER: "0" } });
@@ -101,7 +102,18 @@ async function runCase(c: Case): Promise<Outcome> {
   const where = `${c.method} ${c.path.slice(0, 120)} (${c.op}, ${c.contentType ?? "no content-type"})`;
   let finding: Outcome["finding"] = null;
   if (r.status >= 500) finding = { key: `${c.op} ${r.status}`, text: `${where}: ${r.status} ${excerpt(r.text)}` };
-  else if (r.status >= 400) {
+  else if (r.status >= 400 && OTLP_OPERATIONS.has(c.op)) {
+    // The OTLP export answers refusals with google.rpc.Status (protobuf, or JSON {code, message}) as its protocol says.
+    let code: unknown = "protobuf";
+    try {
+      if (r.type.startsWith("application/json")) code = JSON.parse(r.text).code;
+    } catch {
+      code = undefined;
+    }
+    if (!/^application\/(json|x-protobuf)/.test(r.type) || (code !== "protobuf" && typeof code !== "number")) {
+      finding = { key: `${c.op} ${r.status} ${r.type}`, text: `${where}: ${r.status} as ${r.type || "no content-type"}, not an OTLP Status: ${excerpt(r.text)}` };
+    }
+  } else if (r.status >= 400) {
     let status: unknown;
     try {
       status = JSON.parse(r.text).status;

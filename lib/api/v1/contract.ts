@@ -10,6 +10,7 @@ import type { Reach } from "../../auth/key-reach";
 import type { RouteOptions } from "../handler";
 import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./limits";
 import * as s from "./schemas";
+import * as otlp from "./otlp";
 import * as ledger from "./ledger";
 import * as ledgerOut from "./ledger-responses";
 import * as learning from "./learning";
@@ -31,14 +32,18 @@ export const NDJSON = "application/x-ndjson";
 /** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
 export type Upload = { types: Record<string, string>; maxBytes: number };
 
-export type Tag = "system" | "agents" | "workflows" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger";
+export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
   method: "GET" | "PUT" | "POST" | "DELETE";
   /** OpenAPI path template: `{name}` for each path parameter. */
   path: string;
   summary: string;
+  /** Longer text for the OpenAPI document. */
+  description?: string;
   tag: Tag;
+  /** Refusals are google.rpc.Status bodies (OTLP), encoded like the request, instead of problem+json. */
+  errors?: "otlp";
   responses: Record<number, Reply>;
   upload?: Upload;
 };
@@ -116,6 +121,13 @@ export const v1 = {
     method: "POST", path: `${agentPath}/workflows/batch`, tag: "workflows", summary: "Store up to 1000 runs; each item succeeds or fails on its own",
     auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.workflowBatchBody, maxBodyBytes: BATCH_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
     responses: { 207: ok("one result per item, in request order", s.workflowBatchResponse), 409: agentDeleting },
+  },
+  exportOtlpTraces: {
+    method: "POST", path: "/api/v1/otlp/v1/traces", tag: "otlp", summary: "OTLP/HTTP trace export: OpenTelemetry GenAI spans become runs",
+    description: otlp.OTLP_DESCRIPTION,
+    auth: "apiKey", access: "runs:write", body: otlp.otlpExportBody, rawBody: otlp.otlpRawBody, maxBodyBytes: otlp.OTLP_BODY_BYTES, rateLimit: INGEST_RATE_PER_KEY,
+    errors: "otlp",
+    responses: { 200: ok("ExportTraceServiceResponse (protobuf or JSON like the request)", otlp.otlpExportResponse) },
   },
   searchWorkflows: {
     method: "GET", path: `${agentPath}/workflows`, tag: "workflows",

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { keyScopeFor } from "../../auth/access";
 import { SINGLE_BODY_BYTES } from "./limits";
 import { problemSchema } from "./schemas";
+import { otlpStatus } from "./otlp";
 import { v1, type Operation, type Reply, type Upload } from "./contract";
 
 /** The operation's own replies plus the problems every operation of its kind can answer. */
@@ -12,12 +13,13 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   if (op.auth !== "none") Object.assign(common, { 401: "unauthorized", 403: "forbidden", 429: "rate_limited" });
   if (op.params) common[404] = "not_found";
   if (op.body) common[413] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
-  if (op.body) common[415] = "unsupported_media_type (a body not sent as application/json)";
+  if (op.body) common[415] = `unsupported_media_type (a body not sent as ${op.rawBody ? op.rawBody.types.join(" or ") : "application/json"})`;
   if (op.upload) common[413] = `payload_too_large (over ${op.upload.maxBytes} bytes: not read)`;
   if (op.upload) common[415] = `unsupported_media_type (a body not sent as ${Object.keys(op.upload.types).join(" or ")})`;
   common[503] = "unavailable";
   const replies: Record<number, Reply> = { ...op.responses };
-  for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: problemSchema };
+  const refusal = op.errors === "otlp" ? otlpStatus : problemSchema;
+  for (const [status, code] of Object.entries(common)) replies[Number(status)] ??= { description: code, schema: refusal };
   return replies;
 }
 
@@ -76,19 +78,21 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
       continue;
     }
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output", shared);
-    // An NDJSON stream's schema is one line's (OpenAPI 3.2 spells it itemSchema).
-    const mediaType = problem ? "application/problem+json" : (reply.mediaType ?? "application/json");
-    responses[status] = { description: reply.description, content: { [mediaType]: { schema } } };
+    // OTLP answers in the request's encoding (the same message as protobuf or JSON); an NDJSON
+    // stream's schema is one line's (OpenAPI 3.2 spells it itemSchema).
+    const types = op.rawBody ? op.rawBody.types : [problem ? "application/problem+json" : (reply.mediaType ?? "application/json")];
+    responses[status] = { description: reply.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
   }
   return {
     operationId,
     summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     security: op.auth === "none" ? [] : op.auth === "apiKey" ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
     "x-scope": op.auth === "none" || !op.access ? "none" : keyScopeFor(op.access),
     "x-access": op.access ?? "none",
     parameters: [...parameters("path", shared, op.params), ...parameters("query", shared, op.query)],
-    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: jsonSchema(op.body, "input", shared) } } } } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: requestContent(op, shared) } } : {}),
     ...(op.upload ? { requestBody: uploadBody(op.upload) } : {}),
     responses,
   };
@@ -100,6 +104,13 @@ function uploadBody(upload: Upload) {
     Object.entries(upload.types).map(([type, description]) => [type, { schema: { type: "string", contentMediaType: type, maxLength: upload.maxBytes, description } }]),
   );
   return { required: true, content };
+}
+
+/** A JSON body's schema, or a raw body's media types (OTLP: protobuf or JSON, described in words). */
+function requestContent(op: Operation, shared: SharedSchemas) {
+  if (!op.rawBody) return { "application/json": { schema: jsonSchema(op.body!, "input", shared) } };
+  const description = op.body!.description;
+  return Object.fromEntries(op.rawBody.types.map((t) => [t, { schema: { description } }]));
 }
 
 export function openApiDocument() {

@@ -3,6 +3,7 @@
 export { activateSkill, type ActivateSkillInput } from "./activate-skill";
 export { declareAgent, type DeclareAgentInput } from "./declare-agent";
 export { deleteAgent, type AgentDeletion, type DeleteAgentInput } from "./delete-agent";
+export { observeAgent, type ObserveAgentInput } from "./observe-agent";
 export { demoteSkill, type DemoteSkillInput } from "./demote-skill";
 export { distillClass, type DistillClassInput } from "./distill-class";
 export { importMemorizz, type ImportMemorizzInput, type ImportMemorizzReport } from "./import-memorizz";

@@ -1,0 +1,14 @@
+// OTLP ingestion settings from the environment (README "OpenTelemetry ingestion").
+export const ASSEMBLY_JOB = "otlp_assembly";
+
+/** How long a trace must receive no new span before its runs are assembled (PROCTOR_OTLP_SETTLE_MS, default 5,000). */
+export function settleMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.PROCTOR_OTLP_SETTLE_MS;
+  return v && /^\d{1,9}$/.test(v) ? Number(v) : 5000;
+}
+
+/** Unknown agents are declared on first sight and toolboxes grow from what runs use (PROCTOR_OTLP_AUTO_AGENTS, default on). */
+export const autoAgents = (env: NodeJS.ProcessEnv = process.env) => !["0", "false", "off", "no"].includes((env.PROCTOR_OTLP_AUTO_AGENTS ?? "").toLowerCase());
+
+/** Staged spans of a trace that received nothing new for this long are deleted (assembled or not). */
+export const STAGED_SPAN_TTL_MS = 24 * 60 * 60 * 1000;
