@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
+import { MAX_BODY_BYTES } from "@/lib/api/gate";
 
 const key = withKey(ADMIN_KEY);
 const AGENT = "/api/v1/agents/hygiene";
@@ -151,7 +152,7 @@ describe(`problem+json for everything under /api (${process.env.PROCTOR_TEST_DB 
     expectProblem(await call(server.baseUrl, admin, "GET", "/api/v2/anything"), 404, "not_found");
     expectProblem(await call(server.baseUrl, admin, "GET", "/api"), 404, "not_found");
     expectProblem(await call(server.baseUrl, anonymous, "GET", "/api"), 401, "unauthorized");
-    expectProblem(await call(server.baseUrl, key, "DELETE", AGENT), 405, "method_not_allowed");
+    expectProblem(await call(server.baseUrl, key, "PATCH", AGENT, {}), 405, "method_not_allowed");
     expectProblem(await call(server.baseUrl, key, "PATCH", "/api/v1/workflows/x", {}), 405, "method_not_allowed");
   });
 
@@ -199,7 +200,7 @@ describe(`bodies from callers who are not signed in (${process.env.PROCTOR_TEST_
     for (const path of ["/agents", "/persona-evolution/action", "/api/console/users", "/settings/users"]) {
       expectProblem(await raw("POST", path, { headers: { "content-type": "application/json" }, body: kib, declared: 1024 * 1024 }), 401, "unauthorized");
     }
-    expectProblem(await raw("POST", "/agents", { body: kib, declared: 10 * 1024 * 1024 }), 413, "payload_too_large");
+    expectProblem(await raw("POST", "/agents", { body: kib, declared: MAX_BODY_BYTES + 1 }), 413, "payload_too_large");
     expectProblem(await raw("POST", "/agents", { body: kib, chunked: true }), 401, "unauthorized");
     // A session that does not decode is no session; neither is an API key outside the agent API.
     expectProblem(await raw("POST", "/agents", { headers: { cookie: "next-auth.session-token=forged" }, body: kib, declared: 1024 * 1024 }), 401, "unauthorized");
@@ -210,7 +211,7 @@ describe(`bodies from callers who are not signed in (${process.env.PROCTOR_TEST_
   });
 
   it("a signed-in caller is held to the largest limit too", async () => {
-    const r = await raw("POST", "/agents", { headers: { cookie: admin.headers.cookie }, body: Buffer.alloc(1024, "x"), declared: 9 * 1024 * 1024 });
+    const r = await raw("POST", "/agents", { headers: { cookie: admin.headers.cookie }, body: Buffer.alloc(1024, "x"), declared: MAX_BODY_BYTES + 1 });
     expectProblem(r, 413, "payload_too_large");
   });
 });
