@@ -89,6 +89,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/otlp/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP trace export: OpenTelemetry GenAI spans become runs
+         * @description OTLP/HTTP trace export (an exporter's OTEL_EXPORTER_OTLP_ENDPOINT is <console>/api/v1/otlp; OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <ingest key>). Spans are staged and a trace's runs are assembled by the worker once it has received no new span for PROCTOR_OTLP_SETTLE_MS (default 5000), then enter the same ingestion as POST /workflows/batch. Mapping: one run per span with gen_ai.operation.name=invoke_agent (in a trace without one, per root span with execute_tool descendants); workflow_id otel:<trace id>:<span id>, root_trace_id the trace id; agent gen_ai.agent.id, else gen_ai.agent.name, else resource service.name (declared on first sight, toolbox grown from gen_ai.tool.name/description and gen_ai.tool.definitions, unless PROCTOR_OTLP_AUTO_AGENTS=0); steps: execute_tool descendants in start order (gen_ai.tool.name, gen_ai.tool.call.arguments, gen_ai.tool.call.result; status ERROR → error {type: error.type or the exception event's exception.type}); query: the first user message of the chat descendants' gen_ai.input.messages (or gen_ai.prompt / gen_ai.user.message events); user: user.id or enduser.id; thread: gen_ai.conversation.id; user and assistant messages become conversation messages; outcome: proctor.outcome, else the invocation's status (ERROR → failure, OK → success); proctor.skills_activated → skills_activated. Re-exported spans are duplicates; spans missing what their role needs are counted in partialSuccess.rejectedSpans. Errors are google.rpc.Status bodies, not problem+json.
+         */
+        post: operations["exportOtlpTraces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}/workflows/export": {
         parameters: {
             query?: never;
@@ -1465,6 +1485,174 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportOtlpTraces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-protobuf": unknown;
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description ExportTraceServiceResponse (protobuf or JSON like the request) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description present only when spans were refused */
+                        partialSuccess?: {
+                            /** @description int64 as text (protobuf JSON mapping) */
+                            rejectedSpans: string;
+                            /** @description why, counted per reason */
+                            errorMessage: string;
+                        };
+                    };
+                    "application/json": {
+                        /** @description present only when spans were refused */
+                        partialSuccess?: {
+                            /** @description int64 as text (protobuf JSON mapping) */
+                            rejectedSpans: string;
+                            /** @description why, counted per reason */
+                            errorMessage: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description payload_too_large (over 8388608 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/x-protobuf or application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-protobuf": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
+                    "application/json": {
+                        /** @description google.rpc.Code */
+                        code: number;
+                        message: string;
+                    };
                 };
             };
         };
