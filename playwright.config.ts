@@ -10,7 +10,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 120_000,
+  // Whole flows at two widths, beside the integration suites on 2 cores: generous, never a speed check.
+  timeout: 240_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
   use: {

@@ -91,10 +91,12 @@ async function activateFromInbox(page: Page, agent: string, shot: string, openIn
 
 /** Accounts → the account → Reflect now → the suggestion, on its persona page. */
 async function openSuggestion(page: Page, userId: string) {
+  // The sidebar kept the skill's agent in scope; the account talks to another agent: all agents.
+  await expect(page).toHaveURL(/\/accounts\?agent=/);
+  await page.goto("/accounts");
   await page.getByRole("searchbox", { name: "Search accounts" }).fill(userId);
   await page.getByRole("searchbox", { name: "Search accounts" }).press("Enter");
-  // The agent chosen earlier stays in scope (agent=…) beside the search.
-  await expect(page).toHaveURL(new RegExp(`/accounts\\?(agent=[^&]+&)?q=${userId}$`));
+  await expect(page).toHaveURL(new RegExp(`/accounts\\?q=${userId}$`));
   await page.getByRole("link", { name: userId, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/persona-evolution\\?user_id=${userId}$`));
   await page.getByRole("button", { name: "Reflect now", exact: true }).click();

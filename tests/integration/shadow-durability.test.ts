@@ -71,6 +71,8 @@ describe(`durable shadow evaluation queue (${db})`, () => {
     expect(agent.rows[0]).toEqual({ cycle_mark: 6, shadow_dropped: 1 });
   });
 
+  // Worker processes start, die and drain within the waits' own budgets (up to 120 s each on a
+  // loaded machine), so these two get more than the suite's 60 s.
   it("a worker killed in the middle of a batch loses nothing: a new worker finishes, one record per (workflow, skill, version)", async () => {
     const { skill } = await shadowAgent(server, "crash", { shadow_evaluation_queue_size: 1000 });
     const runIds = await batch("crash", 300);
@@ -87,7 +89,7 @@ describe(`durable shadow evaluation queue (${db})`, () => {
       await second.stop();
     }
     await expectEachRunOnce("crash", skill.skill_id, runIds);
-  });
+  }, 300_000);
 
   it("two worker processes on one database: no duplicate records, every job done", async () => {
     const { skill } = await shadowAgent(server, "pair", { shadow_evaluation_queue_size: 1000 });
@@ -99,7 +101,7 @@ describe(`durable shadow evaluation queue (${db})`, () => {
       await Promise.all(workers.map((w) => w.stop()));
     }
     await expectEachRunOnce("pair", skill.skill_id, runIds);
-  });
+  }, 300_000);
 
   it("an admin sees a dead job and retries it (audited); it is then evaluated", async () => {
     const { skill } = await shadowAgent(server, "dead");
