@@ -2,16 +2,10 @@
 // agent and send runs with that key, find them in the console, add a viewer, sign out; the
 // viewer cannot open Settings.
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, allowConsoleError, expect, test } from "./fixtures";
+import { ARTIFACTS, allowConsoleError, expect, test, signIn } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 const AGENT = "e2e-support-bot";
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
 
 async function signOut(page: Page, email: string) {
   await page.getByRole("button", { name: `Account: ${email}` }).click();

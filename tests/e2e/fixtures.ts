@@ -1,7 +1,7 @@
 // One console per worker, on a fresh database, for the browser tests. Every page fails its
 // test on a browser console error or an uncaught exception, except those the test declares.
 import { test as base, expect, type Page } from "@playwright/test";
-import { startTestServer, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 
 export const ARTIFACTS = "tests/e2e/artifacts";
 
@@ -36,3 +36,24 @@ export const test = base.extend<object, { server: TestServer }>({
 });
 
 export { expect };
+
+/** The browser test with a console of its own, started with `env` (persona actions, no model…). */
+export function testOnServer(env: Record<string, string>) {
+  return test.extend<object, { server: TestServer }>({
+    server: [
+      async ({}, use) => {
+        const server = await startTestServer({ env });
+        await use(server);
+        await server.stop();
+      },
+      { scope: "worker", timeout: 180_000 },
+    ],
+  });
+}
+
+/** Fills and sends the sign-in form the page shows (the admin unless told otherwise). */
+export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}

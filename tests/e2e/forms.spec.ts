@@ -3,17 +3,11 @@
 // unsaved changes, and a saved value surviving a reload; a list page past its last page says so.
 // At 1440 px, then 375 px; screenshots under tests/e2e/artifacts/forms-*.png.
 import type { Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, test } from "./fixtures";
+import { ADMIN_KEY } from "../helpers/server";
+import { ARTIFACTS, expect, test, signIn } from "./fixtures";
 
 const AGENT = "e2e-forms-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
-
-async function signIn(page: Page) {
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
 
 test("settings: changes are counted, worded, guarded on leaving and saved; a page past the last one says so", async ({ page, request }) => {
   const put = await request.put(`/api/v1/agents/${AGENT}`, { headers: auth, data: { name: "E2E forms bot", tools: [{ name: "lookup_order", description: "Find an order" }] } });

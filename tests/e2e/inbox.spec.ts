@@ -5,20 +5,11 @@
 // address shows the 404 inside the console with a link home. Each flow at 1440 px, and again
 // at 375 px (approving, whose reason is optional). Screenshots: tests/e2e/artifacts/inbox-*.png.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
-import { ARTIFACTS, allowConsoleError, expect, test as base } from "./fixtures";
+import { ADMIN_EMAIL, ADMIN_KEY } from "../helpers/server";
+import { ARTIFACTS, allowConsoleError, expect, testOnServer, signIn as signInAs } from "./fixtures";
 
 // Persona actions on, no model: the deterministic reflector and the template distiller.
-const test = base.extend<object, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
-});
+const test = testOnServer({ PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const TOOLS = [
@@ -54,9 +45,7 @@ async function account(request: APIRequestContext, agent: string, userId: string
 async function signIn(page: Page) {
   await page.goto("/");
   await expect(page).toHaveURL(/\/login\?next=%2F$/);
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInAs(page);
   await expect(page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
 }
 

@@ -4,20 +4,11 @@
 // and open a step's arguments, result and timing; the agent switcher and the URL agree on
 // traces, runs, run and agent pages. At 1440 px, then 375 px; screenshots links-*.png.
 import type { Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
-import { ARTIFACTS, expect, test as base } from "./fixtures";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
+import { ARTIFACTS, expect, testOnServer } from "./fixtures";
 
 // The template distiller (no LLM), so the skill does not depend on a model.
-const test = base.extend<object, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startTestServer({ env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
-});
+const test = testOnServer({ PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
 
 const AGENT = "e2e-links-bot";
 const OTHER = "e2e-other-bot";

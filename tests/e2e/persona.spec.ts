@@ -1,19 +1,10 @@
 // Persona evolution in Chromium: Reflect now → a suggestion (not applied) at version 1 whose
 // evidence opens the thread's trace → Approve (version 2) → Undo with a reason (version 3) → Pause (Resume
 // shown, Reflect disabled) → no horizontal overflow at 375 px; no browser errors.
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
-import { ARTIFACTS, expect, test as base } from "./fixtures";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
+import { ARTIFACTS, expect, testOnServer } from "./fixtures";
 
-const test = base.extend<object, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
-});
+const test = testOnServer({ PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
 
 const AGENT = "e2e-tutor";
 const USER = "learner-1";

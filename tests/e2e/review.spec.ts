@@ -5,31 +5,16 @@
 // Demoted, runs released. Keyboard shortcuts, 375 px and 1440 px (screenshots), dark mode, and
 // a viewer who sees no actions and is refused by their endpoints.
 import type { Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
 import { callAction } from "../helpers/actions";
-import { ARTIFACTS, expect, test as base } from "./fixtures";
+import { ARTIFACTS, expect, testOnServer, signIn } from "./fixtures";
 
 // The template distiller (no LLM): the flow does not depend on a model.
-const test = base.extend<object, { server: TestServer }>({
-  server: [
-    async ({}, use) => {
-      const server = await startTestServer({ env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
-      await use(server);
-      await server.stop();
-    },
-    { scope: "worker", timeout: 180_000 },
-  ],
-});
+const test = testOnServer({ PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
 
 const AGENT = "e2e-review-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const VIEWER = { email: "viewer@review.test", password: "viewer-password-42" };
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
 
 async function noHorizontalScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
