@@ -228,7 +228,15 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill("SIGKILL");
   };
-  await launch();
+  try {
+    await launch();
+  } catch (e) {
+    // A server that never answered must not outlive the test that gave up on it.
+    await terminate();
+    await dropDatabase().catch(() => {});
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // Idle connections die with an embedded database on restart; the pool replaces them.
   sql.on("error", () => {});
