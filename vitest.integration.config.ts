@@ -11,13 +11,14 @@ import path from "node:path";
  * Files whose outcome depends on the database engine (concurrency, job claiming, ingestion
  * SQL, migrations, advisory locks, ledger locking): they run on PGlite and on PostgreSQL. The
  * others run once: on PostgreSQL when the run has it (faster), else on PGlite (scripts/test.ts).
+ * Job pruning (job-retention) is one batched DELETE by date: plain SQL, run once.
  */
 export const ENGINE_SENSITIVE = [
   "agent-api", // ingestion SQL, concurrent identical deliveries
   "health", // every migration from an empty database
-  "job-retention", // job pruning
   "learning-skills", // concurrent promotion cycles (advisory lock), cadence jobs
-  "ledger-api", // ledger locking under eight concurrent clients
+  // Also the ledger's engine-dependent part of ledger-api (concurrent deliveries, the schema
+  // version refusal), in-process: ledger-api's HTTP rules and restarts run once.
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
   "api-key-migration", // existing keys across the scope split (issue 12)
