@@ -40,3 +40,18 @@ export type ExperimentView = ReturnType<typeof experimentView>;
 
 /** Every (case, arm, repetition) of the experiment. */
 export const expectedRuns = (e: Pick<Experiment, "arms" | "repetitions">, cases: number) => cases * armsOf(e).length * e.repetitions;
+
+/** Assignments in all and reported so far. */
+export async function experimentProgress(db: Db | Tx, e: Experiment): Promise<{ expected: number; reported: number }> {
+  const [cases, reported] = await Promise.all([
+    db.experimentCase.count({ where: { experimentId: e.id } }),
+    db.experimentRun.count({ where: { experimentId: e.id, reportedAt: { not: null } } }),
+  ]);
+  return { expected: expectedRuns(e, cases), reported };
+}
+
+/** GET /api/v1/experiments/{id}. */
+export async function getExperiment(db: Db, id: string): Promise<ExperimentView> {
+  const e = await loadExperiment(db, id);
+  return experimentView(e, await experimentProgress(db, e));
+}

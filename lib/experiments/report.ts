@@ -4,6 +4,7 @@
 import type { Db, Tx } from "../db/prisma";
 import type { ExperimentCase, ExperimentRun } from "../db/generated/client";
 import { seedChecks, type SeedCheck } from "./checks";
+import type { LedgerOutcome } from "./ledger";
 import { armsOf, expectedRuns, experimentView, loadExperiment, type ExperimentView } from "./experiments";
 import {
   armAggregate,
@@ -26,29 +27,29 @@ export const CAVEAT =
 /** One reported run, for the per-case drill-down. */
 export type ReportRun = {
   repetition: number;
-  reportedAt: string;
-  stepsHash: string | null;
+  reported_at: string;
+  steps_hash: string | null;
   /** The tools of the reported path, in order. */
   tools: string[];
   answer: string | null;
   figures: Figures;
-  rawWorkflowIds: string[];
-  developerMessage: boolean;
-  skillSha256: string | null;
+  raw_workflow_ids: string[];
+  developer_message: boolean;
+  skill_sha256: string | null;
 };
 
 export type ReportCase = {
-  caseId: string;
+  case_id: string;
   request: string;
-  userId: string | null;
-  expectedHash: string | null;
-  expectedTools: string[] | null;
-  expectedAnswer: string | null;
-  answerMatch: AnswerMatch;
+  user_id: string | null;
+  expected_hash: string | null;
+  expected_tools: string[] | null;
+  expected_answer: string | null;
+  answer_match: AnswerMatch;
 };
 
 /** One (case, arm) cell: means over its reported repetitions (figures null until one is reported). */
-export type ReportRow = { caseId: string; arm: string; reported: number; figures: Figures | null; runs: ReportRun[] };
+export type ReportRow = { case_id: string; arm: string; reported: number; figures: Figures | null; runs: ReportRun[] };
 
 /**
  * The view model of an experiment's report.
@@ -59,7 +60,8 @@ export type ReportRow = { caseId: string; arm: string; reported: number; figures
  * - `progress`: assignments in all (cases × arms × repetitions), contexts served, runs reported.
  */
 export type ExperimentReport = {
-  experiment: ExperimentView & { ledger: unknown };
+  /** `ledger`: what completion recorded in the ledger (null before completion). */
+  experiment: ExperimentView & { ledger: LedgerOutcome | null };
   metrics: typeof METRICS;
   cases: ReportCase[];
   rows: ReportRow[];
@@ -69,6 +71,7 @@ export type ExperimentReport = {
   progress: { expected: number; served: number; reported: number };
   caveat: string;
 };
+// Field names are the wire's (snake_case): the agent API and the JSON export send it as it is.
 
 export const scoredCase = (c: ExperimentCase): ScoredCase => ({
   caseId: c.caseId,
@@ -113,36 +116,36 @@ export async function experimentReport(db: Db | Tx, experimentId: string): Promi
     for (const arm of arms) {
       const mine = reported.filter((r) => r.caseId === c.caseId && r.arm === arm.name);
       rows.push({
-        caseId: c.caseId,
+        case_id: c.caseId,
         arm: arm.name,
         reported: mine.length,
         figures: cells.find((x) => x.caseId === c.caseId && x.arm === arm.name)?.figures ?? null,
         runs: mine.map((r) => ({
           repetition: r.repetition,
-          reportedAt: r.reportedAt!.toISOString(),
-          stepsHash: r.stepsHash,
+          reported_at: r.reportedAt!.toISOString(),
+          steps_hash: r.stepsHash,
           tools: toolsOf(r.steps),
           answer: r.answer,
           figures: runFigures(scoredCase(c), scoredRun(r)),
-          rawWorkflowIds: r.rawWorkflowIds,
-          developerMessage: r.developerMessage,
-          skillSha256: r.skillSha256,
+          raw_workflow_ids: r.rawWorkflowIds,
+          developer_message: r.developerMessage,
+          skill_sha256: r.skillSha256,
         })),
       });
     }
   }
 
   return {
-    experiment: { ...experimentView(e, { expected: progress.expected, reported: progress.reported }), ledger: e.ledgerOutcome ?? null },
+    experiment: { ...experimentView(e, { expected: progress.expected, reported: progress.reported }), ledger: (e.ledgerOutcome as LedgerOutcome | null) ?? null },
     metrics: METRICS,
     cases: cases.map((c) => ({
-      caseId: c.caseId,
+      case_id: c.caseId,
       request: c.request,
-      userId: c.userId,
-      expectedHash: c.expectedHash,
-      expectedTools: c.expectedPath === null ? null : toolsOf(c.expectedPath),
-      expectedAnswer: c.expectedAnswer,
-      answerMatch: c.answerMatch as AnswerMatch,
+      user_id: c.userId,
+      expected_hash: c.expectedHash,
+      expected_tools: c.expectedPath === null ? null : toolsOf(c.expectedPath),
+      expected_answer: c.expectedAnswer,
+      answer_match: c.answerMatch as AnswerMatch,
     })),
     rows,
     aggregates: arms.map((a) => ({ arm: a.name, mode: a.mode, reported: reported.filter((r) => r.arm === a.name).length, figures: armAggregate(cells, a.name) })),

@@ -100,4 +100,6 @@ export const reportRunBody = z
   .strict();
 export type ReportRunBody = z.input<typeof reportRunBody>;
 
+export const assignmentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+
 export const finishBody = z.object({ reason: z.string().trim().min(1).max(2000).optional() }).strict();
