@@ -33,6 +33,7 @@ export const ENGINE_SENSITIVE = [
   "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED (issue 14: both databases)
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE (issue 16)
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
+  "experiments", // issue 17 asks for both databases: the example experiment end to end, the ledger hand-off
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs (issue 14)
 ].map((name) => `tests/integration/${name}.test.ts`);
 

@@ -36,6 +36,8 @@ export function targetOf(e: AuditEvent, names: AuditNames = NO_NAMES): { label: 
     }
     case "webhook":
       return { label: "a webhook endpoint", href: webhooksHref() };
+    case "experiment":
+      return { label: `experiment ${id}`, href: "agent_id" in e.data ? agentHref(e.data.agent_id) : null };
   }
 }
 
@@ -237,5 +239,30 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
         </>
       );
     }
+    case "experiment.created": {
+      const d = e.data;
+      return (
+        <>
+          Created <Target /> “{d.name}” on <Skill agentId={d.agent_id} id={d.skill_id} version={d.skill_version} /> of <Agent id={d.agent_id} />: {d.cases} cases ×{" "}
+          {d.arms.map((a) => a.name).join(", ")} × {d.repetitions} repetitions, baseline {d.baseline_arm}, model {d.model}, bootstrap seed {d.bootstrap_seed}.
+        </>
+      );
+    }
+    case "experiment.completed": {
+      const d = e.data;
+      const checks = Object.entries(d.checks).map(([k, v]) => `${k} ${v}`).join(", ");
+      const ledger = d.ledger.procedure_id ? `${d.ledger.recorded} paired evaluations recorded to ${d.ledger.procedure_id}` : `nothing recorded to the ledger (${d.ledger.skipped})`;
+      return (
+        <>
+          Completed <Target /> of <Skill agentId={d.agent_id} id={d.skill_id} /> with {d.runs} runs; checks: {checks}; {ledger}<Reason text={d.reason} />
+        </>
+      );
+    }
+    case "experiment.cancelled":
+      return (
+        <>
+          Cancelled <Target /> of <Skill agentId={e.data.agent_id} id={e.data.skill_id} /> after {e.data.reported} reported runs<Reason text={e.data.reason} />
+        </>
+      );
   }
 }

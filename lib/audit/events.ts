@@ -43,9 +43,12 @@
 // | skills.imported                | agent    | Agent Skills import (zip or one SKILL.md)         |
 // | memorizz.imported              | agent    | npm run import:memorizz: one row per agent        |
 // | account.forgotten              | account  | DELETE /api/v1/accounts/{id}, persona page: forget (counts, reason) |
+// | experiment.created             | experiment | POST /api/v1/agents/{id}/experiments, the console: arms, counts (no case text) |
+// | experiment.completed           | experiment | completion: the seed's checks and what went into the ledger |
+// | experiment.cancelled           | experiment | cancellation (reason)                            |
 import { z } from "zod";
 
-export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account", "webhook"] as const;
+export const AUDIT_TARGET_TYPES = ["user", "api_key", "agent", "skill", "job", "account", "webhook", "experiment"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 const id = z.string().min(1).max(256);
@@ -181,6 +184,28 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     skills_cleared: count,
     reason: reason.nullable(),
   }),
+  event("experiment.created", "experiment", {
+    agent_id: id,
+    skill_id: id,
+    skill_version: z.number().int(),
+    name: z.string(),
+    model: z.string(),
+    repetitions: count,
+    arms: z.array(z.strictObject({ name: z.string(), mode: z.string(), n: count.optional() })),
+    baseline_arm: z.string(),
+    cases: count,
+    bootstrap_seed: count,
+  }),
+  event("experiment.completed", "experiment", {
+    agent_id: id,
+    skill_id: id,
+    runs: count,
+    checks: z.record(z.string(), z.enum(["pass", "fail", "pending"])),
+    /** The ledger procedure the skill arms' paired evaluations went to, or why none did. */
+    ledger: z.strictObject({ procedure_id: z.string().nullable(), recorded: count, skipped: z.string().nullable() }),
+    reason: reason.nullable(),
+  }),
+  event("experiment.cancelled", "experiment", { agent_id: id, skill_id: id, reported: count, reason: reason.nullable() }),
 ]);
 
 export type AuditEvent = z.input<typeof auditEventSchema>;

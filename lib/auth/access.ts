@@ -33,23 +33,29 @@ export type Scope =
   /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
   | "ledger:evaluate"
   /** Forget an account: its conversations, persona and the private fields of its runs (issue 16). */
-  | "accounts:forget";
+  | "accounts:forget"
+  /** Experiments and their reports (issue 17): case requests and answers are run data, as learning:read shows. */
+  | "experiments:read"
+  /** Agents run experiments: pull assignments, ask an arm's context, report runs. */
+  | "experiments:run"
+  /** Create, complete (which records paired evaluations in the ledger) and cancel experiments. */
+  | "experiments:manage";
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:ledger:propose" | "key:ledger:evaluate";
 
-const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read"];
+const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read", "experiments:read", "experiments:run"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget"],
-  VIEWER: ["learning:read"],
+  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget", "experiments:read", "experiments:manage"],
+  VIEWER: ["learning:read", "experiments:read"],
   "key:ingest": INGEST_KEY,
-  "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget"],
+  "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget", "experiments:manage"],
   "key:ledger:propose": ["ledger:propose", "ledger:read"],
   "key:ledger:evaluate": ["ledger:evaluate", "ledger:read"],
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
-const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate", "accounts:forget"]);
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate", "accounts:forget", "experiments:run", "experiments:manage"]);
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 

@@ -49,6 +49,9 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   "webhooks:read": [],
   "webhooks:manage": [],
   "accounts:forget": ["forgetAccount"],
+  "experiments:read": ["getExperiment", "getExperimentReport"],
+  "experiments:run": ["listExperimentAssignments", "experimentContext", "reportExperimentRun"],
+  "experiments:manage": ["createExperiment", "completeExperiment", "cancelExperiment"],
 };
 
 /** Agent operations that name their agent in the query (a persona's agent_id, a ledger scope's agent): a key bound elsewhere gets 403. */

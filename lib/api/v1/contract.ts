@@ -19,6 +19,8 @@ import { personaParams, personaQuery } from "../../persona/reference";
 import { qualificationBody } from "../../learning/operations/start-skill-qualification";
 import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/skills-io/archive";
 import { accountParams, forgetAccountResponse, forgetQuery } from "../../accounts/schemas";
+import * as exp from "../../experiments/schemas";
+import * as expOut from "../../experiments/api-responses";
 
 /**
  * One documented answer: a JSON body matching `schema` (problem+json from 400 on); with
@@ -32,7 +34,7 @@ export const NDJSON = "application/x-ndjson";
 /** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
 export type Upload = { types: Record<string, string>; maxBytes: number };
 
-export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger";
+export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
   method: "GET" | "PUT" | "POST" | "DELETE";
@@ -65,6 +67,8 @@ const openApiDocumentResponse = z.looseObject({
 const agentPath = "/api/v1/agents/{agent_id}";
 const skillPath = "/api/v1/skills/{skill_id}";
 const procedurePath = "/api/v1/ledger/procedures/{id}";
+const experimentPath = "/api/v1/experiments/{experiment_id}";
+const experimentClosed = refused("the experiment is completed or cancelled (code invalid_state), or its agent is being deleted (code agent_deleting)");
 const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting)");
 
 // What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts).
@@ -286,6 +290,71 @@ export const v1 = {
     summary: "The Active procedure with the highest bound that fits the byte budget, or null", auth: "any", access: "ledger:read",
     query: ledger.selectQuery, reach: ledgerScopeInQuery,
     responses: { 200: ok("{procedure: record | null}", ledgerOut.selectResponse) },
+  },
+
+  // Experiments (lib/experiments, issue 17): the agent runs the cases, Proctor serves each arm's
+  // context and scores. Found by their own id: a key bound to other agents gets 404 (in the route).
+  createExperiment: {
+    method: "POST", path: `${agentPath}/experiments`, tag: "experiments",
+    summary: "Create an experiment measuring a shadow or active skill of this agent in context arms on held-out cases (audited)",
+    auth: "any", access: "experiments:manage", params: s.agentParams, reach: agentInPath, body: exp.createExperimentBody,
+    responses: {
+      201: ok("the new experiment (draft until its first context is served)", expOut.experimentResponse),
+      400: refused("bad input: a skill of another agent, duplicate arm or case names, a baseline that is not a raw_workflows arm, an invalid regex (code validation_error)"),
+      409: refused("the skill is not shadow or active (code invalid_state), or the agent is being deleted (code agent_deleting)"),
+    },
+  },
+  getExperiment: {
+    method: "GET", path: experimentPath, tag: "experiments", summary: "An experiment and its progress", auth: "any", access: "experiments:read",
+    params: exp.experimentParams,
+    responses: { 200: ok("the experiment", expOut.experimentResponse) },
+  },
+  getExperimentReport: {
+    method: "GET", path: `${experimentPath}/report`, tag: "experiments",
+    summary: "The report recomputed from the stored runs: per case and arm, aggregates, deltas from the baseline with paired bootstrap 95 % intervals, the seed's checks",
+    auth: "any", access: "experiments:read", params: exp.experimentParams,
+    responses: { 200: ok("the report", expOut.experimentReportResponse) },
+  },
+  listExperimentAssignments: {
+    method: "GET", path: `${experimentPath}/assignments`, tag: "experiments",
+    summary: "The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case",
+    auth: "any", access: "experiments:run", params: exp.experimentParams, query: exp.assignmentsQuery,
+    responses: { 200: ok("the next assignments (empty once the experiment is completed or cancelled)", expOut.assignmentsResponse) },
+  },
+  experimentContext: {
+    method: "POST", path: `${experimentPath}/context`, tag: "experiments",
+    summary: "Exactly one arm's context for a case: the baseline's raw workflows and no skill, the skill at user or developer authority alone, or nothing",
+    auth: "any", access: "experiments:run", params: exp.experimentParams, body: exp.contextBody,
+    responses: {
+      200: ok("the arm's messages and the facts Proctor recorded of them", expOut.armContextResponse),
+      400: refused("a case or arm not in the experiment, or a repetition beyond its count (code validation_error)"),
+      409: experimentClosed,
+    },
+  },
+  reportExperimentRun: {
+    method: "POST", path: `${experimentPath}/runs`, tag: "experiments",
+    summary: "Report the run of one (case, arm, repetition): steps, answer, tokens, LLM calls, latencies (idempotent)",
+    auth: "any", access: "experiments:run", params: exp.experimentParams, body: exp.reportRunBody, maxBodyBytes: SINGLE_BODY_BYTES,
+    responses: {
+      201: ok("stored (duplicate: false)", expOut.experimentRunResponse),
+      200: ok("the identical report was already stored (duplicate: true)", expOut.experimentRunResponse),
+      400: refused("a case or arm not in the experiment, or a repetition beyond its count (code validation_error)"),
+      409: refused("already reported with a different body (code conflict); no context served for it yet, or the experiment is completed or cancelled (code invalid_state)"),
+    },
+  },
+  completeExperiment: {
+    method: "POST", path: `${experimentPath}/complete`, tag: "experiments",
+    summary: "Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure (audited)",
+    auth: "any", access: "experiments:manage", params: exp.experimentParams, body: exp.finishBody, bodyOptional: true,
+    responses: {
+      200: ok("the final report and what went into the ledger", expOut.completeResponse),
+      409: refused("not running, runs missing, or a check fails (code invalid_state)"),
+    },
+  },
+  cancelExperiment: {
+    method: "POST", path: `${experimentPath}/cancel`, tag: "experiments", summary: "Cancel a draft or running experiment (audited); nothing goes to the ledger",
+    auth: "any", access: "experiments:manage", params: exp.experimentParams, body: exp.finishBody, bodyOptional: true,
+    responses: { 200: ok("the cancelled experiment", expOut.experimentResponse), 409: refused("already completed or cancelled (code invalid_state)") },
   },
 } satisfies Record<string, Operation>;
 

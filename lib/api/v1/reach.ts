@@ -19,3 +19,10 @@ export function inReach<T extends { agent_id: string }>(actor: Actor | null, rec
   if (!reachesAgent(actor, record.agent_id)) throw new NotFound(what);
   return record;
 }
+
+/** Throws NotFound unless the experiment belongs to an agent `actor` reaches (no read for unbound callers). */
+export async function requireExperimentInReach(actor: Actor | null, experimentId: string): Promise<void> {
+  if (!bound(actor)) return;
+  const e = await db().experiment.findUnique({ where: { id: experimentId }, select: { agentId: true } });
+  if (!e || !reachesAgent(actor, e.agentId)) throw new NotFound(`Experiment '${experimentId}'`);
+}

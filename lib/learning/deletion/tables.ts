@@ -13,6 +13,7 @@ const byAgent = (agentId: string) => Prisma.sql`agent_id = ${agentId}`;
 export function deletionSteps(agentId: string, includeLedger: boolean): DeletionStep[] {
   const agent = byAgent(agentId);
   const ledger = Prisma.sql`agent = ${agentId}`;
+  const experiment = Prisma.sql`experiment_id IN (SELECT id FROM experiments WHERE agent_id = ${agentId})`;
   const steps: DeletionStep[] = [
     { table: "shadow_evaluations", where: agent },
     { table: "skill_deviations", where: agent },
@@ -20,6 +21,9 @@ export function deletionSteps(agentId: string, includeLedger: boolean): Deletion
     { table: "trajectory_class_queries", where: agent },
     { table: "trajectory_class_days", where: agent },
     { table: "trajectory_classes", where: agent },
+    { table: "experiment_runs", where: experiment },
+    { table: "experiment_cases", where: experiment },
+    { table: "experiments", where: agent },
     { table: "skill_events", where: agent },
     { table: "skills", where: agent },
     { table: "promotion_reports", where: agent },

@@ -484,6 +484,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an experiment measuring a shadow or active skill of this agent in context arms on held-out cases (audited) */
+        post: operations["createExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An experiment and its progress */
+        get: operations["getExperiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report recomputed from the stored runs: per case and arm, aggregates, deltas from the baseline with paired bootstrap 95 % intervals, the seed's checks */
+        get: operations["getExperimentReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case */
+        get: operations["listExperimentAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exactly one arm's context for a case: the baseline's raw workflows and no skill, the skill at user or developer authority alone, or nothing */
+        post: operations["experimentContext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report the run of one (case, arm, repetition): steps, answer, tokens, LLM calls, latencies (idempotent) */
+        post: operations["reportExperimentRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure (audited) */
+        post: operations["completeExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a draft or running experiment (audited); nothing goes to the ledger */
+        post: operations["cancelExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4708,6 +4844,1311 @@ export interface operations {
             };
             /** @description forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a SHADOW or ACTIVE skill of this agent */
+                    skill_id: string;
+                    name: string;
+                    /** @description the model label the agent runs the cases with (also the ledger environment's model) */
+                    model: string;
+                    /** @default 1 */
+                    repetitions?: number;
+                    /**
+                     * @default [
+                     *       {
+                     *         "name": "baseline",
+                     *         "mode": "raw_workflows",
+                     *         "n": 3
+                     *       },
+                     *       {
+                     *         "name": "skill_user",
+                     *         "mode": "skill_user"
+                     *       },
+                     *       {
+                     *         "name": "skill_developer",
+                     *         "mode": "skill_developer"
+                     *       }
+                     *     ]
+                     */
+                    arms?: {
+                        name: string;
+                        /** @enum {string} */
+                        mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                        /** @description raw_workflows only: how many successful raw workflows (default 3) */
+                        n?: number;
+                    }[];
+                    /** @description the raw_workflows arm treatments are compared with (default: the first) */
+                    baseline_arm?: string;
+                    /**
+                     * @description the provider mapping of the arms' messages
+                     * @default openai
+                     * @enum {string}
+                     */
+                    provider?: "openai" | "openai-compatible" | "anthropic" | "ollama" | "gemini" | "huggingface" | "mlx";
+                    /** @default  */
+                    system_prompt?: string;
+                    /** @description seed of the bootstrap intervals (default: random, stored) */
+                    bootstrap_seed?: number;
+                    cases: {
+                        /** @description default: case-1, case-2, … in order */
+                        case_id?: string;
+                        request: string;
+                        /** @description the expected tool calls: names, or steps with arguments whose keys count; canonicalised as runs are */
+                        expected_path?: (string | ({
+                            tool: string;
+                            arguments?: unknown;
+                            result?: unknown;
+                            error?: unknown;
+                            timestamp?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
+                        expected_answer?: string;
+                        /**
+                         * @description exact, normalized (case, spaces and one trailing full stop ignored), or regex (expected_answer is the pattern)
+                         * @default exact
+                         * @enum {string}
+                         */
+                        answer_match?: "exact" | "normalized" | "regex";
+                        user_id?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description the new experiment (draft until its first context is served) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment_id: string;
+                        agent_id: string;
+                        skill_id: string;
+                        skill_version: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "completed" | "cancelled";
+                        model: string;
+                        repetitions: number;
+                        arms: {
+                            name: string;
+                            /** @enum {string} */
+                            mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                            n?: number;
+                        }[];
+                        baseline_arm: string;
+                        provider: string;
+                        bootstrap_seed: number;
+                        created_by: string;
+                        created_at: string;
+                        completed_at: string | null;
+                        progress: {
+                            expected: number;
+                            reported: number;
+                        };
+                    };
+                };
+            };
+            /** @description bad input: a skill of another agent, duplicate arm or case names, a baseline that is not a raw_workflows arm, an invalid regex (code validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the skill is not shadow or active (code invalid_state), or the agent is being deleted (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment_id: string;
+                        agent_id: string;
+                        skill_id: string;
+                        skill_version: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "completed" | "cancelled";
+                        model: string;
+                        repetitions: number;
+                        arms: {
+                            name: string;
+                            /** @enum {string} */
+                            mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                            n?: number;
+                        }[];
+                        baseline_arm: string;
+                        provider: string;
+                        bootstrap_seed: number;
+                        created_by: string;
+                        created_at: string;
+                        completed_at: string | null;
+                        progress: {
+                            expected: number;
+                            reported: number;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExperimentReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: {
+                            experiment_id: string;
+                            agent_id: string;
+                            skill_id: string;
+                            skill_version: number;
+                            name: string;
+                            /** @enum {string} */
+                            status: "draft" | "running" | "completed" | "cancelled";
+                            model: string;
+                            repetitions: number;
+                            arms: {
+                                name: string;
+                                /** @enum {string} */
+                                mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                                n?: number;
+                            }[];
+                            baseline_arm: string;
+                            provider: string;
+                            bootstrap_seed: number;
+                            created_by: string;
+                            created_at: string;
+                            completed_at: string | null;
+                            progress: {
+                                expected: number;
+                                reported: number;
+                            };
+                            ledger: {
+                                procedure_id: string | null;
+                                scope: {
+                                    tenant: string;
+                                    agent: string;
+                                    environment: string;
+                                } | null;
+                                recorded: number;
+                                duplicates: number;
+                                skipped: string | null;
+                            } | null;
+                        };
+                        metrics: {
+                            key: string;
+                            label: string;
+                            unit: string;
+                            better: string;
+                        }[];
+                        cases: {
+                            case_id: string;
+                            request: string;
+                            user_id: string | null;
+                            expected_hash: string | null;
+                            expected_tools: string[] | null;
+                            expected_answer: string | null;
+                            /** @enum {string} */
+                            answer_match: "exact" | "normalized" | "regex";
+                        }[];
+                        rows: {
+                            case_id: string;
+                            arm: string;
+                            reported: number;
+                            figures: {
+                                workflow_accuracy: number | null;
+                                answer_accuracy: number | null;
+                                combined_accuracy: number | null;
+                                prompt_tokens: number | null;
+                                completion_tokens: number | null;
+                                total_tokens: number | null;
+                                llm_calls: number | null;
+                                inference_ms: number | null;
+                                end_to_end_ms: number | null;
+                                raw_workflow_prompt_rate: number | null;
+                                developer_message_rate: number | null;
+                            } | null;
+                            runs: {
+                                repetition: number;
+                                reported_at: string;
+                                steps_hash: string | null;
+                                tools: string[];
+                                answer: string | null;
+                                figures: {
+                                    workflow_accuracy: number | null;
+                                    answer_accuracy: number | null;
+                                    combined_accuracy: number | null;
+                                    prompt_tokens: number | null;
+                                    completion_tokens: number | null;
+                                    total_tokens: number | null;
+                                    llm_calls: number | null;
+                                    inference_ms: number | null;
+                                    end_to_end_ms: number | null;
+                                    raw_workflow_prompt_rate: number | null;
+                                    developer_message_rate: number | null;
+                                };
+                                raw_workflow_ids: string[];
+                                developer_message: boolean;
+                                skill_sha256: string | null;
+                            }[];
+                        }[];
+                        aggregates: {
+                            arm: string;
+                            mode: string;
+                            reported: number;
+                            figures: {
+                                workflow_accuracy: number | null;
+                                answer_accuracy: number | null;
+                                combined_accuracy: number | null;
+                                prompt_tokens: number | null;
+                                completion_tokens: number | null;
+                                total_tokens: number | null;
+                                llm_calls: number | null;
+                                inference_ms: number | null;
+                                end_to_end_ms: number | null;
+                                raw_workflow_prompt_rate: number | null;
+                                developer_message_rate: number | null;
+                            };
+                        }[];
+                        deltas: {
+                            arm: string;
+                            metric: string;
+                            delta: number | null;
+                            /** @description paired bootstrap 95 % interval (bootstrap_seed), null below two pairs */
+                            interval: {
+                                low: number;
+                                high: number;
+                            } | null;
+                            pairs: number;
+                        }[];
+                        checks: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            status: "pass" | "fail" | "pending";
+                            evidence: string;
+                        }[];
+                        progress: {
+                            expected: number;
+                            served: number;
+                            reported: number;
+                        };
+                        caveat: string;
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listExperimentAssignments: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the next assignments (empty once the experiment is completed or cancelled) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment_id: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "completed" | "cancelled";
+                        /** @description assignments not yet reported, in all */
+                        remaining: number;
+                        assignments: {
+                            case_id: string;
+                            arm: string;
+                            mode: string;
+                            repetition: number;
+                            request: string;
+                            user_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    experimentContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    case_id: string;
+                    arm: string;
+                    /** @default 1 */
+                    repetition?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the arm's messages and the facts Proctor recorded of them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment_id: string;
+                        case_id: string;
+                        arm: string;
+                        mode: string;
+                        repetition: number;
+                        request: string;
+                        user_id: string | null;
+                        /** @description the arm's prompt, mapped for the experiment's provider */
+                        messages: {
+                            role: string;
+                            content: string;
+                        }[];
+                        /** @description anthropic only: the top-level system prompt */
+                        system?: string;
+                        /** @description gemini only */
+                        system_instruction?: string;
+                        /** @description the raw workflows in this context (baseline arms only) */
+                        raw_workflow_ids: string[];
+                        /** @description the skill went in as a developer message (after the provider mapping) */
+                        developer_message: boolean;
+                        /** @description sha256 of the skill body served (skill arms only) */
+                        skill_sha256: string | null;
+                    };
+                };
+            };
+            /** @description a case or arm not in the experiment, or a repetition beyond its count (code validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the experiment is completed or cancelled (code invalid_state), or its agent is being deleted (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reportExperimentRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    case_id: string;
+                    arm: string;
+                    /** @default 1 */
+                    repetition?: number;
+                    steps: ({
+                        tool: string;
+                        arguments?: unknown;
+                        result?: unknown;
+                        error?: unknown;
+                        timestamp?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @default null */
+                    answer?: string | null;
+                    prompt_tokens: number;
+                    completion_tokens: number;
+                    llm_calls: number;
+                    inference_ms: number;
+                    end_to_end_ms: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the identical report was already stored (duplicate: true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicate: boolean;
+                        run: {
+                            experiment_id: string;
+                            case_id: string;
+                            arm: string;
+                            repetition: number;
+                            steps_hash: string | null;
+                            workflow_correct: boolean | null;
+                            answer_correct: boolean | null;
+                            raw_workflow_count: number;
+                            developer_message: boolean;
+                            skill_sha256: string | null;
+                            reported_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description stored (duplicate: false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duplicate: boolean;
+                        run: {
+                            experiment_id: string;
+                            case_id: string;
+                            arm: string;
+                            repetition: number;
+                            steps_hash: string | null;
+                            workflow_correct: boolean | null;
+                            answer_correct: boolean | null;
+                            raw_workflow_count: number;
+                            developer_message: boolean;
+                            skill_sha256: string | null;
+                            reported_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description a case or arm not in the experiment, or a repetition beyond its count (code validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description already reported with a different body (code conflict); no context served for it yet, or the experiment is completed or cancelled (code invalid_state) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the final report and what went into the ledger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            experiment: {
+                                experiment_id: string;
+                                agent_id: string;
+                                skill_id: string;
+                                skill_version: number;
+                                name: string;
+                                /** @enum {string} */
+                                status: "draft" | "running" | "completed" | "cancelled";
+                                model: string;
+                                repetitions: number;
+                                arms: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                                    n?: number;
+                                }[];
+                                baseline_arm: string;
+                                provider: string;
+                                bootstrap_seed: number;
+                                created_by: string;
+                                created_at: string;
+                                completed_at: string | null;
+                                progress: {
+                                    expected: number;
+                                    reported: number;
+                                };
+                                ledger: {
+                                    procedure_id: string | null;
+                                    scope: {
+                                        tenant: string;
+                                        agent: string;
+                                        environment: string;
+                                    } | null;
+                                    recorded: number;
+                                    duplicates: number;
+                                    skipped: string | null;
+                                } | null;
+                            };
+                            metrics: {
+                                key: string;
+                                label: string;
+                                unit: string;
+                                better: string;
+                            }[];
+                            cases: {
+                                case_id: string;
+                                request: string;
+                                user_id: string | null;
+                                expected_hash: string | null;
+                                expected_tools: string[] | null;
+                                expected_answer: string | null;
+                                /** @enum {string} */
+                                answer_match: "exact" | "normalized" | "regex";
+                            }[];
+                            rows: {
+                                case_id: string;
+                                arm: string;
+                                reported: number;
+                                figures: {
+                                    workflow_accuracy: number | null;
+                                    answer_accuracy: number | null;
+                                    combined_accuracy: number | null;
+                                    prompt_tokens: number | null;
+                                    completion_tokens: number | null;
+                                    total_tokens: number | null;
+                                    llm_calls: number | null;
+                                    inference_ms: number | null;
+                                    end_to_end_ms: number | null;
+                                    raw_workflow_prompt_rate: number | null;
+                                    developer_message_rate: number | null;
+                                } | null;
+                                runs: {
+                                    repetition: number;
+                                    reported_at: string;
+                                    steps_hash: string | null;
+                                    tools: string[];
+                                    answer: string | null;
+                                    figures: {
+                                        workflow_accuracy: number | null;
+                                        answer_accuracy: number | null;
+                                        combined_accuracy: number | null;
+                                        prompt_tokens: number | null;
+                                        completion_tokens: number | null;
+                                        total_tokens: number | null;
+                                        llm_calls: number | null;
+                                        inference_ms: number | null;
+                                        end_to_end_ms: number | null;
+                                        raw_workflow_prompt_rate: number | null;
+                                        developer_message_rate: number | null;
+                                    };
+                                    raw_workflow_ids: string[];
+                                    developer_message: boolean;
+                                    skill_sha256: string | null;
+                                }[];
+                            }[];
+                            aggregates: {
+                                arm: string;
+                                mode: string;
+                                reported: number;
+                                figures: {
+                                    workflow_accuracy: number | null;
+                                    answer_accuracy: number | null;
+                                    combined_accuracy: number | null;
+                                    prompt_tokens: number | null;
+                                    completion_tokens: number | null;
+                                    total_tokens: number | null;
+                                    llm_calls: number | null;
+                                    inference_ms: number | null;
+                                    end_to_end_ms: number | null;
+                                    raw_workflow_prompt_rate: number | null;
+                                    developer_message_rate: number | null;
+                                };
+                            }[];
+                            deltas: {
+                                arm: string;
+                                metric: string;
+                                delta: number | null;
+                                /** @description paired bootstrap 95 % interval (bootstrap_seed), null below two pairs */
+                                interval: {
+                                    low: number;
+                                    high: number;
+                                } | null;
+                                pairs: number;
+                            }[];
+                            checks: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                status: "pass" | "fail" | "pending";
+                                evidence: string;
+                            }[];
+                            progress: {
+                                expected: number;
+                                served: number;
+                                reported: number;
+                            };
+                            caveat: string;
+                        };
+                        ledger: {
+                            procedure_id: string | null;
+                            scope: {
+                                tenant: string;
+                                agent: string;
+                                environment: string;
+                            } | null;
+                            recorded: number;
+                            duplicates: number;
+                            skipped: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not running, runs missing, or a check fails (code invalid_state) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the cancelled experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment_id: string;
+                        agent_id: string;
+                        skill_id: string;
+                        skill_version: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "completed" | "cancelled";
+                        model: string;
+                        repetitions: number;
+                        arms: {
+                            name: string;
+                            /** @enum {string} */
+                            mode: "raw_workflows" | "skill_user" | "skill_developer" | "none";
+                            n?: number;
+                        }[];
+                        baseline_arm: string;
+                        provider: string;
+                        bootstrap_seed: number;
+                        created_by: string;
+                        created_at: string;
+                        completed_at: string | null;
+                        progress: {
+                            expected: number;
+                            reported: number;
+                        };
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description already completed or cancelled (code invalid_state) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
