@@ -6,7 +6,6 @@
 // Between the SDK and the console sits a loopback proxy: the stand-in for a load balancer that
 // refuses, drops or loses answers on a script, and counts what reaches it.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -227,16 +226,10 @@ describe("withSkills", () => {
   });
 });
 
-/** `npm run example:sdk-agent`'s command, as package.json declares it (without npm's own start-up). */
+/** `npm run example:sdk-agent`, as its README says. */
 function runExample(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const command = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts["example:sdk-agent"];
   return new Promise((resolve) => {
-    const child = spawn(command, {
-      cwd: root,
-      shell: true,
-      env: { ...process.env, ...env, PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn("npm", ["run", "--silent", "example:sdk-agent"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
