@@ -47,7 +47,7 @@ async function exportFrom(agent: string, status?: string) {
 beforeAll(async () => {
   server = await startTestServer();
   counts = await rowCounter(server.sql);
-  for (const r of await Promise.all(["src", "dst", "mz"].map(putAgent))) expect(r.status, r.text).toBe(200);
+  for (const id of ["src", "dst", "mz"]) expect((await putAgent(id)).status).toBe(200);
   const runs = Array.from({ length: 6 }, (_, i) => ({
     workflow_id: `r-${i}`,
     query: i % 2 ? `Refund order B${i}` : `Please refund my order C${i}`,
