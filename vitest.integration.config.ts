@@ -34,7 +34,9 @@ export const ENGINE_SENSITIVE = [
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE (issue 16)
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
   "experiments", // issue 17 asks for both databases: the example experiment end to end, the ledger hand-off
-  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs (issue 14)
+  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches (issue 14)
+  "sdk", // issue 14 asks for both: batches and idempotent resends through the ingestion SQL, context assembly
+  "skills-io", // issue 14 asks for both: export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({

@@ -42,8 +42,8 @@ export type RouteOptions<B, Q, P> = {
   /** An absent body means `{}`. */
   bodyOptional?: true;
   /**
-   * The body is bytes of these media types, not JSON (an OTLP export): `body` validates
-   * `{type, bytes}` (lib/api/raw-body.ts), gzip already undone.
+   * The body is bytes of these media types, not JSON (an OTLP export, a skills upload): `body`
+   * validates `{type, bytes}` (lib/api/raw-body.ts), gzip already undone where accepted.
    */
   rawBody?: RawBodyOptions;
   query?: Q;

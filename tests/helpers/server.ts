@@ -219,7 +219,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
       return r?.ok ?? false;
-    }, 180_000, () => out);
+    }, 180_000, () => out); // a start takes over 90 s on a machine loaded by parallel suites
   };
   const terminate = async () => {
     if (child.exitCode !== null) return;
