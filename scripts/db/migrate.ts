@@ -71,7 +71,7 @@ async function apply(connectionString: string, opts: { through?: string; onNotic
     });
     return out.appliedMigrationNames;
   } finally {
-    engine.free();
+    await engine.close();
   }
 }
 
