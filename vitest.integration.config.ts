@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 
 // Integration tests talk to the built console over HTTP (or call the domain on a real
@@ -39,6 +39,11 @@ export const ENGINE_SENSITIVE = [
   "skills-io", // issue 14 asks for both: export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/** Files that need a PostgreSQL server (a second database on it): left out of PGlite runs. */
+export const POSTGRES_ONLY = [
+  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -49,6 +54,7 @@ export default defineConfig({
   test: {
     // PROCTOR_TEST_FILES=engine: only the engine-sensitive files.
     include: process.env.PROCTOR_TEST_FILES === "engine" ? ENGINE_SENSITIVE : ["tests/integration/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.PROCTOR_TEST_DB === "postgres" ? [] : POSTGRES_ONLY)],
     environment: "node",
     fileParallelism: true,
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),

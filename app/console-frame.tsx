@@ -6,10 +6,10 @@ import { ACCESS, can, readOnlyMode } from "@/lib/auth/access";
 import type { ConsoleUser } from "@/lib/auth/page-access";
 import { agentOptions } from "@/lib/console/agents";
 import { inboxCounts } from "@/lib/console/inbox";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export async function ConsoleFrame({ user, children }: { user: ConsoleUser; children: React.ReactNode }) {
-  const [agents, inbox] = await Promise.all([agentOptions(db()), inboxCounts(db(), (scope) => can(user, scope))]);
+  const [agents, inbox] = await Promise.all([agentOptions(readDb()), inboxCounts(readDb(), (scope) => can(user, scope))]);
   return (
     <ConsoleShell user={{ email: user.label, role: user.role, scopes: ACCESS[user.role] }} agents={agents} inbox={inbox} readOnly={readOnlyMode()}>
       {children}

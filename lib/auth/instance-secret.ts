@@ -10,12 +10,12 @@ export async function instanceKey(database: Db, name: string, fromEnv?: string):
   const hit = cache.get(name);
   if (hit) return hit;
   const key = `secret:${name}`;
-  await database.setting.upsert({
-    where: { key },
-    create: { key, value: randomBytes(32).toString("base64url") },
-    update: {},
-  });
-  const row = await database.setting.findUniqueOrThrow({ where: { key } });
+  // Read first: the console pages read through a replica (DATABASE_READ_URL), which refuses writes.
+  let row = await database.setting.findUnique({ where: { key } });
+  if (!row) {
+    await database.setting.upsert({ where: { key }, create: { key, value: randomBytes(32).toString("base64url") }, update: {} });
+    row = await database.setting.findUniqueOrThrow({ where: { key } });
+  }
   const value = Buffer.from(row.value, "base64url");
   cache.set(name, value);
   return value;

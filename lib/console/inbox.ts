@@ -10,7 +10,7 @@ import { DEVIATION_FLAG_PREFIX } from "../learning/drift";
 import { agentConfigs, likeEscape } from "../learning/review/agent-configs";
 import { classStatusCounts } from "../learning/review/class-list";
 import { skillTotals } from "../learning/review/skill-list";
-import { ensureLedgerSchema } from "../ledger/schema-version";
+import { checkLedgerSchema } from "../ledger/schema-version";
 import { INBOX_SCOPE, type InboxCounts } from "./inbox-words";
 
 export * from "./inbox-words";
@@ -40,7 +40,7 @@ async function flaggedSkills(db: Db, agent: string | undefined): Promise<number>
 }
 
 async function suspendedProcedures(db: Db, agent: string | undefined): Promise<number> {
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   return db.ledgerProcedure.count({ where: { state: "SUSPENDED", ...(agent ? { agent } : {}) } });
 }
 

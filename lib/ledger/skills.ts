@@ -15,7 +15,7 @@ import { LedgerError } from "./errors";
 import { proposeProcedure } from "./operations/propose-procedure";
 import { getProcedure, procedureRecords } from "./read";
 import { ledgerIdSchema, MAX_SOURCE_REFS, parseLedger } from "./schemas";
-import { ensureLedgerSchema } from "./schema-version";
+import { checkLedgerSchema } from "./schema-version";
 import type { LedgerPolicy, LedgerScope, ProcedureRecord, ProcedureState } from "./types";
 
 export const DEPLOYMENT_SETTING = "ledger:deployment_id";
@@ -145,7 +145,7 @@ export async function skillQualification(db: Db | Tx, skill: Pick<Skill, "id" | 
   // Read-only: before the first qualification there is no deployment id and no procedure.
   const tenant = (await db.setting.findUnique({ where: { key: DEPLOYMENT_SETTING } }))?.value;
   if (!tenant) return null;
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const [record] = await procedureRecords(
     db,
     Prisma.sql`p.tenant = ${tenant} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,

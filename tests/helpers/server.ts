@@ -59,12 +59,14 @@ export function postgresBaseUrl(): string {
   return process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 }
 
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database, empty or a copy of `template` (whose idle connections, e.g. a finished migration's pool, are ended first). */
+export async function createPostgresDatabase(opts: { template?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(postgresBaseUrl());
   const name = `proctor_it_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (opts.template) await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [opts.template]);
+  await admin.query(`CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${pg.escapeIdentifier(opts.template)}` : ""}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -90,6 +92,8 @@ type ServerOptions = {
   dataDir?: string;
   /** A database the caller made and keeps, passed as DATABASE_URL (start.ts's PostgreSQL path, whatever serves it). */
   databaseUrl?: string;
+  /** How long start-up may take until /api/health answers (90 s; benchmarks on a loaded machine wait longer). */
+  startTimeoutMs?: number;
 };
 
 /**
@@ -219,7 +223,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
       return r?.ok ?? false;
-    }, 180_000, () => out); // a start takes over 90 s on a machine loaded by parallel suites
+    }, opts.startTimeoutMs ?? 180_000, () => out); // a start takes over 90 s on a machine loaded by parallel suites
   };
   const terminate = async () => {
     if (child.exitCode !== null) return;
