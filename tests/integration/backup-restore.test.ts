@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
-import { createPrismaClient } from "@/lib/db/prisma";
+import { PrismaClient } from "@/lib/db/generated/client";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { systemAuditContext } from "@/lib/audit/record";
 import { declareAgent, recordWorkflowBatch } from "@/lib/learning/operations";
 import { agentPutBody } from "@/lib/learning/schemas";
@@ -89,7 +90,8 @@ describe("backup and restore", () => {
     const original = tempDir("proctor-backup-src-");
     await seedEmbeddedDatabase(original);
     const embedded = await startEmbeddedDatabase(path.join(original, "pglite"));
-    const db = createPrismaClient(embedded.url, 2);
+    // The in-process WASM database is slow on a loaded machine: more than Prisma's default 5 s per transaction.
+    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: embedded.url, max: 2 }), transactionOptions: { timeout: 60_000 } });
     let runId: string;
     try {
       await declareAgent(db, { agentId: "backed-up", ...agentPutBody.parse({ name: "Backed up" }) }, systemAuditContext());
