@@ -219,6 +219,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     };
     started.stdout!.on("data", collect);
     started.stderr!.on("data", collect);
+    // Generous: on the shared machine under load a start has taken over 90 s.
     await waitFor(async () => {
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
