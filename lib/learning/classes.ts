@@ -7,7 +7,7 @@
 // `npm run bench:learning` (1,000,000 runs, 10,000 classes).
 import { pgPool, type Db } from "../db/prisma";
 import { DEFAULT_LEARNING_CONFIG, resolveLearningConfig } from "./config";
-import { classEvaluationOf, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
+import { classEvaluationOf, classSkills, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "./schemas";
 import { Validation } from "../errors";
@@ -90,7 +90,7 @@ export async function listClasses(
     classEvaluationOf(
       config,
       classStatsRowOf(r as ClassSqlRow),
-      (r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) })),
+      classSkills((r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) }))),
       {
         executions: r.gate_executions!,
         successes: r.gate_successes!,
