@@ -79,6 +79,11 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const all = await inboxCounts(db, ADMIN_CAN);
     expect(all).toMatchObject({ persona_proposals: 1, dead_jobs: 1 });
     expect(await inboxCounts(db, ADMIN_CAN, READY)).toMatchObject({ persona_proposals: 0, dead_jobs: 0 });
+    // Agents being deleted count nowhere: their skills, dead jobs and their accounts' suggestions.
+    await server.sql.query("UPDATE agents SET deleting_at = now() WHERE id = ANY($1)", [[REVIEWED, TUTOR]]);
+    expect(await inboxCounts(db, ADMIN_CAN)).toMatchObject({ shadow_skills: 0, ready_skills: 1, persona_proposals: 0, dead_jobs: 0 });
+    await server.sql.query("UPDATE agents SET deleting_at = NULL WHERE id = ANY($1)", [[REVIEWED, TUTOR]]);
+    expect(await inboxCounts(db, ADMIN_CAN)).toEqual(all);
 
     // Viewers see only the learning kinds; persona and ledger kinds are not even counted.
     expect(Object.keys(await inboxCounts(db, VIEWER_CAN)).sort()).toEqual(["dead_jobs", "deviations", "ready_classes", "ready_skills", "shadow_skills"]);
