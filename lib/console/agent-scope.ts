@@ -6,6 +6,9 @@ import { param, type SearchParams } from "./url";
 
 type Query = { get(name: string): string | null };
 
+/** Request header the middleware sets on page requests (the path and query asked for): the console frame reads the scope from it. */
+export const CONSOLE_URL_HEADER = "x-console-url";
+
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
 
 /** Parameters that open one record of the agent in scope (a thread, a skill, a class): another agent's view drops them. */

@@ -98,6 +98,20 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(home.text).toContain(`${total} items awaiting a decision`);
     const agents = await call(server.baseUrl, admin, "GET", "/agents");
     expect(agents.text).toMatch(/aria-label="Awaiting a decision"/);
+    // The sidebar counts follow the agent in scope (the URL's, a run page's run's) and so does
+    // the switcher from the first byte; another scope's counts come from the console route.
+    const sidebar = (text: string) => /aria-label="Awaiting a decision"[\s\S]*?<\/ul>/.exec(text)?.[0] ?? "";
+    expect(sidebar((await call(server.baseUrl, admin, "GET", "/workflows")).text)).toContain("Persona suggestions");
+    const scoped = sidebar((await call(server.baseUrl, admin, "GET", `/workflows?agent=${READY}`)).text);
+    expect(scoped).toContain("Skills ready for review");
+    expect(scoped).not.toContain("Persona suggestions");
+    expect(scoped).not.toContain("Dead jobs");
+    const { rows: [run] } = await server.sql.query("SELECT id FROM workflows WHERE agent_id = $1 LIMIT 1", [READY]);
+    const runPage = await call(server.baseUrl, admin, "GET", `/workflows/runs/${encodeURIComponent(run.id)}`);
+    expect(runPage.text).toMatch(new RegExp(`<option value="${READY}" selected=""`));
+    expect(sidebar(runPage.text)).not.toContain("Persona suggestions");
+    const counted = await call(server.baseUrl, admin, "GET", `/api/console/inbox?agent=${READY}`);
+    expect(counted.json).toEqual(await inboxCounts(db, ADMIN_CAN, READY));
     const viewerHome = await call(server.baseUrl, viewer, "GET", "/");
     expect(viewerHome.status).toBe(200);
     expect(viewerHome.text).not.toContain("acct-goals");
