@@ -105,14 +105,16 @@ export async function listThreads(
   const agent = f.agentId ?? null;
   const user = f.userId ?? null;
   const like = f.search ? containing(f.search) : null;
+  // Agents being deleted are hidden at once (issue 16).
+  const live = Prisma.sql`agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
   const threads = Prisma.sql`
     SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (
       SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs,
           ${like}::text IS NOT NULL AND role = 'user' AND text ILIKE ${like} AS hit FROM conversation_messages
-        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
       UNION ALL
       SELECT agent_id, user_id, thread_id, created_at, 0, 1, ${like}::text IS NOT NULL AND query ILIKE ${like} FROM workflows
-        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
     ) t GROUP BY agent_id, user_id, thread_id
     HAVING ${like}::text IS NULL OR bool_or(hit) OR thread_id ILIKE ${like} OR user_id ILIKE ${like}`;
   // The threads are grouped once: the page's rows carry the total; a page past the end counts alone.

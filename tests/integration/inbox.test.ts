@@ -127,6 +127,10 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(rows.find((r) => r.userId === "acct-runs")).toMatchObject({ agentId: REVIEWED, runs: 6, pending: false, persona: null });
     expect((await listAccounts(db, { q: "RUNS", page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
     expect((await listAccounts(db, { pending: true, page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-goals"]);
+    // An agent being deleted takes its accounts' activity off the list at once.
+    await server.sql.query("UPDATE agents SET deleting_at = now() WHERE id = $1", [TUTOR]);
+    expect((await listAccounts(db, { page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
+    await server.sql.query("UPDATE agents SET deleting_at = NULL WHERE id = $1", [TUTOR]);
 
     const page = await call(server.baseUrl, admin, "GET", "/accounts?q=goals");
     expect(page.status).toBe(200);
