@@ -15,7 +15,7 @@ const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
 const RECORD_PARAMS = ["thread_id", "root_trace_id", "skill", "class", "class_agent", "class_user", "runs_page"];
 
 /** The agent named by the path of an agent's own pages, else null. */
-export function agentOfPath(pathname: string): string | null {
+function agentOfPath(pathname: string): string | null {
   const m = AGENT_PATH.exec(pathname);
   if (!m) return null;
   try {

@@ -179,7 +179,7 @@ async function gateRows(
 
 const toRef = (s: ClassSkillRow): SkillRef => ({ id: s.id, status: s.status, version: s.version, demotedAt: s.demoted_at, demotionReason: s.demotion_reason });
 
-export type ClassSkills = ReturnType<typeof classSkills>;
+type ClassSkills = ReturnType<typeof classSkills>;
 
 /** A class's skills as the gates see them: the live one, the latest retirement, the highest version. */
 export function classSkills(list: ClassSkillRow[]) {

@@ -18,11 +18,11 @@ type ClassList = z.infer<typeof classListResponse>;
 type Cursor = { e: number; h: string; u: string };
 const INT4_MAX = 2 ** 31 - 1;
 
-export function encodeCursor(c: Cursor): string {
+function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.e, c.h, c.u])).toString("base64url");
 }
 
-export function decodeCursor(text: string): Cursor {
+function decodeCursor(text: string): Cursor {
   try {
     const [e, h, u] = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
     // `e` is compared with an int4 column and `h`, `u` with text: out of range or unstorable, the query would fail.

@@ -6,7 +6,7 @@ import type { Db } from "../db/prisma";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** PROCTOR_WEBHOOK_RETENTION_DAYS: 1–3650, default 30. */
-export function webhookRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+function webhookRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.PROCTOR_WEBHOOK_RETENTION_DAYS;
   return v && /^[1-9]\d{0,3}$/.test(v) && Number(v) <= 3650 ? Number(v) : 30;
 }
