@@ -6,7 +6,7 @@ import { newId } from "./ids";
 import { assertAgentWritable } from "./agent-writes";
 
 /** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
-export function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
+function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
   const textHash = createHash("sha256").update(text).digest("hex");
   const at = new Date(timestamp).toISOString();
   return "m_" + createHash("sha256").update([threadId, at, role, textHash].join("\u0000")).digest("hex").slice(0, 32);

@@ -21,7 +21,7 @@ import type { LedgerPolicy, LedgerScope, ProcedureRecord, ProcedureState } from 
 export const DEPLOYMENT_SETTING = "ledger:deployment_id";
 
 /** The id every process of this deployment shares, created on first use. */
-export async function deploymentId(db: Db | Tx): Promise<string> {
+async function deploymentId(db: Db | Tx): Promise<string> {
   await db.setting.createMany({ data: [{ key: DEPLOYMENT_SETTING, value: `deployment-${randomUUID()}` }], skipDuplicates: true });
   return (await db.setting.findUniqueOrThrow({ where: { key: DEPLOYMENT_SETTING } })).value;
 }
@@ -51,7 +51,7 @@ export function environmentFingerprint(tools: unknown, model: string): string {
 export const skillProcedureId = (skill: Pick<Skill, "id" | "version">): string => `skill:${skill.id}:v${skill.version}`;
 
 /** Training evidence: the source runs. Evaluations may not reuse these as held-out evidence. */
-export const workflowRef = (workflowRunId: string): string => `proctor:workflow:${workflowRunId}`;
+const workflowRef = (workflowRunId: string): string => `proctor:workflow:${workflowRunId}`;
 
 export type SkillQualificationInput = {
   skill: Pick<Skill, "id" | "agentId" | "status" | "version" | "content" | "sourceCanonicalHash" | "sourceWorkflowIds">;
