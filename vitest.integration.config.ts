@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 
 // Integration tests talk to the built console over HTTP (or call the domain on a real
@@ -35,6 +35,14 @@ export const ENGINE_SENSITIVE = [
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs (issue 14)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/**
+ * Files that need several processes on one database (issue 18's fleet): PostgreSQL only, since
+ * the embedded PGlite is one process's database. They are left out of every PGlite run.
+ */
+export const POSTGRES_ONLY = [
+  "fleet", // two web processes and two workers on one PostgreSQL
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -45,6 +53,7 @@ export default defineConfig({
   test: {
     // PROCTOR_TEST_FILES=engine: only the engine-sensitive files.
     include: process.env.PROCTOR_TEST_FILES === "engine" ? ENGINE_SENSITIVE : ["tests/integration/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.PROCTOR_TEST_DB === "postgres" ? [] : POSTGRES_ONLY)],
     environment: "node",
     fileParallelism: true,
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),
