@@ -53,7 +53,7 @@ describe("a fleet of two web processes and two workers on one PostgreSQL", () =>
     expect(ended.kind, ended.text).toBe("ok");
     for (const server of web) expect(await pageStatus(server, session)).toBe(307);
     expect(await pageStatus(web[A], adminOn(web[A]))).toBe(200);
-  });
+  }, 120_000); // the second process renders its first page here
 
   it("an API key revoked through one web process is refused by the other at once", async () => {
     await putAgent(web[A], "fleet-keys");
