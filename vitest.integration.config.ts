@@ -44,6 +44,14 @@ export const POSTGRES_ONLY = [
   "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/**
+ * Files that need several processes on one database (issue 18's fleet): PostgreSQL only, since
+ * the embedded PGlite is one process's database. They are left out of every PGlite run.
+ */
+export const POSTGRES_ONLY = [
+  "fleet", // two web processes and two workers on one PostgreSQL
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   resolve: {
     alias: {

@@ -7,7 +7,9 @@
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
 // beside the build; then pglite, postgres and e2e run side by side (each one's output printed
 // whole as it ends). When PostgreSQL runs the integration files, PGlite runs only the
-// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
+// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
+// several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
+// config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

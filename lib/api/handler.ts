@@ -87,7 +87,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       // Agents send no Origin; a browser (cookie) caller's write must say where it comes from.
       if (MUTATING.has(req.method)) checkOrigin(req, { requireSource: !bearerOf(req) });
       if (actor?.type === "api_key") {
-        const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
+        const wait = await takeToken(db(), actor.id, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
       }
       const rawParams = (await nextCtx?.params) ?? {};

@@ -1,5 +1,6 @@
 // Per-installation keys kept in the database (so every process agrees and they survive
-// restarts): the pseudonym key for audit rows and persona references.
+// restarts): the pseudonym key for audit rows and persona references. A key is written once
+// (create-only upsert) and never changes, so each process may keep what it read for its life.
 import { randomBytes, createHmac } from "node:crypto";
 import type { Db } from "../db/prisma";
 

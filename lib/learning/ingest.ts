@@ -80,7 +80,8 @@ type StoredRow = {
  * What ingestion needs of an agent, as last read. Only a guess: the insert statement compares the
  * outcome rule and learning configuration with the stored ones in its own snapshot and inserts
  * nothing when they differ, so a change is re-read and the runs judged again. Saves a round trip
- * per request in the steady state.
+ * per request in the steady state. Per process, and right in a fleet for the same reason: a change
+ * made through another process is caught by the next insert here (docs/fleet-state.md).
  */
 type AgentSettings = { outcomeRule: unknown; learning: unknown; config: LearningConfig };
 const knownAgents = new Map<string, AgentSettings>();

@@ -8,7 +8,8 @@
 // gets a server of its own when it passes other `env`, `emptyDataDir`, `dataDir` or `dedicated`. Today:
 // - learning-llm, persona-llm: a fake LLM's base URL (a server of the test's own);
 // - health: an empty data dir (initdb and every migration at start);
-// - start-data-dir: a data dir of the test's own, inspected after SIGTERM.
+// - start-data-dir: a data dir of the test's own, inspected after SIGTERM;
+// - fleet: a second web process on a shared server's database (launchTestServer with databaseUrl).
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -100,13 +101,14 @@ type ServerOptions = {
  * The servers the integration suite shares, by their environment beyond the defaults; a file
  * takes the first whose environment includes its own. Persona actions are on in the first: no
  * file sharing it tests them off. The second has no in-process worker (shadow-evaluation,
- * shadow-durability and job-retention run their own) and persona actions off (persona-restart).
+ * shadow-durability, job-retention and fleet run their own), persona actions off (persona-restart)
+ * and a NEXTAUTH_SECRET of its own (fleet starts a second web process with it on its database).
  * The third is read-only with single sign-on (auth's second part, persona-readonly).
  */
 export const SHARED_SERVERS: Record<string, string>[] = [
   // A short OTLP settle time (otlp.test.ts): only OTLP exports read it.
   { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" },
-  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
+  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "", NEXTAUTH_SECRET: "fleet-test-secret-shared-by-every-web-process" },
   {
     PROCTOR_READ_ONLY: "1",
     PROCTOR_PERSONA_ACTIONS: "1",
@@ -118,6 +120,11 @@ export const SHARED_SERVERS: Record<string, string>[] = [
     PROCTOR_OIDC_NAME: "Acme SSO",
   },
 ];
+/**
+ * A web process of a fleet (tests/integration/fleet.test.ts): the second shared server's
+ * environment, so that its first process is that server and a second one joins its database.
+ */
+export const FLEET_WEB_ENV = SHARED_SERVERS[1];
 /** Where the integration suite's global setup tells test files its control port's URL. */
 export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
 export type SharedServer = {
