@@ -39,17 +39,13 @@ export const ENGINE_SENSITIVE = [
   "skills-io", // issue 14 asks for both: export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);
 
-/** Files that need a PostgreSQL server (a second database on it): left out of PGlite runs. */
-export const POSTGRES_ONLY = [
-  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
-].map((name) => `tests/integration/${name}.test.ts`);
-
 /**
- * Files that need several processes on one database (issue 18's fleet): PostgreSQL only, since
- * the embedded PGlite is one process's database. They are left out of every PGlite run.
+ * Files that need a PostgreSQL server: a second database on it, or several processes on one
+ * database (the embedded PGlite is one process's database). Left out of every PGlite run.
  */
 export const POSTGRES_ONLY = [
-  "fleet", // two web processes and two workers on one PostgreSQL
+  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
+  "fleet", // two web processes and two workers on one PostgreSQL (issue 18)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
