@@ -24,7 +24,7 @@ export const ENGINE_SENSITIVE = [
   "api-key-migration", // existing keys across the scope split (issue 12)
   "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index (issue 12)
   "offline-learning", // template distillation refusals and offline retrieval with per-agent term weights, on both engines
-  "shadow-durability", // job claiming, leases, a worker killed mid-batch
+  "shadow-durability", // the queue bound inside the ingestion statement, a dead job retried
   "review-gates", // the review-first migration, the ledger suspension trigger
   "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
   "outcome-migration", // a data migration's SQL judging stored runs (issue 12)

@@ -71,6 +71,7 @@ export const CONSOLE_ROUTES: Record<string, Scope | "public" | { everyone: "not_
   "GET /api/console/api-keys": "apiKeys:read",
   "GET /api/console/audit": "audit:read",
   "GET /api/console/audit/export": "audit:read",
+  "GET /api/console/inbox": "learning:read",
   "GET /api/console/users": "users:read",
   "GET /persona-evolution/state": "persona:read",
   "POST /persona-evolution/action": "persona:decide",
