@@ -6,7 +6,7 @@ import { signed } from "./format";
 
 const W = 720;
 const ROW = 22;
-const PAD = { left: 210, right: 20, top: 10, bottom: 30 };
+const PAD = { left: 210, right: 40, top: 10, bottom: 30 };
 const COLORS = ["fill-indigo-600 stroke-indigo-600", "fill-amber-600 stroke-amber-600", "fill-emerald-600 stroke-emerald-600", "fill-rose-600 stroke-rose-600"];
 
 export function DeltasChart({ report: r }: { report: ExperimentReport }) {
