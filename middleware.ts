@@ -2,11 +2,13 @@
 // (an API or console JSON route, a server action, any write) gets 401 problem+json. Every page
 // and route checks the caller again on the server. Pages also get their Content-Security-Policy
 // here, with a fresh script nonce per request: Next.js reads it from the request's CSP header and
-// puts it on its own scripts; the root layout puts it on its one inline script.
+// puts it on its own scripts; the root layout puts it on its one inline script. Pages also get
+// their own address (CONSOLE_URL_HEADER): the console frame scopes the sidebar's counts by it.
 // (Checks that must run before Next reads a request at all are in lib/api/gate.ts.)
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { secureCookies } from "./lib/auth/cookies";
+import { CONSOLE_URL_HEADER } from "./lib/console/agent-scope";
 
 const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/v1\/openapi\.json$/, /^\/_next\//, /^\/favicon\.ico$/, /^\/(icon\.svg|manifest\.webmanifest)$/];
 
@@ -42,13 +44,14 @@ export async function middleware(req: NextRequest) {
 
 /** Lets the request through; a page gets its nonce and policy. */
 function pass(req: NextRequest) {
-  const { pathname, protocol } = req.nextUrl;
+  const { pathname, search, protocol } = req.nextUrl;
   if (pathname.startsWith("/api/") || pathname.startsWith("/_next/")) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   const policy = contentSecurityPolicy(nonce, protocol === "https:" || secureCookies());
   const headers = new Headers(req.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", policy);
+  headers.set(CONSOLE_URL_HEADER, pathname + search);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", policy);
   return res;

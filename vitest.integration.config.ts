@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import path from "node:path";
 
 // Integration tests talk to the built console over HTTP (or call the domain on a real
@@ -11,13 +11,14 @@ import path from "node:path";
  * Files whose outcome depends on the database engine (concurrency, job claiming, ingestion
  * SQL, migrations, advisory locks, ledger locking): they run on PGlite and on PostgreSQL. The
  * others run once: on PostgreSQL when the run has it (faster), else on PGlite (scripts/test.ts).
+ * Job pruning (job-retention) is one batched DELETE by date: plain SQL, run once.
  */
 export const ENGINE_SENSITIVE = [
   "agent-api", // ingestion SQL, concurrent identical deliveries
   "health", // every migration from an empty database
-  "job-retention", // job pruning
   "learning-skills", // concurrent promotion cycles (advisory lock), cadence jobs
-  "ledger-api", // ledger locking under eight concurrent clients
+  // Also the ledger's engine-dependent part of ledger-api (concurrent deliveries, the schema
+  // version refusal), in-process: ledger-api's HTTP rules and restarts run once.
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
   "api-key-migration", // existing keys across the scope split (issue 12)
@@ -32,7 +33,19 @@ export const ENGINE_SENSITIVE = [
   "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED (issue 14: both databases)
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE (issue 16)
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
-  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs (issue 14)
+  "experiments", // issue 17 asks for both databases: the example experiment end to end, the ledger hand-off
+  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches (issue 14)
+  "sdk", // issue 14 asks for both: batches and idempotent resends through the ingestion SQL, context assembly
+  "skills-io", // issue 14 asks for both: export/import through the validation gate, MemoRizz's class and skill writes
+].map((name) => `tests/integration/${name}.test.ts`);
+
+/**
+ * Files that need a PostgreSQL server: a second database on it, or several processes on one
+ * database (the embedded PGlite is one process's database). Left out of every PGlite run.
+ */
+export const POSTGRES_ONLY = [
+  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
+  "fleet", // two web processes and two workers on one PostgreSQL (issue 18)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export default defineConfig({
@@ -45,6 +58,7 @@ export default defineConfig({
   test: {
     // PROCTOR_TEST_FILES=engine: only the engine-sensitive files.
     include: process.env.PROCTOR_TEST_FILES === "engine" ? ENGINE_SENSITIVE : ["tests/integration/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.PROCTOR_TEST_DB === "postgres" ? [] : POSTGRES_ONLY)],
     environment: "node",
     fileParallelism: true,
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),

@@ -7,13 +7,13 @@
 // Idempotent: run ids are stable and the time anchor is stored, so a re-run reports duplicates.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient, type Db } from "../lib/db/prisma.ts";
 import { systemAuditContext } from "../lib/audit/record.ts";
 import { declareAgent, recordConversation, recordWorkflowBatch } from "../lib/learning/operations/index.ts";
 import { agentPutBody, conversationBody } from "../lib/learning/schemas.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { answers } from "./db/answers.ts";
 import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -52,19 +52,6 @@ async function openDatabase(): Promise<{ url: string; embedded: EmbeddedDatabase
   const opened = await startEmbeddedDatabase(path.join(dataDir, "pglite"));
   await applyMigrations(opened.url);
   return { url: opened.url, embedded: opened, where: `the embedded database in ${path.join(dataDir, "pglite")}` };
-}
-
-async function answers(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 /** The newest instant of the demo: the first seeding's hour, kept so re-runs are identical. */

@@ -7,7 +7,9 @@
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
 // beside the build; then pglite, postgres and e2e run side by side (each one's output printed
 // whole as it ends). When PostgreSQL runs the integration files, PGlite runs only the
-// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts).
+// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
+// several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
+// config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -100,7 +102,12 @@ async function main() {
   if (selected.has("e2e")) {
     if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
     else if (buildFailed) skip("e2e", "not run: the build failed");
-    else after.push(["e2e", `playwright test (${e2eSpecs.length} spec files)`, runPlaywright]);
+    else {
+      // The browser flows' console on PostgreSQL when the run has it: a lighter server beside the
+      // two integration suites than the embedded engine (which the pglite suite covers).
+      const db = postgres?.ok ? "postgres" : "pglite";
+      after.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
+    }
   }
   if (after.length > 1) console.log(`\n━━ ${after.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
   await Promise.all(after.map(([suite, title, body]) => step(suite, title, body, after.length > 1)));
@@ -195,9 +202,9 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
 
 type PlaywrightJson = { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
 
-async function runPlaywright(log: Log) {
+async function runPlaywright(db: "postgres" | "pglite", log: Log) {
   const out = path.join(scratch, "e2e.json");
-  const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out }, log);
+  const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out, PROCTOR_TEST_DB: db }, log);
   if (!existsSync(out)) return { passed: 0, failed: 1, note: `playwright exited ${code} without a report` };
   const { stats, errors = [] } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
   let failed = stats.unexpected + errors.length;

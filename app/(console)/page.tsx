@@ -10,7 +10,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { INBOX_LABEL, type InboxKind } from "@/lib/console/inbox";
 import { loadInboxPage } from "@/lib/console/pages/inbox";
 import { hrefWith, type SearchParams } from "@/lib/console/url";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +27,7 @@ const WHY: Record<InboxKind, string> = {
 export default async function InboxPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const user = await requireScope(hrefWith("/", sp, {}), "learning:read");
-  const { agent, groups, total } = await loadInboxPage(db(), sp, (scope) => can(user, scope));
+  const { agent, groups, total } = await loadInboxPage(readDb(), sp, (scope) => can(user, scope));
   return (
     <>
       <PageHeader

@@ -15,7 +15,11 @@ export function EvidenceList(props: { items: EvidenceItem[]; userId: string; age
         {items.map((item, i) => (
           <li key={`${item.thread_id}:${item.id}:${i}`}>
             <blockquote className="border-l-4 border-indigo-300 pl-3 text-sm dark:border-indigo-700">
-              <p className="break-words whitespace-pre-wrap">{item.text}</p>
+              {item.expired ? (
+                <p className="text-slate-500 italic dark:text-slate-400">Expired: the agent&apos;s conversation retention deleted this message and its quote.</p>
+              ) : (
+                <p className="break-words whitespace-pre-wrap">{item.text}</p>
+              )}
               <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
                 <a
                   className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"

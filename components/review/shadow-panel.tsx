@@ -19,7 +19,7 @@ type Props = {
 };
 
 /** The verdict pill, also repeated in the activation dialog. */
-export function ReadinessPill({ readiness }: { readiness: Readiness }) {
+function ReadinessPill({ readiness }: { readiness: Readiness }) {
   return readiness.ready ? <Badge tone="green">Ready</Badge> : <Badge tone="gray">Not ready</Badge>;
 }
 

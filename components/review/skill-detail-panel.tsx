@@ -210,7 +210,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
             <ol className="space-y-2 text-sm" aria-label="Audit entries">
               {d.audit.map((a) => (
                 <li key={a.id} data-action={a.action} className="border-l-2 border-indigo-300 pl-3 dark:border-indigo-800">
-                  <span className="block break-words">{a.event ? <AuditEventSummary event={a.event} /> : <code className="text-xs">{a.action}</code>}</span>
+                  <span className="block break-words">{a.event ? <AuditEventSummary event={a.event} names={d.auditNames} /> : <code className="text-xs">{a.action}</code>}</span>
                   <span className="text-xs text-slate-500">
                     <LocalTime iso={a.at} /> · {a.actorLabel ?? "system"}
                     {a.actorRole ? ` (${a.actorRole})` : ""}

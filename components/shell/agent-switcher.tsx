@@ -5,19 +5,25 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { scopedAgent, switchAgentHref } from "@/lib/console/agent-scope";
 import { usePageAgent } from "./page-agent";
 
-/** The agent in scope: the URL's, or the one a record's page declared; "" for all agents. */
-export function useScopedAgent(): string {
+/** The scope the server rendered the frame for: the page's path and its agent (a run page's is its run's). */
+export type ServerScope = { pathname: string; agent: string };
+
+/**
+ * The agent in scope: the URL's, or the one a record's page declared, or (while on the page
+ * the server rendered) the server's reading, which knows a run page's agent before any effect
+ * runs; "" for all agents.
+ */
+export function useScopedAgent(server: ServerScope): string {
   const pathname = usePathname();
   const search = useSearchParams();
   const declared = usePageAgent();
-  return scopedAgent(pathname, search) || declared || "";
+  return scopedAgent(pathname, search) || declared || (pathname === server.pathname ? server.agent : "");
 }
 
-export function AgentSwitcher({ agents }: { agents: { id: string; name: string }[] }) {
+export function AgentSwitcher({ agents, selected }: { agents: { id: string; name: string }[]; selected: string }) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
-  const selected = useScopedAgent();
   return (
     <label className="flex min-w-0 items-center gap-2 text-sm">
       <span className="sr-only sm:not-sr-only sm:text-slate-500 dark:sm:text-slate-400">Agent</span>

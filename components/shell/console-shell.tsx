@@ -7,7 +7,8 @@ import { Fragment, useEffect, useState } from "react";
 import type { Scope } from "@/lib/auth/access";
 import { INBOX_KINDS, INBOX_LABEL, inboxTotal, type InboxCounts } from "@/lib/console/inbox-words";
 import { SECTIONS } from "./sections";
-import { AgentSwitcher, useScopedAgent } from "./agent-switcher";
+import { AgentSwitcher, useScopedAgent, type ServerScope } from "./agent-switcher";
+import { useInboxCounts } from "./inbox-counts";
 import { NavigationProgress } from "./navigation-progress";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
@@ -15,16 +16,18 @@ import { UserMenu } from "./user-menu";
 type Props = {
   user: { email: string; role: "ADMIN" | "VIEWER"; scopes: readonly Scope[] };
   agents: { id: string; name: string }[];
-  /** What awaits a decision, by kind (the sidebar's counts under Inbox). */
+  /** What awaits a decision, by kind (the sidebar's counts under Inbox), for the server's scope. */
   inbox: InboxCounts;
+  scope: ServerScope;
   readOnly: boolean;
   children: React.ReactNode;
 };
 
-export function ConsoleShell({ user, agents, inbox, readOnly, children }: Props) {
-  const waiting = inboxTotal(inbox);
+export function ConsoleShell({ user, agents, inbox: rendered, scope, readOnly, children }: Props) {
   const pathname = usePathname();
-  const agent = useScopedAgent();
+  const agent = useScopedAgent(scope);
+  const inbox = useInboxCounts(agent, scope.agent, rendered);
+  const waiting = inboxTotal(inbox);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
   const sections = SECTIONS.filter((s) => user.scopes.includes(s.scope));
@@ -102,7 +105,7 @@ export function ConsoleShell({ user, agents, inbox, readOnly, children }: Props)
             Proctor
           </Link>
           <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">
-            <AgentSwitcher agents={agents} />
+            <AgentSwitcher agents={agents} selected={agent} />
             <ThemeToggle />
             <UserMenu email={user.email} role={user.role} />
           </div>

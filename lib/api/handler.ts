@@ -42,8 +42,8 @@ export type RouteOptions<B, Q, P> = {
   /** An absent body means `{}`. */
   bodyOptional?: true;
   /**
-   * The body is bytes of these media types, not JSON (an OTLP export): `body` validates
-   * `{type, bytes}` (lib/api/raw-body.ts), gzip already undone.
+   * The body is bytes of these media types, not JSON (an OTLP export, a skills upload): `body`
+   * validates `{type, bytes}` (lib/api/raw-body.ts), gzip already undone where accepted.
    */
   rawBody?: RawBodyOptions;
   query?: Q;
@@ -87,7 +87,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       // Agents send no Origin; a browser (cookie) caller's write must say where it comes from.
       if (MUTATING.has(req.method)) checkOrigin(req, { requireSource: !bearerOf(req) });
       if (actor?.type === "api_key") {
-        const wait = takeToken(`key:${actor.id}`, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
+        const wait = await takeToken(db(), actor.id, opts.rateLimit ?? 200, (opts.rateLimit ?? 200) * 2);
         if (wait > 0) throw problems.rateLimited(wait);
       }
       const rawParams = (await nextCtx?.params) ?? {};

@@ -59,7 +59,7 @@ const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "per
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 
-export function principalsOf(actor: Actor): Principal[] {
+function principalsOf(actor: Actor): Principal[] {
   return actor.type === "user" ? [actor.role] : actor.scopes.map((s) => `key:${s}` as const);
 }
 

@@ -4,7 +4,8 @@
 // CPU per check, pg 39 µs; 1,367 vs 5,302 checks/s at concurrency 8 (scripts/bench/pg-path.ts).
 // Rotation keeps the record and its prefix: the secret before the last rotation stays valid
 // until previous_valid_until (PROCTOR_API_KEY_ROTATION_GRACE_HOURS, default 24), so the same
-// single-row lookup checks both.
+// single-row lookup checks both. Nothing about a key is cached: a revocation, expiry or rotation
+// made through one web process holds in every other with the next request.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { pgPool, type Db, type Tx } from "../db/prisma";
 import { Validation } from "../errors";

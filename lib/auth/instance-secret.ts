@@ -1,5 +1,6 @@
 // Per-installation keys kept in the database (so every process agrees and they survive
-// restarts): the pseudonym key for audit rows and persona references.
+// restarts): the pseudonym key for audit rows and persona references. A key is written once
+// (create-only upsert) and never changes, so each process may keep what it read for its life.
 import { randomBytes, createHmac } from "node:crypto";
 import type { Db } from "../db/prisma";
 
@@ -10,12 +11,12 @@ export async function instanceKey(database: Db, name: string, fromEnv?: string):
   const hit = cache.get(name);
   if (hit) return hit;
   const key = `secret:${name}`;
-  await database.setting.upsert({
-    where: { key },
-    create: { key, value: randomBytes(32).toString("base64url") },
-    update: {},
-  });
-  const row = await database.setting.findUniqueOrThrow({ where: { key } });
+  // Read first: the console pages read through a replica (DATABASE_READ_URL), which refuses writes.
+  let row = await database.setting.findUnique({ where: { key } });
+  if (!row) {
+    await database.setting.upsert({ where: { key }, create: { key, value: randomBytes(32).toString("base64url") }, update: {} });
+    row = await database.setting.findUniqueOrThrow({ where: { key } });
+  }
   const value = Buffer.from(row.value, "base64url");
   cache.set(name, value);
   return value;

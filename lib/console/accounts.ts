@@ -19,7 +19,8 @@ export type AccountRow = {
 export type AccountQuery = { q?: string; agent?: string; pending?: boolean; page: number; pageSize: number };
 
 export async function listAccounts(db: Db, o: AccountQuery): Promise<{ rows: AccountRow[]; total: number }> {
-  const agentRuns = o.agent ? Prisma.sql`AND agent_id = ${o.agent}` : Prisma.empty;
+  // One agent's, or every agent's but those being deleted (hidden at once, issue 16).
+  const agentRuns = o.agent ? Prisma.sql`AND agent_id = ${o.agent}` : Prisma.sql`AND agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
   const like = o.q ? `%${likeEscape(o.q)}%` : null;
   const rows = await db.$queryRaw<
     { user_id: string; agent_id: string; runs: number; threads: number; last_seen: Date; version: number | null; review_state: string | null; paused: boolean | null; pending: boolean; total: number }[]

@@ -6,13 +6,16 @@ import { param, type SearchParams } from "./url";
 
 type Query = { get(name: string): string | null };
 
+/** Request header the middleware sets on page requests (the path and query asked for): the console frame reads the scope from it. */
+export const CONSOLE_URL_HEADER = "x-console-url";
+
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
 
 /** Parameters that open one record of the agent in scope (a thread, a skill, a class): another agent's view drops them. */
 const RECORD_PARAMS = ["thread_id", "root_trace_id", "skill", "class", "class_agent", "class_user", "runs_page"];
 
 /** The agent named by the path of an agent's own pages, else null. */
-export function agentOfPath(pathname: string): string | null {
+function agentOfPath(pathname: string): string | null {
   const m = AGENT_PATH.exec(pathname);
   if (!m) return null;
   try {

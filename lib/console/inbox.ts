@@ -1,75 +1,74 @@
 // What awaits an admin's decision, by kind: counts for the sidebar and the inbox's groups,
-// each read with the query its own page uses (skill readiness, class_review_status, the
+// each read with the condition its own page uses (skill readiness, class_review_status, the
 // deviation flag, ledger state, persona proposals, dead jobs). Only the kinds the user may
-// read are counted; all run in parallel.
+// read are counted, all in one statement after the agents' configuration: the sidebar asks on
+// every page. Agents being deleted (deleting_at, issue 16) count nowhere.
 import "server-only";
 import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
 import type { Scope } from "../auth/access";
 import { DEVIATION_FLAG_PREFIX } from "../learning/drift";
 import { agentConfigs, likeEscape } from "../learning/review/agent-configs";
-import { classStatusCounts } from "../learning/review/class-list";
-import { skillTotals } from "../learning/review/skill-list";
-import { ensureLedgerSchema } from "../ledger/schema-version";
+import { readyClassCountSql } from "../learning/review/class-list";
+import { skillInboxCountsSql } from "../learning/review/skill-list";
+import { checkLedgerSchema } from "../ledger/schema-version";
 import { INBOX_SCOPE, type InboxCounts } from "./inbox-words";
 
 export * from "./inbox-words";
 
-/** Where a flagged skill's deviation flag is found (review_flags holds other flags too). */
-export const deviationFlagPattern = () => `${likeEscape(DEVIATION_FLAG_PREFIX)}%`;
+/** Rows whose agent (`column`) is not being deleted (rows without an agent stay). */
+const notDeleting = (column: Prisma.Sql) => Prisma.sql`NOT EXISTS (SELECT 1 FROM agents g WHERE g.id = ${column} AND g.deleting_at IS NOT NULL)`;
+const ofAgent = (column: Prisma.Sql, agent: string | undefined) => (agent ? Prisma.sql`AND ${column} = ${agent}` : Prisma.empty);
 
-/** Persona proposals awaiting a decision, by the agent the account talks to. */
-async function pendingProposals(db: Db, agent: string | undefined): Promise<number> {
-  const [r] = await db.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM persona_proposals p
-    ${proposalAgentJoin(agent)}
-    WHERE p.status = 'PENDING'`;
-  return r.n;
-}
+/** Pending persona proposals (`FROM` … `WHERE`), of the accounts that talk to `agent` (none: every account). */
+export const pendingProposals = (agent: string | undefined) => Prisma.sql`
+  persona_proposals p ${agent ? Prisma.sql`JOIN account_personas a ON a.user_id = p.user_id AND a.agent_id = ${agent}` : Prisma.empty}
+  WHERE p.status = 'PENDING'
+    AND NOT EXISTS (SELECT 1 FROM account_personas ap JOIN agents g ON g.id = ap.agent_id WHERE ap.user_id = p.user_id AND g.deleting_at IS NOT NULL)`;
 
-/** Proposals of the accounts that talk to `agent` (none: every account). */
-export const proposalAgentJoin = (agent: string | undefined) =>
-  agent ? Prisma.sql`JOIN account_personas a ON a.user_id = p.user_id AND a.agent_id = ${agent}` : Prisma.empty;
+/** Active skills carrying the deviation flag (review_flags holds other flags too): the `WHERE` of `FROM skills`. */
+export const flaggedSkills = (agent: string | undefined) => Prisma.sql`
+  status = 'ACTIVE' ${ofAgent(Prisma.sql`agent_id`, agent)} AND ${notDeleting(Prisma.sql`skills.agent_id`)}
+  AND EXISTS (SELECT 1 FROM unnest(review_flags) f WHERE f LIKE ${`${likeEscape(DEVIATION_FLAG_PREFIX)}%`})`;
 
-async function flaggedSkills(db: Db, agent: string | undefined): Promise<number> {
-  const [r] = await db.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM skills
-    WHERE status = 'ACTIVE' ${agent ? Prisma.sql`AND agent_id = ${agent}` : Prisma.empty}
-      AND EXISTS (SELECT 1 FROM unnest(review_flags) f WHERE f LIKE ${deviationFlagPattern()})`;
-  return r.n;
-}
+/** Dead jobs: the `WHERE` of `FROM jobs`. */
+export const deadJobs = (agent: string | undefined) => Prisma.sql`status = 'DEAD' ${ofAgent(Prisma.sql`agent_id`, agent)} AND ${notDeleting(Prisma.sql`jobs.agent_id`)}`;
 
-async function suspendedProcedures(db: Db, agent: string | undefined): Promise<number> {
-  await ensureLedgerSchema(db);
-  return db.ledgerProcedure.count({ where: { state: "SUSPENDED", ...(agent ? { agent } : {}) } });
-}
-
-async function deadJobs(db: Db, agent: string | undefined): Promise<number> {
-  return db.job.count({ where: { status: "DEAD", ...(agent ? { agentId: agent } : {}) } });
-}
+type CountsRow = {
+  skills: number[] | null;
+  ready_classes: number | null;
+  deviations: number | null;
+  dead_jobs: number | null;
+  persona_proposals: number | null;
+  suspended_procedures: number | null;
+};
 
 /** Every kind's count the user may see (`can`), for one agent or all. */
 export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?: string): Promise<InboxCounts> {
-  const agents = can("learning:read") ? await agentConfigs(db, agent) : [];
-  const learning = agents.length > 0;
-  const [skills, classes, proposals, flagged, suspended, dead] = await Promise.all([
-    learning ? skillTotals(db, agents, {}) : null,
-    learning ? classStatusCounts(db, agents, undefined, new Date()) : null,
-    can(INBOX_SCOPE.persona_proposals) ? pendingProposals(db, agent) : null,
-    learning ? flaggedSkills(db, agent) : null,
-    can(INBOX_SCOPE.suspended_procedures) ? suspendedProcedures(db, agent) : null,
-    learning ? deadJobs(db, agent) : null,
-  ]);
+  const learning = can("learning:read");
+  const persona = can(INBOX_SCOPE.persona_proposals);
+  const ledger = can(INBOX_SCOPE.suspended_procedures);
+  const [agents] = await Promise.all([learning ? agentConfigs(db, agent) : [], ledger ? checkLedgerSchema(db) : null]);
+  const some = agents.length > 0;
+  const when = (on: boolean, sql: Prisma.Sql) => (on ? sql : Prisma.sql`NULL`);
+  const [r] = await db.$queryRaw<CountsRow[]>`
+    SELECT
+      ${when(some, skillInboxCountsSql(agents))} AS skills,
+      ${when(some, readyClassCountSql(agents, new Date()))} AS ready_classes,
+      ${when(some, Prisma.sql`(SELECT count(*)::int FROM skills WHERE ${flaggedSkills(agent)})`)} AS deviations,
+      ${when(some, Prisma.sql`(SELECT count(*)::int FROM jobs WHERE ${deadJobs(agent)})`)} AS dead_jobs,
+      ${when(persona, Prisma.sql`(SELECT count(*)::int FROM ${pendingProposals(agent)})`)} AS persona_proposals,
+      ${when(ledger, Prisma.sql`(SELECT count(*)::int FROM ledger_procedures WHERE state = 'SUSPENDED' ${ofAgent(Prisma.sql`agent`, agent)})`)} AS suspended_procedures`;
   const out: InboxCounts = {};
-  if (can("learning:read")) {
-    out.ready_skills = skills?.counts.ready ?? 0;
-    out.shadow_skills = skills ? skills.counts.shadow - skills.counts.ready + skills.counts.candidate : 0;
-    out.ready_classes = classes?.ready ?? 0;
-    out.deviations = flagged ?? 0;
-    out.dead_jobs = dead ?? 0;
+  if (learning) {
+    const [ready, shadow, candidate] = r.skills ?? [0, 0, 0];
+    out.ready_skills = ready;
+    out.shadow_skills = shadow - ready + candidate;
+    out.ready_classes = r.ready_classes ?? 0;
+    out.deviations = r.deviations ?? 0;
+    out.dead_jobs = r.dead_jobs ?? 0;
   }
-  if (proposals !== null) out.persona_proposals = proposals;
-  if (suspended !== null) out.suspended_procedures = suspended;
+  if (persona) out.persona_proposals = r.persona_proposals!;
+  if (ledger) out.suspended_procedures = r.suspended_procedures!;
   return out;
 }
-

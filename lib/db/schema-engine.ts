@@ -34,11 +34,26 @@ async function loadBindings(): Promise<Bindings> {
 }
 
 /** `onNotice` hears what migration scripts RAISE NOTICE (e.g. how many rows a data migration changed). */
-export async function openSchemaEngine(connectionString: string, schemaText: string, onNotice?: (message: string) => void): Promise<SchemaEngine> {
+/**
+ * `close()` frees the engine and ends its connections: the engine's migration advisory lock is
+ * a session lock it never unlocks, so it is held until its connection closes.
+ */
+export async function openSchemaEngine(
+  connectionString: string,
+  schemaText: string,
+  onNotice?: (message: string) => void,
+): Promise<SchemaEngine & { close(): Promise<void> }> {
   const bg = await (bindings ??= loadBindings());
-  const factory = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(new PrismaPg({ connectionString }), onNotice));
+  const pools: pg.Pool[] = [];
+  const factory = bindMigrationAwareSqlAdapterFactory(wholeScriptAdapter(new PrismaPg({ connectionString }), onNotice, pools));
   const log = () => {};
-  return bg.SchemaEngine.new({ datamodels: [["schema.prisma", schemaText]] }, log, factory);
+  const engine = await bg.SchemaEngine.new({ datamodels: [["schema.prisma", schemaText]] }, log, factory);
+  return Object.assign(engine, {
+    async close() {
+      engine.free();
+      await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
+    },
+  });
 }
 
 type ScriptAdapter = { executeScript(script: string): Promise<void>; client: pg.Pool; onError(e: unknown): never };
@@ -47,11 +62,12 @@ type ScriptAdapter = { executeScript(script: string): Promise<void>; client: pg.
  * adapter-pg runs a migration script by splitting it on every ";", which breaks function
  * bodies (the audit trigger). Send the script whole instead, as `prisma migrate deploy`
  * does: Postgres runs a multi-statement simple query in one implicit transaction. The notices it
- * raises go to `onNotice`.
+ * raises go to `onNotice`. Each connected adapter's pool goes into `pools`, for close().
  */
-function wholeScriptAdapter(factory: PrismaPg, onNotice?: (message: string) => void): PrismaPg {
+function wholeScriptAdapter(factory: PrismaPg, onNotice: ((message: string) => void) | undefined, pools: pg.Pool[]): PrismaPg {
   const patch = (adapter: unknown) => {
     const a = adapter as ScriptAdapter;
+    pools.push(a.client);
     a.executeScript = async (script: string) => {
       // Only what a script RAISEs itself (PL/pgSQL names itself in `where`), not the server's own
       // "already exists, skipping" / "does not exist, skipping".

@@ -12,6 +12,10 @@ export async function enqueueJob(tx: Tx | Db, job: { kind: string; agentId?: str
   });
 }
 
+export async function enqueueJobs(tx: Tx | Db, jobs: { kind: string; payload: unknown; runAfter: Date }[]) {
+  if (jobs.length) await tx.job.createMany({ data: jobs.map((j) => ({ kind: j.kind, payload: j.payload as object, runAfter: j.runAfter })) });
+}
+
 /** Claims up to `limit` due jobs of the given kinds (and expired leases of crashed workers). */
 export async function claimJobs(database: Db, kinds: string[], limit: number, leaseSeconds = LEASE_SECONDS): Promise<ClaimedJob[]> {
   const rows = await database.$queryRaw<
@@ -37,6 +41,10 @@ export async function claimJobs(database: Db, kinds: string[], limit: number, le
 // updateMany: a job deleted meanwhile (its agent's deletion removes the agent's jobs) has nothing to mark.
 export async function completeJob(tx: Tx | Db, id: bigint) {
   await tx.job.updateMany({ where: { id }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
+}
+
+export async function completeJobs(tx: Tx | Db, ids: bigint[]) {
+  if (ids.length) await tx.job.updateMany({ where: { id: { in: ids } }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
 }
 
 /** Retry with exponential backoff; after maxAttempts the job is kept as DEAD for an admin to see. */

@@ -1,7 +1,7 @@
 // The background worker loop: polls the job table and dispatches to handlers registered by
 // the domains (promotion cadence, shadow evaluation, persona daily review).
 import type { Db } from "../db/prisma";
-import { claimJobs, completeJob, failJob, LEASE_SECONDS, pruneFinishedJobs, releaseJobs } from "./queue";
+import { claimJobs, completeJob, completeJobs, failJob, LEASE_SECONDS, pruneFinishedJobs, releaseJobs, type ClaimedJob } from "./queue";
 
 export type JobHandler = (database: Db, payload: unknown, agentId: string | null) => Promise<void>;
 
@@ -10,6 +10,21 @@ const handlers = new Map<string, JobHandler>();
 export function registerJobHandler(kind: string, handler: JobHandler) {
   handlers.set(kind, handler);
 }
+
+/**
+ * Handles many jobs of one kind at once (OTLP trace assembly: one ingestion per agent for many
+ * traces). Returns the jobs that failed, with why; the others are done. Throwing fails them all.
+ */
+export type BatchJobHandler = (database: Db, jobs: ClaimedJob[]) => Promise<Map<bigint, Error>>;
+
+const batchHandlers = new Map<string, { size: number; handler: BatchJobHandler }>();
+
+/** When the worker claims a job of `kind`, it claims up to `size` due ones of that kind (SKIP LOCKED) and hands them over together. */
+export function registerBatchJobHandler(kind: string, size: number, handler: BatchJobHandler) {
+  batchHandlers.set(kind, { size, handler });
+}
+
+const handledKinds = () => [...handlers.keys(), ...batchHandlers.keys()];
 
 /** Upkeep a domain wants done by every worker at start and hourly (run retention, expired OTLP spans); must be idempotent. */
 export type PeriodicTask = (database: Db) => Promise<unknown>;
@@ -52,27 +67,51 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   let inFlight: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
 
+  const fail = async (job: ClaimedJob, e: unknown) => {
+    // Ids and error kinds only: payload text may be private.
+    console.error(`job ${job.id} (${job.kind}) failed: ${(e as Error)?.name ?? "error"}`);
+    await failJob(database, job, `${(e as Error)?.name ?? "error"}: ${(e as Error)?.message ?? ""}`, maxAttempts);
+  };
+
+  async function runBatch(kind: string, claimed: ClaimedJob[]) {
+    const { size, handler } = batchHandlers.get(kind)!;
+    const jobs = claimed.length < size ? [...claimed, ...(await claimJobs(database, [kind], size - claimed.length, leaseSeconds))] : claimed;
+    let failed: Map<bigint, Error>;
+    try {
+      failed = await handler(database, jobs);
+    } catch (e) {
+      failed = new Map(jobs.map((j) => [j.id, e as Error]));
+    }
+    await completeJobs(database, jobs.filter((j) => !failed.has(j.id)).map((j) => j.id));
+    for (const job of jobs) if (failed.has(job.id)) await fail(job, failed.get(job.id));
+    return jobs.length - claimed.length;
+  }
+
   async function tick(): Promise<number> {
-    const kinds = [...handlers.keys()];
+    const kinds = handledKinds();
     if (kinds.length === 0) return 0;
     const jobs = await claimJobs(database, kinds, batch, leaseSeconds);
+    let extra = 0;
     for (const [i, job] of jobs.entries()) {
       // Shutting down: the job in hand was finished; the rest go back to the queue at once
       // (not after a lease) for another worker or the next start.
       if (stopped) {
         await releaseJobs(database, jobs.slice(i).map((j) => j.id));
-        return i;
+        return i + extra;
+      }
+      // A batch kind: its first job takes this claim's others of the kind, and more from the queue.
+      if (batchHandlers.has(job.kind)) {
+        if (jobs.findIndex((j) => j.kind === job.kind) === i) extra += await runBatch(job.kind, jobs.filter((j) => j.kind === job.kind));
+        continue;
       }
       try {
         await handlers.get(job.kind)!(database, job.payload, job.agentId);
         await completeJob(database, job.id);
       } catch (e) {
-        // Ids and error kinds only: payload text may be private.
-        console.error(`job ${job.id} (${job.kind}) failed: ${(e as Error)?.name ?? "error"}`);
-        await failJob(database, job, `${(e as Error)?.name ?? "error"}: ${(e as Error)?.message ?? ""}`, maxAttempts);
+        await fail(job, e);
       }
     }
-    return jobs.length;
+    return jobs.length + extra;
   }
 
   function loop() {
@@ -116,7 +155,7 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
     async drain(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const pending = await database.job.count({ where: { kind: { in: [...handlers.keys()] }, status: { in: ["PENDING", "RUNNING"] } } });
+        const pending = await database.job.count({ where: { kind: { in: handledKinds() }, status: { in: ["PENDING", "RUNNING"] } } });
         if (pending === 0) return true;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -24,7 +24,7 @@ export async function applicabilityVectors(embedder: Embedder, s: ApplicabilityF
 }
 
 /** The vector scaled to length 1 (zero stays zero), so that similarity is a plain dot product. */
-export function unitVector(v: ArrayLike<number>): Float32Array {
+function unitVector(v: ArrayLike<number>): Float32Array {
   let n = 0;
   for (let i = 0; i < v.length; i++) n += v[i] * v[i];
   const out = new Float32Array(v.length);

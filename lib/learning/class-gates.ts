@@ -179,8 +179,10 @@ async function gateRows(
 
 const toRef = (s: ClassSkillRow): SkillRef => ({ id: s.id, status: s.status, version: s.version, demotedAt: s.demoted_at, demotionReason: s.demotion_reason });
 
+type ClassSkills = ReturnType<typeof classSkills>;
+
 /** A class's skills as the gates see them: the live one, the latest retirement, the highest version. */
-function classSkills(list: ClassSkillRow[]) {
+export function classSkills(list: ClassSkillRow[]) {
   const live = list.filter((s) => LIVE.has(s.status)).sort((a, b) => b.version - a.version)[0] ?? null;
   const retired =
     list
@@ -194,8 +196,7 @@ function classSkills(list: ClassSkillRow[]) {
  * One class's evaluation from its skills and its gate row: class_gate_failures over the
  * statistics the gates counted (the whole class, or the window after its latest retirement).
  */
-export function classEvaluationOf(config: LearningConfig, row: ClassStatsRow, skills: ClassSkillRow[], g: GateRow, now: Date): ClassEvaluation {
-  const { live, retired, maxVersion } = classSkills(skills);
+export function classEvaluationOf(config: LearningConfig, row: ClassStatsRow, { live, retired, maxVersion }: ClassSkills, g: GateRow, now: Date): ClassEvaluation {
   const since = retired?.demoted_at ?? null;
   const stats: GateStats = { executions: g.executions, successes: g.successes, distinctQueries: g.distinct_queries, firstSeen: g.first_seen, lastSeen: g.last_seen };
   const verdict = evaluateGates(stats, config, { failures: g.failures, since, now });
@@ -215,15 +216,12 @@ export function classEvaluationOf(config: LearningConfig, row: ClassStatsRow, sk
 export async function evaluateClasses(db: Db, config: LearningConfig, rows: ClassStatsRow[], now: Date): Promise<ClassEvaluation[]> {
   if (rows.length === 0) return [];
   const found = await skillsOfClasses(db, rows[0].agentId, rows);
-  const skills = rows.map((row) => found.get(keyOf(row.userScope, row.canonicalHash)) ?? []);
+  const skills = rows.map((row) => classSkills(found.get(keyOf(row.userScope, row.canonicalHash)) ?? []));
   const gated = await gateRows(
     db,
     rows[0].agentId,
     config,
-    rows.map((row, i) => {
-      const { live, retired } = classSkills(skills[i]);
-      return { row, covered: live !== null, since: retired?.demoted_at ?? null };
-    }),
+    rows.map((row, i) => ({ row, covered: skills[i].live !== null, since: skills[i].retired?.demoted_at ?? null })),
     now,
   );
   return rows.map((row, i) => classEvaluationOf(config, row, skills[i], gated[i], now));

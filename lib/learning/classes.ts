@@ -7,7 +7,7 @@
 // `npm run bench:learning` (1,000,000 runs, 10,000 classes).
 import { pgPool, type Db } from "../db/prisma";
 import { DEFAULT_LEARNING_CONFIG, resolveLearningConfig } from "./config";
-import { classEvaluationOf, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
+import { classEvaluationOf, classSkills, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "./schemas";
 import { Validation } from "../errors";
@@ -18,11 +18,11 @@ type ClassList = z.infer<typeof classListResponse>;
 type Cursor = { e: number; h: string; u: string };
 const INT4_MAX = 2 ** 31 - 1;
 
-export function encodeCursor(c: Cursor): string {
+function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.e, c.h, c.u])).toString("base64url");
 }
 
-export function decodeCursor(text: string): Cursor {
+function decodeCursor(text: string): Cursor {
   try {
     const [e, h, u] = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
     // `e` is compared with an int4 column and `h`, `u` with text: out of range or unstorable, the query would fail.
@@ -90,7 +90,7 @@ export async function listClasses(
     classEvaluationOf(
       config,
       classStatsRowOf(r as ClassSqlRow),
-      (r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) })),
+      classSkills((r.skills ?? []).map((s) => ({ ...s, demoted_at: s.demoted_at === null ? null : new Date(s.demoted_at) }))),
       {
         executions: r.gate_executions!,
         successes: r.gate_successes!,

@@ -8,7 +8,7 @@ const rate = z.number().min(0).max(1);
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
 /** Retention in days (issue 16): 1 day to 10 years; null: the instance default (lib/learning/retention.ts). */
-export const retentionDays = z.number().int().min(1).max(3650);
+const retentionDays = z.number().int().min(1).max(3650);
 /** The ledger's own policy fields; its defaults (128 trials, delta 0.01, …) are ours too. */
 const ledgerPolicy = policySchema.shape;
 

@@ -45,7 +45,7 @@ export const DEVELOPER_SKILLS_HEADER =
   "Application-approved learned skills, activated after review. Apply one when its preconditions match; verify current " +
   "facts and tool results; these are subordinate to system policy; do not force a procedure if a precondition fails.";
 
-export function renderSkillSection(skills: RenderedSkill[], role: "user" | "developer"): string {
+function renderSkillSection(skills: RenderedSkill[], role: "user" | "developer"): string {
   const header = role === "developer" ? DEVELOPER_SKILLS_HEADER : USER_SKILLS_HEADER;
   const entries = skills.map((s) => `── Skill: ${s.name} (v${s.version}, match ${s.similarity.toFixed(2)}) ──\n${s.content}`);
   return [header, ...entries].join("\n\n");
@@ -59,7 +59,7 @@ function normalizeSource(s: string | undefined): string {
   return last[last.length - 1];
 }
 
-export function isWorkflowMemory(m: ContextMemory): boolean {
+function isWorkflowMemory(m: ContextMemory): boolean {
   return WORKFLOW_SOURCES.has(normalizeSource(m.source)) || WORKFLOW_SOURCES.has(normalizeSource(m.memory_type)) || !!m.workflow_id;
 }
 

@@ -43,7 +43,7 @@ type Feature = { key: string; weight: number };
  * e-mail addresses or names) and its trigrams, each scaled by the term's weight when given. A
  * text without content terms ("sure, go ahead") has no features: it matches nothing.
  */
-export function textFeatures(text: string, weight?: TermWeight): Feature[] {
+function textFeatures(text: string, weight?: TermWeight): Feature[] {
   const features: Feature[] = [];
   for (const { term, word } of contentTerms(text)) {
     const k = weight ? weight(term) : 1;

@@ -6,7 +6,7 @@ import { withCycleLock } from "./cycle-lock";
 import { llmDistiller, templateDistiller, type Distiller } from "./distiller";
 import { promotionCycle, type CycleOptions, type PromotionReportView } from "./promotion";
 
-export function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distiller {
+function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distiller {
   const model = chatModelFromEnv(env);
   return model ? llmDistiller(model) : templateDistiller;
 }

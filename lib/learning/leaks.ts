@@ -54,7 +54,7 @@ export function leakProbes(runs: SampleRun[]): LeakProbe[] {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-export function probeMatches(text: string, probe: LeakProbe): boolean {
+function probeMatches(text: string, probe: LeakProbe): boolean {
   if (!probe.whole) return text.includes(probe.value);
   return new RegExp(`(?<![A-Za-z0-9])${escapeRe(probe.value)}(?![A-Za-z0-9])`, "i").test(text);
 }

@@ -31,7 +31,7 @@ function splitInstructions(messages: readonly ChatMessage[]): { instructions: st
 }
 
 /** Anthropic: system and developer contents, in order, become the top-level `system`. */
-export function toAnthropic(messages: readonly ChatMessage[]): { system: string; messages: ChatMessage[] } {
+function toAnthropic(messages: readonly ChatMessage[]): { system: string; messages: ChatMessage[] } {
   const { instructions, rest } = splitInstructions(messages);
   return { system: instructions, messages: rest };
 }
@@ -40,13 +40,13 @@ export function toAnthropic(messages: readonly ChatMessage[]): { system: string;
  * Gemini: system and developer contents, in order, become the text of `systemInstruction`
  * (the API has no system or developer turn); assistant turns take Gemini's role "model".
  */
-export function toGemini(messages: readonly ChatMessage[]): { systemInstruction: string; messages: ProviderMessage[] } {
+function toGemini(messages: readonly ChatMessage[]): { systemInstruction: string; messages: ProviderMessage[] } {
   const { instructions, rest } = splitInstructions(messages);
   return { systemInstruction: instructions, messages: rest.map((m) => (m.role === "assistant" ? { ...m, role: "model" } : m)) };
 }
 
 /** Ollama: each developer message becomes a system message in place. */
-export function toOllama(messages: readonly ChatMessage[]): ChatMessage[] {
+function toOllama(messages: readonly ChatMessage[]): ChatMessage[] {
   return copy(messages).map((m) => (m.role === "developer" ? { ...m, role: "system" } : m));
 }
 

@@ -29,7 +29,7 @@ type RunLike = {
   steps: ReadonlyArray<{ tool?: unknown; result?: unknown; error?: unknown; timestamp?: unknown }>;
 };
 
-export function hasExecutionError(value: unknown): boolean {
+function hasExecutionError(value: unknown): boolean {
   return errorClass(value) !== null;
 }
 
@@ -59,7 +59,7 @@ function ruleError(message: string): OutcomeDecision {
 }
 
 /** Whether the run's last step, in identity order (timestamps when every step has one), carries an error. */
-export function endsOnError(steps: RunLike["steps"]): boolean {
+function endsOnError(steps: RunLike["steps"]): boolean {
   const last = orderSteps(steps).at(-1);
   return typeof last === "object" && last !== null && errorClass(last.error) !== null;
 }

@@ -260,7 +260,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
  * when shadow review is off; it goes ACTIVE at once only when the agent explicitly opted out
  * of review (auto_activate, which the schema allows only without require_shadow).
  */
-export function newSkillStatus(config: Pick<LearningConfig, "require_shadow" | "auto_activate">): "ACTIVE" | "SHADOW" | "CANDIDATE" {
+function newSkillStatus(config: Pick<LearningConfig, "require_shadow" | "auto_activate">): "ACTIVE" | "SHADOW" | "CANDIDATE" {
   if (config.require_shadow) return "SHADOW";
   return config.auto_activate ? "ACTIVE" : "CANDIDATE";
 }

@@ -1,6 +1,7 @@
 // Retention (issue 16): runs older than their agent's run_retention_days lose their private
 // fields (lib/learning/run-privacy.ts) and are marked expired; conversation messages older than
-// conversation_retention_days are deleted. Each agent's setting falls back to the instance
+// conversation_retention_days are deleted, and so are the quotes of them that persona reflections
+// copied as evidence into proposals and history (lib/learning/quote-expiry.ts). Each agent's setting falls back to the instance
 // default (PROCTOR_RUN_RETENTION_DAYS, PROCTOR_CONVERSATION_RETENTION_DAYS; off unless set).
 // Nothing learning counted is touched: class statistics, daily counts, skill baselines and drift
 // windows live in their own tables, and the runs keep identity, outcome, time and trajectory
@@ -12,12 +13,13 @@ import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
 import { resolveLearningConfig } from "./config";
 import { stripRunSql } from "./run-privacy";
+import { expireQuotes, QUOTING_TABLES } from "./quote-expiry";
 
 export const RETENTION_BATCH = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type RetentionDefaults = { runDays: number | null; conversationDays: number | null };
-export type RetentionReport = { runsExpired: number; messagesDeleted: number };
+export type RetentionReport = { runsExpired: number; messagesDeleted: number; quotesExpired: number };
 
 const days = (v: string | undefined) => (v && /^[1-9]\d{0,3}$/.test(v) && Number(v) <= 3650 ? Number(v) : null);
 
@@ -51,7 +53,7 @@ export async function applyRetention(
   const now = opts.now ?? new Date();
   const batch = opts.batchSize ?? RETENTION_BATCH;
   const defaults = opts.defaults ?? retentionDefaultsFromEnv();
-  const report: RetentionReport = { runsExpired: 0, messagesDeleted: 0 };
+  const report: RetentionReport = { runsExpired: 0, messagesDeleted: 0, quotesExpired: 0 };
   for (const agent of await db.agent.findMany({ select: { id: true, learning: true }, orderBy: { id: "asc" } })) {
     const keep = effectiveRetention(agent.learning, defaults);
     if (keep.runDays !== null) {
@@ -74,6 +76,9 @@ export async function applyRetention(
           WHERE id IN (SELECT id FROM conversation_messages WHERE agent_id = ${agent.id} AND timestamp < ${cutoff} LIMIT ${batch}::int)`,
         batch,
       );
+      for (const table of QUOTING_TABLES) {
+        report.quotesExpired += await inBatches(() => expireQuotes(db, table, { agentId: agent.id, before: cutoff, batch }), batch);
+      }
     }
   }
   return report;

@@ -5,7 +5,9 @@
 // order Z9?" no longer reaches the refund skill. Stored vectors keep plain term counts: ingestion
 // never reads frequencies. Per agent, the weights are cached until the skill set changes
 // (skills_version) or they are ten minutes old: new runs shift frequencies slowly, and each refresh
-// re-weights the cached skill matrices (./retrieval.ts).
+// re-weights the cached skill matrices (./retrieval.ts). Per process: in a fleet two processes may
+// weigh with copies read up to ten minutes apart, which only nudges scores; the skill set itself
+// is never stale anywhere (docs/fleet-state.md).
 import type { Db } from "../db/prisma";
 import { applicabilityText } from "./applicability";
 import { termSet } from "./content-terms";

@@ -23,7 +23,7 @@ export type ValidationInput = {
 
 export const INSUFFICIENT_REASON = "distillation returned INSUFFICIENT";
 
-export function isInsufficient(content: string): boolean {
+function isInsufficient(content: string): boolean {
   const t = content.trim();
   return t === "" || t.toUpperCase().startsWith("INSUFFICIENT");
 }

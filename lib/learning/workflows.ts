@@ -21,7 +21,7 @@ export const DETAIL_COLUMNS = {
   shadowEvaluations: true, createdAt: true, receivedAt: true,
 } as const;
 
-type DetailRow = Pick<WorkflowRun, keyof typeof DETAIL_COLUMNS>;
+export type DetailRow = Pick<WorkflowRun, keyof typeof DETAIL_COLUMNS>;
 
 export function workflowView(r: DetailRow): WorkflowDetail {
   return {

@@ -17,7 +17,7 @@ export const clampBound = (lower: number): number => Math.max(lower, -1);
 
 export type Transition = { from: ProcedureState; to: ProcedureState; reason: string };
 
-export const withinBudget = (policy: LedgerPolicy, e: PairedEvaluation): boolean =>
+const withinBudget = (policy: LedgerPolicy, e: PairedEvaluation): boolean =>
   e.candidate_cost_units <= policy.max_cost_units && e.candidate_latency_ms <= policy.max_latency_ms;
 
 /**

@@ -5,7 +5,7 @@ import type { Prisma } from "../db/generated/client";
 import type { Db } from "../db/prisma";
 import { clampBound, hoeffdingRadius } from "./arithmetic";
 import { receiptOf, dbState, stateOf } from "./records";
-import { ensureLedgerSchema } from "./schema-version";
+import { checkLedgerSchema } from "./schema-version";
 import { PROCEDURE_STATES, type EvaluationReceipt, type LedgerScope, type ProcedureState } from "./types";
 
 const optionalText = z.string().trim().min(1).optional().catch(undefined);
@@ -45,7 +45,7 @@ export const PAGE_SIZE = 25;
 
 /** Newest first; narrow columns only (no instructions). Filters are exact matches. */
 export async function listProcedures(db: Db, q: ProcedureListQuery, pageSize = PAGE_SIZE): Promise<{ rows: ProcedureSummary[]; total: number }> {
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const where: Prisma.LedgerProcedureWhereInput = {
     tenant: q.tenant,
     agent: q.agent,
@@ -113,7 +113,7 @@ export async function listEvaluations(
   page: number,
   pageSize = PAGE_SIZE,
 ): Promise<{ rows: (EvaluationReceipt & { seq: number })[]; total: number }> {
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const where = { ...scope, procedureId };
   const [rows, total] = await Promise.all([
     db.ledgerEvaluation.findMany({ where, orderBy: { seq: "asc" }, skip: (page - 1) * pageSize, take: pageSize }),
@@ -130,7 +130,7 @@ export type SeriesPoint = { n: number; mean_improvement: number; lower_bound: nu
  * n = qualification_trials is a decision; the others show how the evidence accumulated.
  */
 export async function qualificationSeries(db: Db, scope: LedgerScope, procedureId: string, confidenceDelta: number, maxPoints = 400): Promise<SeriesPoint[]> {
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const count = await db.ledgerEvaluation.count({ where: { ...scope, procedureId, phase: "QUALIFICATION" } });
   if (count === 0) return [];
   const step = Math.max(1, Math.ceil(count / maxPoints));

@@ -10,7 +10,7 @@ import type { LedgerScope } from "./types";
 const RESOLVED = /^(run|trace):/;
 
 /** The run or trace an evidence_ref names, when it is of a form Proctor resolves. */
-export function evidenceTarget(ref: string): { kind: "run" | "trace"; id: string } | null {
+function evidenceTarget(ref: string): { kind: "run" | "trace"; id: string } | null {
   const m = RESOLVED.exec(ref);
   return m ? { kind: m[1] as "run" | "trace", id: ref.slice(m[0].length) } : null;
 }

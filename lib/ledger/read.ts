@@ -5,7 +5,7 @@ import type { Db, Tx } from "../db/prisma";
 import { selectionKey } from "./keys";
 import { PROCEDURE_COLUMNS, receiptOf, recordOf, type ProcedureRow } from "./records";
 import { INSTRUCTION_BYTES, ledgerIdSchema, parseLedger, scopeSchema, selectionSchema, type ScopeInput, type SelectionInput } from "./schemas";
-import { ensureLedgerSchema } from "./schema-version";
+import { checkLedgerSchema } from "./schema-version";
 import type { EvaluationReceipt, LedgerScope, ProcedureRecord } from "./types";
 
 /** Procedure records matching `where` (over alias p), with their decisions; one round trip. */
@@ -19,7 +19,7 @@ const inScope = (s: LedgerScope) => Prisma.sql`p.tenant = ${s.tenant} AND p.agen
 export async function getProcedure(db: Db | Tx, scopeInput: ScopeInput, id: string): Promise<ProcedureRecord | null> {
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const procedureId = parseLedger(ledgerIdSchema, id, "procedure id", "/procedure_id");
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const [record] = await procedureRecords(db, Prisma.sql`${inScope(scope)} AND p.procedure_id = ${procedureId}`);
   return record ?? null;
 }
@@ -28,7 +28,7 @@ export async function getEvaluation(db: Db, scopeInput: ScopeInput, id: string, 
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const procedureId = parseLedger(ledgerIdSchema, id, "procedure id", "/procedure_id");
   const case_id = parseLedger(ledgerIdSchema, caseId, "case id", "/case_id");
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const row = await db.ledgerEvaluation.findUnique({
     where: { tenant_agent_environment_procedureId_caseId: { ...scope, procedureId, caseId: case_id } },
   });
@@ -44,7 +44,7 @@ export async function getEvaluation(db: Db, scopeInput: ScopeInput, id: string, 
 export async function selectProcedure(db: Db, scopeInput: ScopeInput, queryInput: SelectionInput): Promise<ProcedureRecord | null> {
   const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
   const q = parseLedger(selectionSchema, queryInput, "selection");
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   // Instructions never exceed INSTRUCTION_BYTES, so a larger budget selects the same (and fits int4).
   const budget = Math.min(q.max_instruction_bytes, INSTRUCTION_BYTES);
   const [record] = await procedureRecords(

@@ -60,7 +60,7 @@ type AggregateColumns = Pick<ProcedureRow, "state" | "qualification_count" | "me
   monitoring_count: Int8;
 };
 
-export function policyOf(row: PolicyColumns): LedgerPolicy {
+function policyOf(row: PolicyColumns): LedgerPolicy {
   return {
     qualification_trials: row.qualification_trials,
     confidence_delta: row.confidence_delta,

@@ -15,13 +15,13 @@ import { LedgerError } from "./errors";
 import { proposeProcedure } from "./operations/propose-procedure";
 import { getProcedure, procedureRecords } from "./read";
 import { ledgerIdSchema, MAX_SOURCE_REFS, parseLedger } from "./schemas";
-import { ensureLedgerSchema } from "./schema-version";
+import { checkLedgerSchema } from "./schema-version";
 import type { LedgerPolicy, LedgerScope, ProcedureRecord, ProcedureState } from "./types";
 
 export const DEPLOYMENT_SETTING = "ledger:deployment_id";
 
 /** The id every process of this deployment shares, created on first use. */
-export async function deploymentId(db: Db | Tx): Promise<string> {
+async function deploymentId(db: Db | Tx): Promise<string> {
   await db.setting.createMany({ data: [{ key: DEPLOYMENT_SETTING, value: `deployment-${randomUUID()}` }], skipDuplicates: true });
   return (await db.setting.findUniqueOrThrow({ where: { key: DEPLOYMENT_SETTING } })).value;
 }
@@ -51,7 +51,7 @@ export function environmentFingerprint(tools: unknown, model: string): string {
 export const skillProcedureId = (skill: Pick<Skill, "id" | "version">): string => `skill:${skill.id}:v${skill.version}`;
 
 /** Training evidence: the source runs. Evaluations may not reuse these as held-out evidence. */
-export const workflowRef = (workflowRunId: string): string => `proctor:workflow:${workflowRunId}`;
+const workflowRef = (workflowRunId: string): string => `proctor:workflow:${workflowRunId}`;
 
 export type SkillQualificationInput = {
   skill: Pick<Skill, "id" | "agentId" | "status" | "version" | "content" | "sourceCanonicalHash" | "sourceWorkflowIds">;
@@ -145,7 +145,7 @@ export async function skillQualification(db: Db | Tx, skill: Pick<Skill, "id" | 
   // Read-only: before the first qualification there is no deployment id and no procedure.
   const tenant = (await db.setting.findUnique({ where: { key: DEPLOYMENT_SETTING } }))?.value;
   if (!tenant) return null;
-  await ensureLedgerSchema(db);
+  await checkLedgerSchema(db);
   const [record] = await procedureRecords(
     db,
     Prisma.sql`p.tenant = ${tenant} AND p.agent = ${skill.agentId} AND p.procedure_id = ${skillProcedureId(skill)}`,

@@ -26,7 +26,7 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfi
   };
 }
 
-export function createChatModel(config: LlmConfig): ChatModel {
+function createChatModel(config: LlmConfig): ChatModel {
   // No retries: a failed call is reported (distillation error, judge unavailable) and the class
   // stays eligible for the next cycle, which is the retry.
   const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });

@@ -1,6 +1,9 @@
 // OTLP ingestion settings from the environment (README "OpenTelemetry ingestion").
 export const ASSEMBLY_JOB = "otlp_assembly";
 
+/** Assembly jobs (one per trace) the worker hands over at once: their traces share one ingestion per agent. */
+export const ASSEMBLY_BATCH = 200;
+
 /** How long a trace must receive no new span before its runs are assembled (PROCTOR_OTLP_SETTLE_MS, default 5,000). */
 export function settleMs(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.PROCTOR_OTLP_SETTLE_MS;

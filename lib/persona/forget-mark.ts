@@ -1,9 +1,19 @@
 // The forget watermark (issue 16, seed 003's "pause/forget cancellation"): a counter per
 // account, raised by every forget in the forget's own transaction. A reflection reads it when
-// it claims the review slot and compares it again, with the persona row locked, before writing
-// its result: if the account was forgotten meanwhile, nothing the model saw is written. A counter,
+// it claims the review slot and compares it again, under the account lock, before writing its
+// result: if the account was forgotten meanwhile, nothing the model saw is written. A counter,
 // not a time, so the writer's and the forget's clocks never need to agree.
 import type { Tx } from "../db/prisma";
+
+/**
+ * The account's lock, held to the end of the transaction by a forget and by every persona write
+ * before it reads or creates the persona row. A row lock alone cannot order them while the row
+ * does not exist yet: a first reflection creating it concurrently with a forget would commit a
+ * blank persona and a review after the forget. (A hash collision only serializes two accounts.)
+ */
+export async function lockAccount(tx: Tx, userId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('proctor:account:' || ${userId}))`;
+}
 
 export async function forgetMark(tx: Tx, userId: string): Promise<number> {
   const row = await tx.accountForget.findUnique({ where: { userId }, select: { mark: true } });

@@ -44,7 +44,7 @@ const positive = (v: string | undefined): number | null => {
   return v !== undefined && v.trim() !== "" && Number.isFinite(n) && n >= 0 ? n : null;
 };
 
-export function personaLlmOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PersonaLlmOptions | null {
+function personaLlmOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PersonaLlmOptions | null {
   const base = llmConfigFromEnv(env);
   if (!base) return null;
   return {
@@ -61,7 +61,7 @@ export function reflectorFromEnv(env: NodeJS.ProcessEnv = process.env): Reflecto
   return options ? llmReflector(options) : deterministicReflector();
 }
 
-export function promptFor(input: ReflectionInput): string {
+function promptFor(input: ReflectionInput): string {
   return JSON.stringify({
     current_goals: input.goals,
     messages: input.messages.map((m) => ({ id: m.ref, timestamp: m.timestamp.toISOString(), text: m.text })),

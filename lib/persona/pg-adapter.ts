@@ -1,5 +1,6 @@
 // The built-in persona adapter on PostgreSQL (and PGlite). Each operation runs its gate (the
-// caller's audit row) first in its own transaction, locks the account's persona row, checks
+// caller's audit row) first in its own transaction, takes the account lock a forget also takes
+// (lib/persona/forget-mark.ts), locks the account's persona row, checks
 // the revision the operator saw (compare-and-swap) and bumps it. Reflection claims the
 // account's one review slot in that transaction, calls the model outside any transaction,
 // and records the result in a second one.
@@ -13,7 +14,7 @@ import { PersonaConflict, PersonaNotFound } from "./errors";
 import { changeToUndo } from "./undo";
 import { accountPseudonym } from "./audit";
 import { emitWebhookEvent } from "../webhooks/emit";
-import { forgetMark } from "./forget-mark";
+import { forgetMark, lockAccount } from "./forget-mark";
 import type { EvidenceItem, Gate, PersonaAdapter, PersonaState, ReflectTrigger } from "./types";
 
 export const MAX_EVIDENCE_MESSAGES = 40;
@@ -23,7 +24,6 @@ export const DEFAULT_HISTORY_LIMIT = 50;
 export const STALE_REVIEW_MS = 10 * 60 * 1000;
 export const CHANGED_DURING_REVIEW = "The persona changed while the reflection ran; reflect again.";
 export const INTERRUPTED_REVIEW = "The reflection was interrupted before it finished.";
-export const FORGOTTEN_DURING_REVIEW = "The account was forgotten while the reflection ran.";
 
 export type PgPersonaAdapterOptions = {
   reflector: Reflector;
@@ -43,6 +43,7 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   const historyLimit = opts.historyLimit ?? DEFAULT_HISTORY_LIMIT;
 
   async function lock(tx: Tx, userId: string): Promise<AccountPersona | null> {
+    await lockAccount(tx, userId);
     await tx.$queryRaw`SELECT user_id FROM account_personas WHERE user_id = ${userId} FOR UPDATE`;
     return tx.accountPersona.findUnique({ where: { userId } });
   }
@@ -163,16 +164,12 @@ export function createPgPersonaAdapter(database: Db, opts: PgPersonaAdapterOptio
   async function finish(userId: string, c: Extract<Claim, { kind: "claimed" }>, outcome: ReflectionOutcome): Promise<PersonaState> {
     return database.$transaction(async (tx) => {
       const p = await lock(tx, userId);
-      // Paused (cancelled), replaced or forgotten while the model ran: the result is discarded.
+      // Forgotten since the claim: the forget deleted the review and the persona under this lock,
+      // and a persona there now is a new one; nothing the model read is written anywhere.
+      if ((await forgetMark(tx, userId)) !== c.forgetMark) throw new PersonaNotFound();
+      // Paused (cancelled) or replaced while the model ran: the result is discarded.
       if (!p || p.reviewingId !== c.reviewId) return state(tx, userId);
       const at = now();
-      if ((await forgetMark(tx, userId)) !== c.forgetMark) {
-        // Forgotten while this review was being claimed (the forget could not see the slot yet):
-        // release it; nothing the model read is written.
-        await tx.personaReview.update({ where: { id: c.reviewId }, data: { status: "CANCELLED", failure: FORGOTTEN_DURING_REVIEW, finishedAt: at } });
-        await bump(tx, p, { reviewingId: null, reviewingSince: null, reviewState: "CANCELLED" });
-        return state(tx, userId);
-      }
       const u = outcome.usage;
       const usage = {
         model: u.model,

@@ -9,8 +9,10 @@ export type EvidenceItem = {
   thread_id: string;
   agent_id: string;
   timestamp: string;
-  /** An excerpt of the message (private text). */
+  /** An excerpt of the message (private text); "" once expired. */
   text: string;
+  /** Conversation retention deleted the message and this excerpt of it (lib/learning/quote-expiry.ts). */
+  expired?: true;
 };
 
 export type GoalsChange = { goals: { old: string; new: string } };

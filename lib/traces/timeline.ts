@@ -105,21 +105,23 @@ export async function listThreads(
   const agent = f.agentId ?? null;
   const user = f.userId ?? null;
   const like = f.search ? containing(f.search) : null;
+  // Agents being deleted are hidden at once (issue 16).
+  const live = Prisma.sql`agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
   const threads = Prisma.sql`
     SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (
       SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs,
           ${like}::text IS NOT NULL AND role = 'user' AND text ILIKE ${like} AS hit FROM conversation_messages
-        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
       UNION ALL
       SELECT agent_id, user_id, thread_id, created_at, 0, 1, ${like}::text IS NOT NULL AND query ILIKE ${like} FROM workflows
-        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user})
+        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
     ) t GROUP BY agent_id, user_id, thread_id
     HAVING ${like}::text IS NULL OR bool_or(hit) OR thread_id ILIKE ${like} OR user_id ILIKE ${like}`;
-  const [rows, [{ total }]] = await Promise.all([
-    database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint }[]>`
-      ${threads} ORDER BY last_at DESC, thread_id, agent_id OFFSET ${(page.page - 1) * page.pageSize} LIMIT ${page.pageSize}`,
-    database.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (${threads}) m`,
-  ]);
+  // The threads are grouped once: the page's rows carry the total; a page past the end counts alone.
+  const rows = await database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint; total: number }[]>`
+    SELECT *, (count(*) OVER ())::int AS total FROM (${threads}) m
+    ORDER BY last_at DESC, thread_id, agent_id OFFSET ${(page.page - 1) * page.pageSize} LIMIT ${page.pageSize}`;
+  const total = rows[0]?.total ?? (page.page > 1 ? (await database.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (${threads}) m`)[0].total : 0);
   return {
     threads: rows.map((r) => ({ agentId: r.agent_id, userId: r.user_id, threadId: r.thread_id, lastAt: r.last_at, messages: Number(r.messages), runs: Number(r.runs) })),
     total,

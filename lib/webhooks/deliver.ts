@@ -14,7 +14,7 @@ import { decryptSecret } from "./secret";
 export type WebhookDeliveryOptions = { maxAttempts: number; backoffMs: number; timeoutMs: number };
 
 /** PROCTOR_WEBHOOK_MAX_ATTEMPTS (5), PROCTOR_WEBHOOK_BACKOFF_MS (30 s, doubled per retry), PROCTOR_WEBHOOK_TIMEOUT_MS (10 s). */
-export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookDeliveryOptions {
+function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookDeliveryOptions {
   const int = (v: string | undefined, fallback: number) => (v && /^[1-9]\d{0,8}$/.test(v) ? Number(v) : fallback);
   return {
     maxAttempts: int(env.PROCTOR_WEBHOOK_MAX_ATTEMPTS, 5),

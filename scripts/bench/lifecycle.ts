@@ -16,7 +16,9 @@
 //     p99/max 2.4 s, /agents p50 329 ms, p99/max 4.1 s, no failures (the latencies are the load's).
 // (b) 100,000 runs (147 MiB) exported in 55.1 s = 1,816 rows/s against 13,679 rows/s read
 //     straight from PostgreSQL; server RSS 430 MiB idle, 484 MiB peak. The gap is Prisma's row
-//     decoding and the JSON of each run; a pg cursor on pgPool() is the next step if it matters.
+//     decoding and the JSON of each run. Since then the export reads each page with one raw
+//     statement on the pg pool (lib/learning/export.ts gives an in-process comparison); this
+//     benchmark could not start its console on the overloaded machine to measure it end to end.
 import http from "node:http";
 import pg from "pg";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer } from "../../tests/helpers/server.ts";

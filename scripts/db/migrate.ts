@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import pg from "pg";
 import { openSchemaEngine } from "../../lib/db/schema-engine.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -25,6 +26,31 @@ export async function applyMigrations(
   connectionString: string,
   opts: { through?: string; onNotice?: (message: string) => void } = {},
 ): Promise<string[]> {
+  return withMigrationLock(connectionString, () => apply(connectionString, opts));
+}
+
+// The schema engine takes an advisory lock of its own but gives up after 10 s, so a second
+// process starting while the first migrates (a fleet's web processes and workers) would fail.
+// This lock waits instead; the waiter then finds nothing left to apply.
+const MIGRATION_LOCK = 0x70726f64; // "prod", beside the promotion cycle's "proc"
+
+async function withMigrationLock<T>(connectionString: string, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    // A literal key: one simple-query message (the embedded server multiplexes connections).
+    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    try {
+      return await fn();
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function apply(connectionString: string, opts: { through?: string; onNotice?: (message: string) => void }): Promise<string[]> {
   const engine = await openSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"), opts.onNotice);
   try {
     const lockPath = path.join(migrationsDir, "migration_lock.toml");
@@ -45,7 +71,7 @@ export async function applyMigrations(
     });
     return out.appliedMigrationNames;
   } finally {
-    engine.free();
+    await engine.close();
   }
 }
 

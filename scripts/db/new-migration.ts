@@ -26,7 +26,7 @@ const result = await engine.diff({
   exitCode: null,
   filters: { externalTables: [], externalEnums: [] },
 });
-engine.free();
+await engine.close();
 await scratch.close();
 const sql = (result.stdout ?? "").trim();
 if (!sql || /^-- This is an empty migration/.test(sql)) {

@@ -1,6 +1,7 @@
-// One console per worker, on a fresh database, for the browser tests. Every page fails its
+// One console per worker for the browser tests. Every page fails its
 // test on a browser console error or an uncaught exception, except those the test declares.
 import { test as base, expect, type Page } from "@playwright/test";
+import { resetDatabase, takeSnapshot, type Snapshot } from "../helpers/database-reset";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 
 export const ARTIFACTS = "tests/e2e/artifacts";
@@ -12,14 +13,30 @@ export function allowConsoleError(page: Page, match: RegExp) {
   expected.get(page)?.push(match);
 }
 
-export const test = base.extend<object, { server: TestServer }>({
+// Every spec shares one console (a server start costs 10 to 20 s), on a database put back to
+// what start-up wrote whenever a new spec file begins (tests/helpers/database-reset.ts): persona
+// actions on, no model (the deterministic reflector and the template distiller).
+const ENV = { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" };
+/** The spec file the database was last reset for, in this worker. */
+let databaseOf: string | null = null;
+
+export const test = base.extend<{ freshDatabase: void }, { server: TestServer; snapshot: Snapshot }>({
   server: [
     async ({}, use) => {
-      const server = await startTestServer();
+      const server = await startTestServer({ env: ENV });
       await use(server);
       await server.stop();
     },
     { scope: "worker", timeout: 180_000 },
+  ],
+  snapshot: [async ({ server }, use) => use(await takeSnapshot(server.databaseUrl)), { scope: "worker" }],
+  freshDatabase: [
+    async ({ server, snapshot }, use, testInfo) => {
+      if (databaseOf !== null && databaseOf !== testInfo.file) await resetDatabase(server.sql, snapshot);
+      databaseOf = testInfo.file;
+      await use();
+    },
+    { auto: true },
   ],
   baseURL: async ({ server }, use) => use(server.baseUrl),
   page: async ({ page }, use) => {
@@ -36,20 +53,6 @@ export const test = base.extend<object, { server: TestServer }>({
 });
 
 export { expect };
-
-/** The browser test with a console of its own, started with `env` (persona actions, no model…). */
-export function testOnServer(env: Record<string, string>) {
-  return test.extend<object, { server: TestServer }>({
-    server: [
-      async ({}, use) => {
-        const server = await startTestServer({ env });
-        await use(server);
-        await server.stop();
-      },
-      { scope: "worker", timeout: 180_000 },
-    ],
-  });
-}
 
 /** Fills and sends the sign-in form the page shows (the admin unless told otherwise). */
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {

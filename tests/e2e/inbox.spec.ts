@@ -6,10 +6,7 @@
 // at 375 px (approving, whose reason is optional). Screenshots: tests/e2e/artifacts/inbox-*.png.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY } from "../helpers/server";
-import { ARTIFACTS, allowConsoleError, expect, testOnServer, signIn as signInAs } from "./fixtures";
-
-// Persona actions on, no model: the deterministic reflector and the template distiller.
-const test = testOnServer({ PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
+import { ARTIFACTS, allowConsoleError, expect, test, signIn as signInAs } from "./fixtures";
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const TOOLS = [

@@ -5,10 +5,7 @@
 // traces, runs, run and agent pages. At 1440 px, then 375 px; screenshots links-*.png.
 import type { Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, testOnServer } from "./fixtures";
-
-// The template distiller (no LLM), so the skill does not depend on a model.
-const test = testOnServer({ PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
+import { ARTIFACTS, expect, test } from "./fixtures";
 
 const AGENT = "e2e-links-bot";
 const OTHER = "e2e-other-bot";

@@ -2,9 +2,7 @@
 // evidence opens the thread's trace → Approve (version 2) → Undo with a reason (version 3) → Pause (Resume
 // shown, Reflect disabled) → no horizontal overflow at 375 px; no browser errors.
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, testOnServer } from "./fixtures";
-
-const test = testOnServer({ PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
+import { ARTIFACTS, expect, test } from "./fixtures";
 
 const AGENT = "e2e-tutor";
 const USER = "learner-1";

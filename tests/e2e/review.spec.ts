@@ -7,10 +7,7 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
 import { callAction } from "../helpers/actions";
-import { ARTIFACTS, expect, testOnServer, signIn } from "./fixtures";
-
-// The template distiller (no LLM): the flow does not depend on a model.
-const test = testOnServer({ PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" });
+import { ARTIFACTS, expect, test, signIn } from "./fixtures";
 
 const AGENT = "e2e-review-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };

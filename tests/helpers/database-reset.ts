@@ -11,8 +11,8 @@
 //   each reset a trigger starts new agents SKILLS_VERSION_STEP past the previous reset's (Prisma
 //   writes the column's default itself, so the column's DEFAULT cannot do it);
 // - the ledger schema version row is kept: the server checked it once and will not write it again;
-// - login throttling lives in login_failures (emptied); the per-key rate limit buckets refill
-//   within two seconds and ingestion's agent settings are re-checked by its statement.
+// - login throttling and the per-key API rate limits live in login_failures and
+//   api_key_rate_limits (emptied); ingestion's agent settings are re-checked by its statement.
 import pg from "pg";
 
 /** Rows by table, of the tables that held any. */

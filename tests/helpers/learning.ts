@@ -73,6 +73,14 @@ export async function postRuns(server: TestServer, agentId: string, n: number, o
   return out;
 }
 
+/** `n` new runs in one batch request; their ids. */
+export async function postBatch(server: TestServer, agentId: string, n: number): Promise<string[]> {
+  const r = await call(server.baseUrl, admin, "POST", `/api/v1/agents/${agentId}/workflows/batch`, { workflows: Array.from({ length: n }, () => refundRun()) });
+  expect(r.status, r.text).toBe(207);
+  expect(r.json.results.every((x: { status: number }) => x.status === 201)).toBe(true);
+  return r.json.results.map((x: { id: string }) => x.id);
+}
+
 export async function cycle(server: TestServer, agentId: string) {
   const r = await call(server.baseUrl, admin, "POST", `/api/v1/agents/${agentId}/promotion-cycles`);
   expect(r.status, r.text).toBe(200);

@@ -8,7 +8,8 @@
 // gets a server of its own when it passes other `env`, `emptyDataDir`, `dataDir` or `dedicated`. Today:
 // - learning-llm, persona-llm: a fake LLM's base URL (a server of the test's own);
 // - health: an empty data dir (initdb and every migration at start);
-// - start-data-dir: a data dir of the test's own, inspected after SIGTERM.
+// - start-data-dir: a data dir of the test's own, inspected after SIGTERM;
+// - fleet: a second web process on a shared server's database (launchTestServer with databaseUrl).
 // ledger-core starts no server (the ledger called in-process on its own database).
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -59,12 +60,14 @@ export function postgresBaseUrl(): string {
   return process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 }
 
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database, empty or a copy of `template` (whose idle connections, e.g. a finished migration's pool, are ended first). */
+export async function createPostgresDatabase(opts: { template?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(postgresBaseUrl());
   const name = `proctor_it_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (opts.template) await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [opts.template]);
+  await admin.query(`CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${pg.escapeIdentifier(opts.template)}` : ""}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -90,19 +93,22 @@ type ServerOptions = {
   dataDir?: string;
   /** A database the caller made and keeps, passed as DATABASE_URL (start.ts's PostgreSQL path, whatever serves it). */
   databaseUrl?: string;
+  /** How long start-up may take until /api/health answers (90 s; benchmarks on a loaded machine wait longer). */
+  startTimeoutMs?: number;
 };
 
 /**
  * The servers the integration suite shares, by their environment beyond the defaults; a file
  * takes the first whose environment includes its own. Persona actions are on in the first: no
  * file sharing it tests them off. The second has no in-process worker (shadow-evaluation,
- * shadow-durability and job-retention run their own) and persona actions off (persona-restart).
+ * shadow-durability, job-retention and fleet run their own), persona actions off (persona-restart)
+ * and a NEXTAUTH_SECRET of its own (fleet starts a second web process with it on its database).
  * The third is read-only with single sign-on (auth's second part, persona-readonly).
  */
 export const SHARED_SERVERS: Record<string, string>[] = [
   // A short OTLP settle time (otlp.test.ts): only OTLP exports read it.
   { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" },
-  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "" },
+  { PROCTOR_WORKER: "0", PROCTOR_PSEUDONYM_KEY: "", NEXTAUTH_SECRET: "fleet-test-secret-shared-by-every-web-process" },
   {
     PROCTOR_READ_ONLY: "1",
     PROCTOR_PERSONA_ACTIONS: "1",
@@ -114,6 +120,11 @@ export const SHARED_SERVERS: Record<string, string>[] = [
     PROCTOR_OIDC_NAME: "Acme SSO",
   },
 ];
+/**
+ * A web process of a fleet (tests/integration/fleet.test.ts): the second shared server's
+ * environment, so that its first process is that server and a second one joins its database.
+ */
+export const FLEET_WEB_ENV = SHARED_SERVERS[1];
 /** Where the integration suite's global setup tells test files its control port's URL. */
 export const SHARED_SERVERS_VAR = "PROCTOR_SHARED_TEST_SERVERS";
 export type SharedServer = {
@@ -215,11 +226,12 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     };
     started.stdout!.on("data", collect);
     started.stderr!.on("data", collect);
+    // Generous: on the shared machine under load a start has taken over 90 s.
     await waitFor(async () => {
       if (started.exitCode !== null) throw new Error(`server exited early:\n${out}`);
       const r = await fetch(`${baseUrl}/api/health`).catch(() => null);
       return r?.ok ?? false;
-    }, 90_000, () => out);
+    }, opts.startTimeoutMs ?? 180_000, () => out); // a start takes over 90 s on a machine loaded by parallel suites
   };
   const terminate = async () => {
     if (child.exitCode !== null) return;
@@ -228,7 +240,15 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill("SIGKILL");
   };
-  await launch();
+  try {
+    await launch();
+  } catch (e) {
+    // A server that never answered must not outlive the test that gave up on it.
+    await terminate();
+    await dropDatabase().catch(() => {});
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // Idle connections die with an embedded database on restart; the pool replaces them.
   sql.on("error", () => {});

@@ -21,6 +21,22 @@ export async function drained(server: TestServer, agentId: string, timeoutMs = 6
   }, timeoutMs, () => JSON.stringify(server.output().slice(-2000)));
 }
 
+/** Every run evaluated exactly once against the skill, and the stats equal to the records. */
+export async function expectEachRunOnce(server: TestServer, agentId: string, skillId: string, runIds: string[]) {
+  expect(await jobCounts(server, agentId)).toEqual({ DONE: expect.any(Number) });
+  const recs = await records(server, skillId);
+  expect(recs.map((r) => r.workflow_run_id).sort()).toEqual([...runIds].sort());
+  const dup = await server.sql.query(
+    "SELECT workflow_run_id, skill_id, count(*)::int AS n FROM shadow_evaluations WHERE agent_id = $1 GROUP BY 1, 2 HAVING count(*) > 1",
+    [agentId],
+  );
+  expect(dup.rows).toEqual([]);
+  const mirrored = await server.sql.query("SELECT count(*)::int AS n FROM workflows WHERE id = ANY($1) AND jsonb_array_length(shadow_evaluations) = 1", [runIds]);
+  expect(mirrored.rows[0].n).toBe(runIds.length);
+  const s = (await getSkill(server, skillId)).stats.shadow;
+  expect(s).toMatchObject({ observations: runIds.length, trajectory_matches: runIds.length, matched_successes: runIds.length, matched_failures: 0 });
+}
+
 export async function records(server: TestServer, skillId: string): Promise<{ workflow_run_id: string; record: Record<string, unknown> }[]> {
   const r = await server.sql.query("SELECT workflow_run_id, record FROM shadow_evaluations WHERE skill_id = $1 ORDER BY evaluated_at, id", [skillId]);
   return r.rows;

@@ -110,6 +110,11 @@ describe("workflow export", () => {
     const order = runs.map((w) => `${w.created_at}|${w.id}`);
     expect(order).toEqual([...order].sort());
     expect(runs[0]).toMatchObject({ agent_id: DOOMED, query: "Refund order A0", steps: steps(0) });
+    // Byte for byte what GET /api/v1/workflows/{id} answers, on both sides of the batch boundary.
+    const raw = r.text.split("\n");
+    for (const i of [0, 499, 500, RUNS - 1]) {
+      expect(raw[i]).toBe((await call(server.baseUrl, key, "GET", `/api/v1/workflows/${runs[i].id}`)).text);
+    }
   });
 
   it("filters by time range, class, user and outcome", async () => {

@@ -5,16 +5,18 @@
 // persona gets a new identity; run retention strips old runs without moving a gate figure.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
+import { PrismaClient } from "@/lib/db/generated/client";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { isDomainError } from "@/lib/errors";
 import type { AuditContext } from "@/lib/audit/record";
 import { reflectPersona } from "@/lib/persona/operations";
 import { applyRetention } from "@/lib/learning/retention";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, testDatabase, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { admin as adminKey, cycle, postRuns, putAgent } from "../helpers/learning";
-import { act, postMessages } from "../helpers/persona";
+import { act, postMessages, viewState } from "../helpers/persona";
 import { callAction } from "../helpers/actions";
-import { proposalReply, startFakeOpenAI } from "../helpers/fake-openai-persona";
+import { proposalReply, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai-persona";
 
 let server: TestServer;
 let db: Db;
@@ -58,6 +60,51 @@ async function classesOffTheirRuns(agentId: string) {
   );
   expect(r.rows.length).toBeGreaterThan(0);
   return r.rows.filter((c) => c.executions !== c.runs || c.successes !== c.ok || c.distinct_queries !== c.queries || c.distinct_queries !== c.query_rows);
+}
+
+const PERSONA_TABLES = ["account_personas", "persona_reviews", "persona_proposals", "persona_history", "conversation_messages"];
+
+/** The account's rows per persona table, only the tables holding some. */
+async function personaRowsOf(userId: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of PERSONA_TABLES) {
+    const n = (await server.sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [userId])).rows[0].n;
+    if (n > 0) counts[table] = n;
+  }
+  return counts;
+}
+
+/** Runs `fn` with this process's reflections on a loopback model whose one proposal answers only once released. */
+async function withHeldModel(goals: string, fn: (fake: FakeOpenAI, release: () => void) => Promise<void>) {
+  const fake = await startFakeOpenAI();
+  let release!: () => void;
+  fake.queue({ ...proposalReply(goals, ["m1"]), hold: new Promise<void>((r) => (release = r)) });
+  const saved = { url: process.env.PROCTOR_LLM_BASE_URL, key: process.env.PROCTOR_LLM_API_KEY };
+  process.env.PROCTOR_LLM_BASE_URL = fake.baseUrl;
+  process.env.PROCTOR_LLM_API_KEY = "test";
+  try {
+    await fn(fake, release);
+  } finally {
+    release();
+    process.env.PROCTOR_LLM_BASE_URL = saved.url;
+    process.env.PROCTOR_LLM_API_KEY = saved.key;
+    await fake.close();
+  }
+}
+
+/** The reflection operation run in this process (as the console runs it), settled either way. */
+function reflectInProcess(userId: string, client: Db = db): Promise<{ state: unknown; error: unknown }> {
+  const by: AuditContext = { actor: { type: "user", id: "u-admin", label: ADMIN_EMAIL, role: "ADMIN" }, requestId: "req-race", clientHash: null };
+  return reflectPersona(client, { userId, trigger: "manual" }, by).then(
+    (state) => ({ state, error: null }),
+    (error: unknown) => ({ state: null, error }),
+  );
+}
+
+/** Sessions of the database waiting on a lock `pid` holds. */
+async function blockedBy(pid: number): Promise<number[]> {
+  const r = await server.sql.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]);
+  return r.rows.map((x) => x.pid);
 }
 
 describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
@@ -157,33 +204,16 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     await postMessages(server, "racer", user, "t-r", [`My goal is to knit a ${MARKER} scarf.`]);
 
     // The same reflection operation, in this process, with the model a loopback server that answers when told.
-    const fake = await startFakeOpenAI();
-    let release!: () => void;
-    fake.queue({ ...proposalReply(`Knit ${MARKER}`, ["m1"]), hold: new Promise<void>((r) => (release = r)) });
-    const saved = { url: process.env.PROCTOR_LLM_BASE_URL, key: process.env.PROCTOR_LLM_API_KEY };
-    process.env.PROCTOR_LLM_BASE_URL = fake.baseUrl;
-    process.env.PROCTOR_LLM_API_KEY = "test";
-    const by: AuditContext = { actor: { type: "user", id: "u-admin", label: ADMIN_EMAIL, role: "ADMIN" }, requestId: "req-race", clientHash: null };
-    try {
-      const reflecting = reflectPersona(db, { userId: user, trigger: "manual" }, by).then(
-        (state) => ({ state, error: null }),
-        (error: unknown) => ({ state: null, error }),
-      );
+    await withHeldModel(`Knit ${MARKER}`, async (fake, release) => {
+      const reflecting = reflectInProcess(user);
       await waitFor(async () => fake.requests.length === 1, 30_000);
       const gone = await forget(user);
       expect(gone.status, gone.text).toBe(200);
       expect(gone.json).toMatchObject({ reviews_deleted: 2, proposals_deleted: 1, messages_deleted: 2 });
       release();
-      const ended = await reflecting;
-      expect(isDomainError(ended.error, "not_found")).toBe(true);
-    } finally {
-      process.env.PROCTOR_LLM_BASE_URL = saved.url;
-      process.env.PROCTOR_LLM_API_KEY = saved.key;
-      await fake.close();
-    }
-    for (const table of ["account_personas", "persona_reviews", "persona_proposals", "persona_history", "conversation_messages"]) {
-      expect((await server.sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [user])).rows[0].n, table).toBe(0);
-    }
+      expect(isDomainError((await reflecting).error, "not_found")).toBe(true);
+    });
+    expect(await personaRowsOf(user)).toEqual({});
     expect(await columnsHolding(MARKER)).toEqual([]);
     expect((await server.sql.query(`SELECT mark FROM account_forgets WHERE user_id = $1`, [user])).rows[0].mark).toBe(1);
 
@@ -194,6 +224,51 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     const newIdentity = (await server.sql.query(`SELECT persona_id FROM account_personas WHERE user_id = $1`, [user])).rows[0].persona_id;
     expect(newIdentity).not.toBe(oldIdentity);
   });
+
+  // PostgreSQL only: PGlite serves one transaction at a time, so there a reflection's claim cannot
+  // interleave with a forget (the test above covers the model answering after the forget there).
+  if (testDatabase() === "postgres") {
+    it("a first reflection claiming while the forget commits leaves no persona, review or proposal", async () => {
+      const user = "acct-race-first";
+      await putAgent(server, "racer");
+      await postMessages(server, "racer", user, "t-f", ["My goal is to learn ZQX-first-race pottery."]);
+      // Another session creating this account's persona row holds its insert open: the reflection's
+      // claim has read the messages and now waits on that key, its transaction open, until released.
+      const holder = await server.sql.connect();
+      // The claim's transaction waits on purpose, longer than Prisma's default 5 s under load.
+      const patient = new PrismaClient({ adapter: new PrismaPg({ connectionString: server.databaseUrl, max: 2 }), transactionOptions: { timeout: 120_000 } });
+      let ended: { state: unknown; error: unknown } | undefined;
+      try {
+        await holder.query("BEGIN");
+        const holderPid = (await holder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+        await holder.query(
+          `INSERT INTO account_personas (user_id, agent_id, persona_id, name, role, updated_at) VALUES ($1, 'racer', 'prs_holder', 'holder', 'holder', now())`,
+          [user],
+        );
+        await withHeldModel("Throw ZQX-first-race pots", async (_fake, release) => {
+          const reflecting = reflectInProcess(user, patient);
+          let waiting: number[] = [];
+          await waitFor(async () => (waiting = await blockedBy(holderPid)).length === 1, 30_000);
+          const [claimPid] = waiting;
+          let answered = false;
+          const forgetting = forget(user).finally(() => (answered = true));
+          // The forget either finishes meanwhile or waits for the claim's transaction; then the claim goes on.
+          await waitFor(async () => answered || (await blockedBy(claimPid)).length > 0, 30_000);
+          await holder.query("ROLLBACK");
+          const gone = await forgetting;
+          expect(gone.status, gone.text).toBe(200);
+          release();
+          ended = await reflecting;
+        });
+      } finally {
+        holder.release();
+        await patient.$disconnect();
+      }
+      expect(await personaRowsOf(user)).toEqual({});
+      expect(await columnsHolding("ZQX-first-race")).toEqual([]);
+      expect(isDomainError(ended?.error, "not_found")).toBe(true);
+    });
+  }
 });
 
 describe(`retention (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
@@ -221,19 +296,51 @@ describe(`retention (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     });
     const before = await figures();
     const off = { runDays: null, conversationDays: null };
-    expect(await applyRetention(db, { defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 0 });
+    expect(await applyRetention(db, { defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 0, quotesExpired: 0 });
 
     // 40 days on, everything is past the agent's 30 days; batches of 4 take several statements.
     const later = new Date(Date.now() + 40 * 24 * 3600_000);
-    expect(await applyRetention(db, { now: later, batchSize: 4, defaults: off })).toEqual({ runsExpired: 11, messagesDeleted: 2 });
+    expect(await applyRetention(db, { now: later, batchSize: 4, defaults: off })).toEqual({ runsExpired: 11, messagesDeleted: 2, quotesExpired: 0 });
     const runs = await server.sql.query(`SELECT query, steps, answer, expired_at, canonical_hash FROM workflows WHERE agent_id = $1`, [agent]);
     expect(runs.rows.every((r) => r.query === "" && r.steps.length === 0 && r.expired_at && r.canonical_hash)).toBe(true);
     expect(await figures()).toEqual(before);
     expect(await classesOffTheirRuns(agent)).toEqual([]);
-    expect(await applyRetention(db, { now: later, defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 0 });
+    expect(await applyRetention(db, { now: later, defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 0, quotesExpired: 0 });
 
     // The agent page says what is kept and for how long.
     const page = await call(server.baseUrl, admin, "GET", `/agents/${agent}`);
     expect(page.text).toContain("Runs keep their query, steps and answer for 30 days");
+  });
+
+  it("expires the quotes persona reflections copied from the messages it deletes, and only those", async () => {
+    const OLD = "ZQX-old-quote-5150";
+    const NEW = "ZQX-new-quote-5151";
+    const agent = "quoter";
+    const user = "acct-q";
+    await putAgent(server, agent, { conversation_retention_days: 30 });
+    // An approved version citing the older message, then a pending suggestion citing the newer one.
+    await postMessages(server, agent, user, "t-q", [`My goal is to master ${OLD} cooking.`]);
+    const s1 = (await act(server, admin, { user_id: user, action: "reflect" })).json;
+    expect((await act(server, admin, { user_id: user, action: "approve", revision: s1.revision, proposal_id: s1.pending.id })).status).toBe(200);
+    await postMessages(server, agent, user, "t-q", [`My goal is to teach ${NEW} baking.`]);
+    expect((await act(server, admin, { user_id: user, action: "reflect" })).json.pending).not.toBeNull();
+    const quoted = ["persona_history.evidence", "persona_proposals.evidence", "conversation_messages.text"];
+    expect(await columnsHolding(OLD)).toEqual(expect.arrayContaining(quoted));
+
+    // The cutoff falls between the two messages: 30 days after the newer one's time.
+    const newer = (await server.sql.query(`SELECT max(timestamp) AS t FROM conversation_messages WHERE user_id = $1`, [user])).rows[0].t as Date;
+    const now = new Date(newer.getTime() + 30 * 24 * 3600_000);
+    const off = { runDays: null, conversationDays: null };
+    // Two rows quote the older message: the approved proposal and the version it made.
+    expect(await applyRetention(db, { now, batchSize: 1, defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 1, quotesExpired: 2 });
+    expect((await columnsHolding(OLD)).filter((c) => quoted.includes(c))).toEqual([]);
+    expect(await columnsHolding(NEW)).toEqual(expect.arrayContaining(["persona_proposals.evidence", "conversation_messages.text"]));
+    expect(await applyRetention(db, { now, defaults: off })).toEqual({ runsExpired: 0, messagesDeleted: 0, quotesExpired: 0 });
+
+    // The persona keeps which memory a change rested on, and says its quote expired.
+    const state = (await viewState(server, admin, user)).json;
+    const applied = state.persona.evolution_history.find((h: { action: string }) => h.action === "applied");
+    expect(applied.evidence).toEqual([expect.objectContaining({ text: "", expired: true, thread_id: "t-q" })]);
+    expect(state.pending.evidence.every((e: { text: string; expired?: boolean }) => e.text.includes(NEW) && !e.expired)).toBe(true);
   });
 });

@@ -79,6 +79,11 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const all = await inboxCounts(db, ADMIN_CAN);
     expect(all).toMatchObject({ persona_proposals: 1, dead_jobs: 1 });
     expect(await inboxCounts(db, ADMIN_CAN, READY)).toMatchObject({ persona_proposals: 0, dead_jobs: 0 });
+    // Agents being deleted count nowhere: their skills, dead jobs and their accounts' suggestions.
+    await server.sql.query("UPDATE agents SET deleting_at = now() WHERE id = ANY($1)", [[REVIEWED, TUTOR]]);
+    expect(await inboxCounts(db, ADMIN_CAN)).toMatchObject({ shadow_skills: 0, ready_skills: 1, persona_proposals: 0, dead_jobs: 0 });
+    await server.sql.query("UPDATE agents SET deleting_at = NULL WHERE id = ANY($1)", [[REVIEWED, TUTOR]]);
+    expect(await inboxCounts(db, ADMIN_CAN)).toEqual(all);
 
     // Viewers see only the learning kinds; persona and ledger kinds are not even counted.
     expect(Object.keys(await inboxCounts(db, VIEWER_CAN)).sort()).toEqual(["dead_jobs", "deviations", "ready_classes", "ready_skills", "shadow_skills"]);
@@ -93,6 +98,20 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(home.text).toContain(`${total} items awaiting a decision`);
     const agents = await call(server.baseUrl, admin, "GET", "/agents");
     expect(agents.text).toMatch(/aria-label="Awaiting a decision"/);
+    // The sidebar counts follow the agent in scope (the URL's, a run page's run's) and so does
+    // the switcher from the first byte; another scope's counts come from the console route.
+    const sidebar = (text: string) => /aria-label="Awaiting a decision"[\s\S]*?<\/ul>/.exec(text)?.[0] ?? "";
+    expect(sidebar((await call(server.baseUrl, admin, "GET", "/workflows")).text)).toContain("Persona suggestions");
+    const scoped = sidebar((await call(server.baseUrl, admin, "GET", `/workflows?agent=${READY}`)).text);
+    expect(scoped).toContain("Skills ready for review");
+    expect(scoped).not.toContain("Persona suggestions");
+    expect(scoped).not.toContain("Dead jobs");
+    const { rows: [run] } = await server.sql.query("SELECT id FROM workflows WHERE agent_id = $1 LIMIT 1", [READY]);
+    const runPage = await call(server.baseUrl, admin, "GET", `/workflows/runs/${encodeURIComponent(run.id)}`);
+    expect(runPage.text).toMatch(new RegExp(`<option value="${READY}" selected=""`));
+    expect(sidebar(runPage.text)).not.toContain("Persona suggestions");
+    const counted = await call(server.baseUrl, admin, "GET", `/api/console/inbox?agent=${READY}`);
+    expect(counted.json).toEqual(await inboxCounts(db, ADMIN_CAN, READY));
     const viewerHome = await call(server.baseUrl, viewer, "GET", "/");
     expect(viewerHome.status).toBe(200);
     expect(viewerHome.text).not.toContain("acct-goals");
@@ -108,6 +127,10 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(rows.find((r) => r.userId === "acct-runs")).toMatchObject({ agentId: REVIEWED, runs: 6, pending: false, persona: null });
     expect((await listAccounts(db, { q: "RUNS", page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
     expect((await listAccounts(db, { pending: true, page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-goals"]);
+    // An agent being deleted takes its accounts' activity off the list at once.
+    await server.sql.query("UPDATE agents SET deleting_at = now() WHERE id = $1", [TUTOR]);
+    expect((await listAccounts(db, { page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
+    await server.sql.query("UPDATE agents SET deleting_at = NULL WHERE id = $1", [TUTOR]);
 
     const page = await call(server.baseUrl, admin, "GET", "/accounts?q=goals");
     expect(page.status).toBe(200);

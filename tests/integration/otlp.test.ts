@@ -1,6 +1,6 @@
 // OTLP/HTTP trace ingestion (issue 14 item 1) on the built console: exports made by the
 // OpenTelemetry SDK's own serializers, protobuf and JSON, become the same run through the
-// worker's assembly; split exports make one run, re-exports none; refusals are OTLP Status
+// worker's assembly (many traces per claim); split exports make one run, re-exports none; refusals are OTLP Status
 // bodies; examples/otel-agent runs against the console. Both databases: the staging statement
 // (CTEs with ON CONFLICT and FOR UPDATE) and job queueing are engine SQL.
 import { spawnSync } from "node:child_process";
@@ -114,6 +114,29 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     const queued = await server.sql.query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'otlp_assembly' AND payload->>'trace_id' = $1 AND status = 'PENDING'`, [traceId]);
     expect(queued.rows[0].n).toBe(0);
     expect(await runsOf(traceId)).toHaveLength(1);
+  });
+
+  it("assembles many traces of several agents at once: each trace its run and its thread's messages", async () => {
+    const traces = [0, 1, 2, 3].map((i) =>
+      recordAgentTrace({
+        ...refund,
+        agentId: i % 2 ? "otel-many-b" : "otel-many-a",
+        query: `Refund order M${i}`,
+        thread: `t-many-${i}`,
+        calls: i === 2 ? [...refund.calls, { tool: "notify_user", args: { text: "done" }, result: "ok" }] : refund.calls,
+        status: "ok",
+        skills: undefined,
+      }),
+    );
+    expect((await post(protobufExport(traces.flat()))).status).toBe(200);
+    for (const t of traces) await arrived(traceIdOf(t));
+    const runs = (await server.sql.query(`SELECT agent_id, query, thread_id FROM workflows WHERE agent_id LIKE 'otel-many-%' ORDER BY query`)).rows;
+    expect(runs).toEqual([0, 1, 2, 3].map((i) => ({ agent_id: i % 2 ? "otel-many-b" : "otel-many-a", query: `Refund order M${i}`, thread_id: `t-many-${i}` })));
+    const messages = await server.sql.query(`SELECT agent_id, thread_id, count(*)::int AS n FROM conversation_messages WHERE thread_id LIKE 't-many-%' GROUP BY 1, 2 ORDER BY 2`);
+    expect(messages.rows).toEqual(runs.map((r) => ({ agent_id: r.agent_id, thread_id: r.thread_id, n: 2 })));
+    // The agent's toolbox holds the tool only one of its traces used.
+    const a = await call(server.baseUrl, key, "GET", "/api/v1/agents/otel-many-a");
+    expect(a.json.tools.map((t: { name: string }) => t.name).sort()).toEqual(["issue_refund", "lookup_order", "notify_user"]);
   });
 
   it("counts spans missing required attributes as rejected, with the reason", async () => {

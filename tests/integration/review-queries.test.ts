@@ -269,6 +269,10 @@ describe(`review queries: skills (${dbKind})`, () => {
       { type: "skill.demoted", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, reason: "drifted in review" } },
       { type: "skill.activated", target: { type: "skill", id: demoted.id }, data: { agent_id: AGENT, version: 1, injection_role: "developer", reason: "reviewed" } },
     ]);
+    // Named as the audit page names them (the summary links the skill and agent by name, not id).
+    const agentName = (await db.agent.findUniqueOrThrow({ where: { id: AGENT } })).name;
+    expect(d.auditNames.skill[demoted.id]).toEqual({ name: demoted.name, version: 1, agentId: AGENT });
+    expect(d.auditNames.agent[AGENT]).toBe(agentName);
     expect(d.sourceRuns.length).toBeGreaterThan(0);
     expect(d.sourceRuns.every((r) => r.outcome === "SUCCESS")).toBe(true);
     expect(d.config.require_shadow).toBe(true);

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
-import { admin, getSkill, postRuns, putAgent, refundRun } from "../helpers/learning";
-import { drained, jobCounts, records, shadowAgent, SHADOW_JOB } from "../helpers/shadow";
+import { admin, postBatch, postRuns, putAgent } from "../helpers/learning";
+import { drained, expectEachRunOnce, records, shadowAgent, SHADOW_JOB } from "../helpers/shadow";
 import { startWorker } from "../helpers/worker";
 
 let server: TestServer;
@@ -19,29 +19,6 @@ afterAll(async () => {
 });
 
 const db = process.env.PROCTOR_TEST_DB ?? "pglite";
-
-async function batch(agentId: string, n: number) {
-  const r = await call(server.baseUrl, admin, "POST", `/api/v1/agents/${agentId}/workflows/batch`, { workflows: Array.from({ length: n }, () => refundRun()) });
-  expect(r.status, r.text).toBe(207);
-  expect(r.json.results.every((x: { status: number }) => x.status === 201)).toBe(true);
-  return r.json.results.map((x: { id: string }) => x.id) as string[];
-}
-
-/** Every run evaluated exactly once against the skill, and the stats equal to the records. */
-async function expectEachRunOnce(agentId: string, skillId: string, runIds: string[]) {
-  expect(await jobCounts(server, agentId)).toEqual({ DONE: expect.any(Number) });
-  const recs = await records(server, skillId);
-  expect(recs.map((r) => r.workflow_run_id).sort()).toEqual([...runIds].sort());
-  const dup = await server.sql.query(
-    "SELECT workflow_run_id, skill_id, count(*)::int AS n FROM shadow_evaluations WHERE agent_id = $1 GROUP BY 1, 2 HAVING count(*) > 1",
-    [agentId],
-  );
-  expect(dup.rows).toEqual([]);
-  const mirrored = await server.sql.query("SELECT count(*)::int AS n FROM workflows WHERE id = ANY($1) AND jsonb_array_length(shadow_evaluations) = 1", [runIds]);
-  expect(mirrored.rows[0].n).toBe(runIds.length);
-  const s = (await getSkill(server, skillId)).stats.shadow;
-  expect(s).toMatchObject({ observations: runIds.length, trajectory_matches: runIds.length, matched_successes: runIds.length, matched_failures: 0 });
-}
 
 describe(`durable shadow evaluation queue (${db})`, () => {
   it("bound: with queue size 5 and no worker, the 6th run is stored, its job is not, and dropped = 1", async () => {
@@ -75,7 +52,7 @@ describe(`durable shadow evaluation queue (${db})`, () => {
   // loaded machine), so these two get more than the suite's 60 s.
   it("a worker killed in the middle of a batch loses nothing: a new worker finishes, one record per (workflow, skill, version)", async () => {
     const { skill } = await shadowAgent(server, "crash", { shadow_evaluation_queue_size: 1000 });
-    const runIds = await batch("crash", 300);
+    const runIds = await postBatch(server, "crash", 300);
     const env = { PROCTOR_JOB_LEASE_SECONDS: "2" };
     const first = startWorker(server, env);
     await waitFor(async () => (await records(server, skill.skill_id)).length >= 10, 60_000, first.output);
@@ -88,24 +65,24 @@ describe(`durable shadow evaluation queue (${db})`, () => {
     } finally {
       await second.stop();
     }
-    await expectEachRunOnce("crash", skill.skill_id, runIds);
+    await expectEachRunOnce(server, "crash", skill.skill_id, runIds);
   }, 300_000);
 
   it("two worker processes on one database: no duplicate records, every job done", async () => {
     const { skill } = await shadowAgent(server, "pair", { shadow_evaluation_queue_size: 1000 });
-    const runIds = await batch("pair", 200);
+    const runIds = await postBatch(server, "pair", 200);
     const workers = [startWorker(server), startWorker(server)];
     try {
       await drained(server, "pair", 120_000);
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
-    await expectEachRunOnce("pair", skill.skill_id, runIds);
+    await expectEachRunOnce(server, "pair", skill.skill_id, runIds);
   }, 300_000);
 
   it("an admin sees a dead job and retries it (audited); it is then evaluated", async () => {
     const { skill } = await shadowAgent(server, "dead");
-    const [runId] = await batch("dead", 1);
+    const [runId] = await postBatch(server, "dead", 1);
     // The job exhausted its attempts (as failJob leaves it after PROCTOR_JOB_MAX_ATTEMPTS).
     const job = await server.sql.query(
       "UPDATE jobs SET status = 'DEAD', attempts = 5, last_error = 'ShadowEvaluationError: run x: Error', finished_at = now() WHERE kind = $1 AND agent_id = 'dead' AND payload->>'run_id' = $2 RETURNING id::text AS id",

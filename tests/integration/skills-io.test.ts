@@ -2,6 +2,8 @@
 // and imported into another agent as SHADOW skills at user authority, with the same SKILL.md
 // body; the same text again is a duplicate; a refused archive writes nothing; MemoRizz documents
 // import with their reference hashes, statuses and demotion history, and a second run imports none.
+// Both databases (issue 14's "done when"): the import's SQL (skill and class writes, the archive
+// gate's reads) runs on each.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +15,10 @@ import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
 import { changedTables, rowCounter, type RowCounts } from "../helpers/row-counts";
 import { runScript } from "../helpers/scripts";
+import { createPrismaClient } from "@/lib/db/prisma";
+import { systemAuditContext } from "@/lib/audit/record";
+import { readMemorizzFile } from "@/lib/learning/import/memorizz-documents";
+import { importMemorizz } from "@/lib/learning/operations";
 
 const key = withKey(ADMIN_KEY);
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/memorizz.jsonl");
@@ -42,18 +48,17 @@ beforeAll(async () => {
   server = await startTestServer();
   counts = await rowCounter(server.sql);
   for (const id of ["src", "dst", "mz"]) expect((await putAgent(id)).status).toBe(200);
-  for (let i = 0; i < 6; i++) {
-    const r = await call(server.baseUrl, key, "POST", "/api/v1/agents/src/workflows", {
-      workflow_id: `r-${i}`,
-      query: i % 2 ? `Refund order B${i}` : `Please refund my order C${i}`,
-      steps: [
-        { tool: "lookup_order", arguments: { order_id: `X${i}` } },
-        { tool: "issue_refund", arguments: { order_id: `X${i}`, amount: 12.5 } },
-      ],
-      outcome: "success",
-    });
-    expect(r.status, r.text).toBe(201);
-  }
+  const runs = Array.from({ length: 6 }, (_, i) => ({
+    workflow_id: `r-${i}`,
+    query: i % 2 ? `Refund order B${i}` : `Please refund my order C${i}`,
+    steps: [
+      { tool: "lookup_order", arguments: { order_id: `X${i}` } },
+      { tool: "issue_refund", arguments: { order_id: `X${i}`, amount: 12.5 } },
+    ],
+    outcome: "success",
+  }));
+  const stored = await call(server.baseUrl, key, "POST", "/api/v1/agents/src/workflows/batch", { workflows: runs });
+  expect(stored.json.results.map((r: { status: number }) => r.status), stored.text).toEqual(Array(6).fill(201));
   const cycle = await call(server.baseUrl, key, "POST", "/api/v1/agents/src/promotion-cycles");
   expect(cycle.json.promoted.length, cycle.text).toBe(1);
   original = (await call(server.baseUrl, key, "GET", `/api/v1/skills/${cycle.json.promoted[0]}`)).json;
@@ -229,10 +234,17 @@ describe("MemoRizz import", () => {
   });
 
   it("imports nothing the second time", async () => {
+    // The script's operation in-process this time (the script itself ran above).
+    const db = createPrismaClient(server.databaseUrl, 1);
     const before = await counts();
-    const r = runScript(server, "scripts/learning/import-memorizz.ts", FIXTURE);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain("workflows: 0 imported, 5 already imported; skills: 0 imported, 2 already imported; refused: 5");
+    try {
+      const read = readMemorizzFile(readFileSync(FIXTURE, "utf8"));
+      const report = await importMemorizz(db, { documents: read.documents }, systemAuditContext("import:memorizz"));
+      expect(report).toMatchObject({ workflows: { imported: 0, already: 5 }, skills: { imported: 0, already: 2 } });
+      expect(read.refused.length + report.refused.length).toBe(5);
+    } finally {
+      await db.$disconnect();
+    }
     expect(changedTables(before, await counts())).toEqual([]);
   });
 });

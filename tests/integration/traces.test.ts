@@ -6,6 +6,8 @@ import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServe
 import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
 import { act, postMessages } from "../helpers/persona";
+import { createPrismaClient } from "@/lib/db/prisma";
+import { listThreads } from "@/lib/traces/timeline";
 
 const AGENT = "shop";
 const USER = "acct-t";
@@ -87,6 +89,19 @@ describe(`conversation traces (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     expect(other.text).not.toContain("t-shop");
     expect(other.text).toContain("No threads match these filters");
     expect((await call(server.baseUrl, anonymous, "GET", "/traces")).status).toBe(307);
+  });
+
+  it("pages threads with the total carried by the page's rows, and past the end", async () => {
+    const db = createPrismaClient(server.databaseUrl, 1);
+    try {
+      const all = await listThreads(db, { userId: USER }, { page: 1, pageSize: 50 });
+      expect(all.total).toBe(all.threads.length);
+      const first = await listThreads(db, { userId: USER }, { page: 1, pageSize: 1 });
+      expect(first).toEqual({ threads: all.threads.slice(0, 1), total: all.total });
+      expect(await listThreads(db, { userId: USER }, { page: all.total + 1, pageSize: 1 })).toEqual({ threads: [], total: all.total });
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it("shows one thread as a timeline of messages, runs with tool steps and supplied skills, and persona reviews", async () => {

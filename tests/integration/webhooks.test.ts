@@ -4,7 +4,9 @@
 // (run in this process, as shadow-evaluation does, with a short backoff) to a loopback receiver
 // that checks each signature with the standardwebhooks package's own Webhook.verify and with a
 // plain HMAC: a 500 is retried, a receiver that keeps failing ends failed, events an endpoint
-// did not choose never reach it, and no secret reaches audit rows or the server log.
+// did not choose never reach it, and no secret reaches audit rows or the server log. Ledger
+// decisions (by trigger) and persona proposals are made in-process on the server's database, and
+// their payloads carry ids, names and states only: no goal or conversation text.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +23,11 @@ import { call, login, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { admin as adminKey, postRuns } from "../helpers/learning";
 import { shadowAgent } from "../helpers/shadow";
+import { fixtureEvaluation, fixtureProposal, SCOPE } from "../helpers/ledger";
+import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
+import { reflectPersona } from "@/lib/persona/operations";
+import { accountPseudonym } from "@/lib/persona/audit";
+import type { AuditContext } from "@/lib/audit/record";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string; answered: number };
 
@@ -236,5 +243,35 @@ describe(`webhooks (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       for (const row of stored) expect(row.secret_ciphertext).not.toContain(body);
     }
     expect(stored.every((r) => r.secret_ciphertext.startsWith("v1."))).toBe(true);
+  });
+
+  it("announces ledger qualification and suspension and persona proposals with ids and states, never goal or message text", async () => {
+    const hook = await addEndpoint({ url: `${base}/decisions`, events: ["ledger_procedure.qualified", "ledger_procedure.suspended", "persona_proposal.created"] });
+    // A procedure qualified by its 32 cases, then suspended by one bad monitoring case (streak 1).
+    await proposeProcedure(workerDb, { scope: SCOPE, ...fixtureProposal({}, { max_failure_streak: 1 }) });
+    for (let k = 0; k < 32; k++) await recordEvaluation(workerDb, SCOPE, "procedure-1", fixtureEvaluation(k) as never);
+    await recordEvaluation(workerDb, SCOPE, "procedure-1", fixtureEvaluation(32, "monitoring", { candidate_utility: 0 }) as never);
+    // A persona proposal from an account's messages (the offline reflector reads the goal).
+    const user = "acct-hooks";
+    const goal = "My goal is to read Rust error messages.";
+    await workerDb.agent.upsert({ where: { id: "tutor" }, create: { id: "tutor", name: "Tutor bot" }, update: {} });
+    await workerDb.conversationMessage.create({ data: { agentId: "tutor", threadId: "t-hooks", userId: user, messageId: "m-hooks", role: "user", text: goal, timestamp: new Date() } });
+    const by: AuditContext = { actor: { type: "user", id: "u-admin", label: ADMIN_EMAIL, role: "ADMIN" }, requestId: "req-hooks", clientHash: null };
+    const reflected = await reflectPersona(workerDb, { userId: user, trigger: "manual" }, by);
+    expect(reflected.review_state).toBe("proposed");
+
+    for (const event of ["ledger_procedure.qualified", "ledger_procedure.suspended", "persona_proposal.created"]) await settled(hook.endpoint.id, event);
+    const messages = receivedAt("/decisions").map((r) => verify(r, hook.secret));
+    const of = (type: string) => messages.filter((m) => m.type === type).map((m) => m.data);
+    const procedure = { tenant: SCOPE.tenant, agent: SCOPE.agent, environment: SCOPE.environment, procedure_id: "procedure-1" };
+    expect(of("ledger_procedure.qualified")).toEqual([{ ...procedure, from_state: "candidate", to_state: "active", triggering_case: "case-31" }]);
+    expect(of("ledger_procedure.suspended")).toEqual([{ ...procedure, from_state: "active", to_state: "suspended", triggering_case: "case-32" }]);
+    const review = (await server.sql.query("SELECT id, review_id FROM persona_proposals WHERE user_id = $1", [user])).rows[0];
+    expect(of("persona_proposal.created")).toEqual([{ proposal_id: review.id, review_id: review.review_id, agent_id: "tutor", account: await accountPseudonym(workerDb, user) }]);
+    // Private text stays out: the goal, the message, the proposed goals, the account's own id.
+    const proposed = (await server.sql.query("SELECT goals_new FROM persona_proposals WHERE id = $1", [review.id])).rows[0].goals_new as string;
+    expect(proposed).not.toBe("");
+    const bodies = receivedAt("/decisions").map((r) => r.body).join("\n");
+    for (const secret of [goal, proposed, user, "Rust"]) expect(bodies).not.toContain(secret);
   });
 });

@@ -22,7 +22,6 @@ function routes(): { path: string; method: string; reads: { body: boolean; query
     expect(exported.length, `${f} exports no handler`).toBeGreaterThan(0);
     return exported.map((m) => {
       const handler = source.slice(source.search(new RegExp(`export\\s+\\S+\\s+${m}\\b`))).split(/\nexport /)[0];
-      // A handler that takes the request itself reads a file body (an upload declaration).
       const reads = { body: /[{,]\s*(?:body|req)\b/.test(handler), query: /[{,]\s*query\b/.test(handler) };
       const declaration = handler.match(/route\(\s*(?:\{\s*\.\.\.)?v1\.(\w+)/)?.[1];
       return { path: urlPath.replace(/\/\.$/, ""), method: m.toLowerCase(), reads, declaration };

@@ -11,7 +11,7 @@ import { linkClass } from "@/components/review/styles";
 import { reviewStatus } from "@/lib/persona/monitor";
 import { requireScope } from "@/lib/auth/page-access";
 import { ACCOUNTS_PAGE_SIZE, loadAccountsPage } from "@/lib/console/pages/accounts";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +22,7 @@ const tracesHref = (agentId: string, userId: string) => `/traces?${new URLSearch
 export default async function AccountsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith(PATH, sp, {}), "persona:read");
-  const { q, agent, pending, page, rows, total, filtered } = await loadAccountsPage(db(), sp);
+  const { q, agent, pending, page, rows, total, filtered } = await loadAccountsPage(readDb(), sp);
   const chip = (active: boolean) =>
     `rounded-full px-3 py-1 text-xs font-medium ring-1 ring-inset ${
       active ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-100 dark:text-slate-300 dark:ring-slate-700 dark:hover:bg-slate-800"

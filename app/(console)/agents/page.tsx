@@ -9,7 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
 import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/console/pages/agents";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { agentHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
@@ -34,7 +34,7 @@ function curlExample(origin: string): string {
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/agents", sp, {}), "learning:read");
-  const { page, agents, total } = await loadAgentsPage(db(), sp);
+  const { page, agents, total } = await loadAgentsPage(readDb(), sp);
   const h = await headers();
   const origin = `${h.get("x-forwarded-proto") ?? "http"}://${h.get("host") ?? "localhost:3000"}`;
   const example = curlExample(origin);

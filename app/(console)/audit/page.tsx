@@ -16,7 +16,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { loadAuditPage } from "@/lib/audit/pages/audit";
 import type { AuditNames } from "@/lib/audit/names";
 import type { AuditEventView } from "@/lib/audit/query";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { apiKeyHref, userHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +24,7 @@ export const dynamic = "force-dynamic";
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/audit", sp, {}), "audit:read");
-  const view = await loadAuditPage(db(), sp);
+  const view = await loadAuditPage(readDb(), sp);
   const { facets } = view;
   const filters = (
     <FilterBar

@@ -10,7 +10,7 @@ import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components
 import { fixed, Progress } from "@/components/ledger/figures";
 import { procedureHref } from "@/components/ledger/links";
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { PAGE_SIZE, type ProcedureSummary } from "@/lib/ledger/console";
 import { loadProceduresPage } from "@/lib/ledger/pages/procedures";
 import { PROCEDURE_STATES } from "@/lib/ledger/types";
@@ -23,7 +23,7 @@ const cellText = "block max-w-[14rem] wrap-break-word text-xs";
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/ledger", sp, {}), "ledger:read");
-  const { q, rows, total, filtered } = await loadProceduresPage(db(), sp);
+  const { q, rows, total, filtered } = await loadProceduresPage(readDb(), sp);
   return (
     <>
       <PageHeader

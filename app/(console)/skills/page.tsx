@@ -16,7 +16,7 @@ import { SummaryStrip } from "@/components/review/summary-strip";
 import { pct } from "@/components/review/styles";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { loadSkillsPage, SKILL_STATUS_LABEL as STATUS_LABEL, SKILLS_PATH as PATH } from "@/lib/learning/pages/skills";
 import { workflowsHref } from "@/lib/console/links";
 
@@ -26,7 +26,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const user = await requireScope(hrefWith(PATH, sp, {}), "learning:read");
   const isAdmin = can(user, "audit:read");
-  const { q, all: a, skillsTotal, optional, rows, total, headers, statusChips, authorityChips, detail } = await loadSkillsPage(db(), sp, {
+  const { q, all: a, skillsTotal, optional, rows, total, headers, statusChips, authorityChips, detail } = await loadSkillsPage(readDb(), sp, {
     withAudit: isAdmin,
     withLedger: can(user, "ledger:read"),
   });

@@ -3,7 +3,7 @@
 // matching threads with their total; with one it shows the thread's timeline at
 // #trace-timeline. It never shows persona goals.
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { loadTracesPage, tracesFilters, tracesHref } from "@/lib/traces/pages/traces";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -21,7 +21,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
   const filters = tracesFilters(sp);
   await requireScope(filters.path, "learning:read");
   const { agentId, userId, threadId, rootTraceId, search } = filters;
-  const { agents, list, pageSize, timeline } = await loadTracesPage(db(), filters);
+  const { agents, list, pageSize, timeline } = await loadTracesPage(readDb(), filters);
   return (
     <div className="min-w-0">
       <PageHeader title="Traces" description="Conversations as timelines: messages, tool-calling runs, the skills supplied to them, and persona reviews." />

@@ -21,7 +21,7 @@ import { WorkflowTabs } from "@/components/review/workflow-tabs";
 import { linkClass, pct, sectionTitle } from "@/components/review/styles";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { AGENTS_PAGE, loadWorkflowsPage, REPORTS_PAGE, RUNS_PAGE, WORKFLOWS_PATH as PATH } from "@/lib/learning/pages/workflows";
 import { agentSettingsHref, skillsHref } from "@/lib/console/links";
 
@@ -31,7 +31,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const user = await requireScope(hrefWith(PATH, sp, {}), "learning:read");
   const canAct = can(user, "learning:write");
-  const { q, hasAgents, summary, countsAll, rows, total, headers, chips, detail, runs, selectedKey, reports, rollup } = await loadWorkflowsPage(db(), sp);
+  const { q, hasAgents, summary, countsAll, rows, total, headers, chips, detail, runs, selectedKey, reports, rollup } = await loadWorkflowsPage(readDb(), sp);
 
   const header = (
     <PageHeader

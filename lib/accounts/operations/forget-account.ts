@@ -14,7 +14,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { NotFound } from "../../errors";
 import { accountPseudonym } from "../../persona/audit";
 import { cancelDailyChecks } from "../../persona/daily-jobs";
-import { raiseForgetMark } from "../../persona/forget-mark";
+import { lockAccount, raiseForgetMark } from "../../persona/forget-mark";
 import { queryDigestSql, stripRunSql } from "../../learning/run-privacy";
 
 export type ForgetAccountInput = { userId: string; reason: string | null };
@@ -45,9 +45,10 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
   if (userId === "") throw new NotFound("The account");
   const pseudonym = await accountPseudonym(db, userId);
   return db.$transaction(async (tx) => {
-    // The persona row first, as every persona write locks it: a reflection finishing now either
-    // committed before (what it wrote is deleted below) or waits and then sees the new mark.
-    await tx.$queryRaw`SELECT user_id FROM account_personas WHERE user_id = ${userId} FOR UPDATE`;
+    // The account lock first, as every persona write takes it: a reflection claiming or finishing
+    // now either committed before (what it wrote is deleted below) or waits and then sees the new
+    // mark, with the account's messages and persona gone.
+    await lockAccount(tx, userId);
     if (!(await known(tx, userId))) throw new NotFound(`The account '${userId}'`);
     const at = new Date();
     await raiseForgetMark(tx, userId, at);

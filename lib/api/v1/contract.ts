@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Reach } from "../../auth/key-reach";
 import type { RouteOptions } from "../handler";
+import { rawBytes } from "../raw-body";
 import { BATCH_BODY_BYTES, INGEST_RATE_PER_KEY, SINGLE_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./limits";
 import * as s from "./schemas";
 import * as otlp from "./otlp";
@@ -31,9 +32,6 @@ export type Reply = { description: string; schema: z.ZodType; mediaType?: typeof
 
 export const NDJSON = "application/x-ndjson";
 
-/** A request body that is a file, not JSON: the handler reads it (the route wrapper does not). */
-export type Upload = { types: Record<string, string>; maxBytes: number };
-
 export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
@@ -44,10 +42,9 @@ export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefi
   /** Longer text for the OpenAPI document. */
   description?: string;
   tag: Tag;
-  /** Refusals are google.rpc.Status bodies (OTLP), encoded like the request, instead of problem+json. */
+  /** Answers and refusals (google.rpc.Status bodies, not problem+json) are encoded like the request (OTLP). */
   errors?: "otlp";
   responses: Record<number, Reply>;
-  upload?: Upload;
 };
 
 const ok = (description: string, schema: z.ZodType): Reply => ({ description, schema });
@@ -189,7 +186,7 @@ export const v1 = {
     method: "POST", path: `${agentPath}/skills/import`, tag: "skills",
     summary: "Import Agent Skills (a zip of <skill-name>/SKILL.md folders, or one SKILL.md) as SHADOW skills at user authority, through the validation gate (audited)",
     auth: "any", access: "learning:write", params: learning.agentIdParams, reach: agentInPath,
-    upload: { types: { "application/zip": "a zip of <skill-name>/SKILL.md folders", "text/markdown": "one SKILL.md" }, maxBytes: SKILL_UPLOAD_BYTES },
+    body: rawBytes, rawBody: { media: { "application/zip": "a zip of <skill-name>/SKILL.md folders", "text/markdown": "one SKILL.md" } }, maxBodyBytes: SKILL_UPLOAD_BYTES,
     responses: {
       200: ok("per file: created, duplicate of a stored skill (same text), or refused with the reasons; other files in skill folders are listed as ignored", learned.skillImportResponse),
       400: refused(`a zip with a path outside its skill folder, an absolute or .. path, a symbolic link, or over ${SKILL_ARCHIVE_MAX_BYTES / 1024 / 1024} MB (compressed or uncompressed): nothing is written`),

@@ -5,7 +5,8 @@ import { keyScopeFor } from "../../auth/access";
 import { SINGLE_BODY_BYTES } from "./limits";
 import { problemSchema } from "./schemas";
 import { otlpStatus } from "./otlp";
-import { v1, type Operation, type Reply, type Upload } from "./contract";
+import { mediaTypesOf } from "../raw-body";
+import { v1, type Operation, type Reply } from "./contract";
 
 /** The operation's own replies plus the problems every operation of its kind can answer. */
 export function repliesOf(op: Operation): Record<number, Reply> {
@@ -13,9 +14,7 @@ export function repliesOf(op: Operation): Record<number, Reply> {
   if (op.auth !== "none") Object.assign(common, { 401: "unauthorized", 403: "forbidden", 429: "rate_limited" });
   if (op.params) common[404] = "not_found";
   if (op.body) common[413] = `payload_too_large (over ${op.maxBodyBytes ?? SINGLE_BODY_BYTES} bytes)`;
-  if (op.body) common[415] = `unsupported_media_type (a body not sent as ${op.rawBody ? op.rawBody.types.join(" or ") : "application/json"})`;
-  if (op.upload) common[413] = `payload_too_large (over ${op.upload.maxBytes} bytes: not read)`;
-  if (op.upload) common[415] = `unsupported_media_type (a body not sent as ${Object.keys(op.upload.types).join(" or ")})`;
+  if (op.body) common[415] = `unsupported_media_type (a body not sent as ${op.rawBody ? mediaTypesOf(op.rawBody).join(" or ") : "application/json"})`;
   common[503] = "unavailable";
   const replies: Record<number, Reply> = { ...op.responses };
   const refusal = op.errors === "otlp" ? otlpStatus : problemSchema;
@@ -80,7 +79,7 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
     const schema = problem ? problemRef : jsonSchema(reply.schema, "output", shared);
     // OTLP answers in the request's encoding (the same message as protobuf or JSON); an NDJSON
     // stream's schema is one line's (OpenAPI 3.2 spells it itemSchema).
-    const types = op.rawBody ? op.rawBody.types : [problem ? "application/problem+json" : (reply.mediaType ?? "application/json")];
+    const types = op.errors === "otlp" && op.rawBody ? mediaTypesOf(op.rawBody) : [problem ? "application/problem+json" : (reply.mediaType ?? "application/json")];
     responses[status] = { description: reply.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
   }
   return {
@@ -93,24 +92,15 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
     "x-access": op.access ?? "none",
     parameters: [...parameters("path", shared, op.params), ...parameters("query", shared, op.query)],
     ...(op.body ? { requestBody: { required: !op.bodyOptional, content: requestContent(op, shared) } } : {}),
-    ...(op.upload ? { requestBody: uploadBody(op.upload) } : {}),
     responses,
   };
 }
 
-/** A file body: each media type with what it holds, and the size cap. */
-function uploadBody(upload: Upload) {
-  const content = Object.fromEntries(
-    Object.entries(upload.types).map(([type, description]) => [type, { schema: { type: "string", contentMediaType: type, maxLength: upload.maxBytes, description } }]),
-  );
-  return { required: true, content };
-}
-
-/** A JSON body's schema, or a raw body's media types (OTLP: protobuf or JSON, described in words). */
+/** A JSON body's schema, or a raw body's media types: each with what it holds, and the size cap. */
 function requestContent(op: Operation, shared: SharedSchemas) {
   if (!op.rawBody) return { "application/json": { schema: jsonSchema(op.body!, "input", shared) } };
-  const description = op.body!.description;
-  return Object.fromEntries(op.rawBody.types.map((t) => [t, { schema: { description } }]));
+  const maxLength = op.maxBodyBytes ?? SINGLE_BODY_BYTES;
+  return Object.fromEntries(Object.entries(op.rawBody.media).map(([type, description]) => [type, { schema: { type: "string", contentMediaType: type, maxLength, description } }]));
 }
 
 export function openApiDocument() {

@@ -1,6 +1,6 @@
 // Declarations of the OTLP trace export (lib/api/otlp.ts): its wire schemas as OpenAPI shows them.
 import { z } from "zod";
-import type { RawBody } from "../raw-body";
+import { rawBytes, type RawBodyOptions } from "../raw-body";
 import { OTLP_JSON, OTLP_PROTOBUF } from "../otlp";
 import { BATCH_BODY_BYTES } from "./limits";
 
@@ -8,11 +8,15 @@ import { BATCH_BODY_BYTES } from "./limits";
 export const OTLP_BODY_BYTES = BATCH_BODY_BYTES;
 export const OTLP_DECODED_BYTES = 32 * 1024 * 1024;
 
-export const otlpRawBody = { types: [OTLP_PROTOBUF, OTLP_JSON], decodedLimit: OTLP_DECODED_BYTES } as const;
+export const otlpRawBody: RawBodyOptions = {
+  media: {
+    [OTLP_PROTOBUF]: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest as protobuf; Content-Encoding: gzip accepted",
+    [OTLP_JSON]: "the same as OTLP JSON (hex ids, lowerCamelCase fields, 64-bit integers as strings); Content-Encoding: gzip accepted",
+  },
+  gzipDecodedLimit: OTLP_DECODED_BYTES,
+};
 
-export const otlpExportBody = z
-  .custom<RawBody>((v) => typeof v === "object" && v !== null && (v as RawBody).bytes instanceof Uint8Array)
-  .describe("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest, as protobuf (application/x-protobuf) or OTLP JSON (application/json: hex ids, lowerCamelCase fields, 64-bit integers as strings); Content-Encoding: gzip accepted");
+export const otlpExportBody = rawBytes;
 
 export const otlpExportResponse = z.object({
   partialSuccess: z

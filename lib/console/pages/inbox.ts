@@ -3,14 +3,13 @@
 // made; the counts are the sidebar's (lib/console/inbox.ts). Independent reads run in parallel.
 import "server-only";
 import type { Db } from "../../db/prisma";
-import { Prisma } from "../../db/generated/client";
 import type { Scope } from "../../auth/access";
 import { listReviewClasses } from "../../learning/review/class-list";
 import { listReviewSkills } from "../../learning/review/skill-list";
 import { listProcedures } from "../../ledger/console";
 import type { LedgerScope } from "../../ledger/types";
 import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
-import { deviationFlagPattern, inboxCounts, proposalAgentJoin, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
+import { deadJobs as deadJobsWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
 import { filterText, param, type SearchParams } from "../url";
 
 /** Rows shown per group; "View all" opens the group's own page. */
@@ -73,16 +72,15 @@ async function readyClasses(db: Db, agent?: string): Promise<InboxRow[]> {
 
 async function personaProposals(db: Db, agent?: string): Promise<InboxRow[]> {
   const rows = await db.$queryRaw<{ user_id: string; created_at: Date }[]>`
-    SELECT p.user_id, p.created_at FROM persona_proposals p ${proposalAgentJoin(agent)}
-    WHERE p.status = 'PENDING' ORDER BY p.created_at ASC, p.id LIMIT ${INBOX_ROWS}`;
+    SELECT p.user_id, p.created_at FROM ${pendingProposals(agent)}
+    ORDER BY p.created_at ASC, p.id LIMIT ${INBOX_ROWS}`;
   return rows.map((r) => ({ key: r.user_id, title: `Account ${r.user_id}`, detail: "A reflection suggests new learning goals", at: r.created_at, target: { type: "persona", userId: r.user_id } }));
 }
 
 async function flaggedSkills(db: Db, agent?: string): Promise<InboxRow[]> {
   const rows = await db.$queryRaw<{ id: string; agent_id: string; name: string; version: number; activations: number; deviations: number; updated_at: Date }[]>`
     SELECT id, agent_id, name, version, activations, deviations, updated_at FROM skills
-    WHERE status = 'ACTIVE' ${agent ? Prisma.sql`AND agent_id = ${agent}` : Prisma.empty}
-      AND EXISTS (SELECT 1 FROM unnest(review_flags) f WHERE f LIKE ${deviationFlagPattern()})
+    WHERE ${flaggedSkillsWhere(agent)}
     ORDER BY updated_at DESC, id LIMIT ${INBOX_ROWS}`;
   return rows.map((r) => ({
     key: r.id,
@@ -108,7 +106,7 @@ async function suspendedProcedures(db: Db, agent?: string): Promise<InboxRow[]> 
 async function deadJobs(db: Db, agent?: string): Promise<InboxRow[]> {
   const rows = await db.$queryRaw<{ kind: string; agent_id: string | null; n: number; last: Date | null }[]>`
     SELECT kind, agent_id, count(*)::int AS n, max(finished_at) AS last FROM jobs
-    WHERE status = 'DEAD' ${agent ? Prisma.sql`AND agent_id = ${agent}` : Prisma.empty}
+    WHERE ${deadJobsWhere(agent)}
     GROUP BY kind, agent_id ORDER BY max(finished_at) DESC NULLS LAST LIMIT ${INBOX_ROWS}`;
   return rows.map((r) => ({
     key: `${r.kind}/${r.agent_id ?? ""}`,

@@ -14,13 +14,13 @@ import { parseProgress, type DeletionPayload } from "./progress";
 
 export type DeletionOptions = { batch: number; sliceMs: number };
 
-export function deletionOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DeletionOptions {
+function deletionOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DeletionOptions {
   const batch = Number(env.PROCTOR_AGENT_DELETE_BATCH);
   return { batch: Number.isInteger(batch) && batch > 0 ? batch : 2000, sliceMs: 5000 };
 }
 
 /** One job run: deletes batches until done (true) or out of time (false, progress updated in place). */
-export async function deleteAgentData(db: Db, agentId: string, progress: DeletionPayload, opts: DeletionOptions): Promise<boolean> {
+async function deleteAgentData(db: Db, agentId: string, progress: DeletionPayload, opts: DeletionOptions): Promise<boolean> {
   const until = Date.now() + opts.sliceMs;
   for (const step of deletionSteps(agentId, progress.include_ledger)) {
     for (;;) {

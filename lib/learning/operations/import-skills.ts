@@ -35,7 +35,7 @@ export type ImportSkillsResult = {
 };
 
 export const IMPORT_CLASS_PREFIX = "import:";
-export const importClassOf = (content: string) => IMPORT_CLASS_PREFIX + createHash("sha256").update(content, "utf8").digest("hex");
+const importClassOf = (content: string) => IMPORT_CLASS_PREFIX + createHash("sha256").update(content, "utf8").digest("hex");
 
 type Accepted = { file: string; skill: ImportedSkillMd; sourceClass: string };
 

@@ -18,4 +18,4 @@ export { updateLearningConfig, type UpdateLearningConfigInput } from "./update-l
 // where the statements and their benchmark figures are kept together; it keeps the signature
 // (db, agentId, body) it is benchmarked with.
 export { ingestWorkflow as recordWorkflowRun, ingestWorkflows as recordWorkflowBatch } from "../ingest";
-export { ingestConversation as recordConversation } from "../conversations";
+export { ingestConversation as recordConversation, ingestConversations as recordConversations } from "../conversations";

@@ -95,7 +95,7 @@ function newestFailures(db: Db, key: ClassKey) {
 }
 
 /** The last CHART_DAYS UTC days ending today, zeros where the class had no runs. */
-export async function dailySeries(db: Db, key: ClassKey, now: Date = new Date()): Promise<DailyPoint[]> {
+async function dailySeries(db: Db, key: ClassKey, now: Date = new Date()): Promise<DailyPoint[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - (CHART_DAYS - 1) * DAY_MS);
   const rows = await db.trajectoryClassDay.findMany({

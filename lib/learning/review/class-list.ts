@@ -60,7 +60,7 @@ function textFilter(q: string | undefined): Prisma.Sql {
  * detail panel's too (both inlined by the planner). Rows stay narrow (keys, statistics, status; the tool path only as a
  * sort key when asked): the page joins the rest back for its few rows.
  */
-function classified(agents: AgentConfig[], q: string | undefined, now: Date, toolsKey = false): Prisma.Sql {
+function classified(agents: AgentConfig[], q: string | undefined, now: Date, toolsKey = false, readyOnly = false): Prisma.Sql {
   return Prisma.sql`
     WITH cfg AS (
       SELECT * FROM unnest(
@@ -87,6 +87,13 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
       JOIN cfg ON cfg.agent_id = c.agent_id
       LEFT JOIN sk ON sk.agent_id = c.agent_id AND sk.user_scope = c.user_scope AND sk.canonical_hash = c.canonical_hash
       WHERE ${textFilter(q)}
+      ${
+        // Only classes that could be ready: the gates on runs, distinct queries and last seen pass on the
+        // whole class (a retirement's window has no more runs or queries, and no later run, than that).
+        readyOnly
+          ? Prisma.sql`AND class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days, ${now}::timestamptz) & 26 = 0`
+          : Prisma.empty
+      }
     ),
     -- The gates' statistics: the whole class, or for a class retired by a demotion or
     -- deprecation only its runs since then (a lateral aggregate through the class index on
@@ -131,6 +138,11 @@ function countsByAgent(agents: AgentConfig[], rows: CountRow[]): Map<string, Sta
   return out;
 }
 
+/** The number of classes ready to distill, as a scalar subquery (the inbox counts in one statement). */
+export function readyClassCountSql(agents: AgentConfig[], now: Date): Prisma.Sql {
+  return Prisma.sql`(${classified(agents, undefined, now, false, true)} SELECT count(*)::int FROM classified WHERE status = 'ready')`;
+}
+
 /** Status counts per agent of the classes matching the text filter (the chips, the roll-up). */
 export async function classStatusCountsByAgent(db: Db, agents: AgentConfig[], q: string | undefined, now: Date): Promise<Map<string, StatusCounts>> {
   if (agents.length === 0) return new Map();
@@ -138,10 +150,6 @@ export async function classStatusCountsByAgent(db: Db, agents: AgentConfig[], q:
     ${classified(agents, q, now)}
     SELECT agent_id, status, count(*)::int AS n FROM classified GROUP BY agent_id, status`;
   return countsByAgent(agents, rows);
-}
-
-export async function classStatusCounts(db: Db, agents: AgentConfig[], q: string | undefined, now: Date): Promise<StatusCounts> {
-  return totalCounts(await classStatusCountsByAgent(db, agents, q, now));
 }
 
 export type ReviewClassList = {

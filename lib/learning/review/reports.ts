@@ -7,7 +7,7 @@ export type SkillName = { id: string; name: string; version: number; status: str
 
 export type ReportWithSkills = { report: PromotionReportView; skills: Record<string, SkillName> };
 
-export async function skillNames(db: Db, ids: string[]): Promise<Record<string, SkillName>> {
+async function skillNames(db: Db, ids: string[]): Promise<Record<string, SkillName>> {
   if (ids.length === 0) return {};
   const rows = await db.skill.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true, version: true, status: true } });
   return Object.fromEntries(rows.map((s) => [s.id, { ...s, status: s.status.toLowerCase() }]));

@@ -4,6 +4,7 @@
 // distilled from and its newest deviations (runs that took another path).
 import type { Db } from "../../db/prisma";
 import { parseAuditEvent, type AuditEvent } from "../../audit/events";
+import { auditNames, NO_NAMES, type AuditNames } from "../../audit/names";
 import { isDomainError } from "../../errors";
 import { resolveLearningConfig, type LearningConfig } from "../config";
 import { getSkill } from "../skills-api";
@@ -40,6 +41,8 @@ export type SkillDetail = {
   versions: SkillVersion[];
   events: SkillLifecycleEvent[];
   audit: SkillAuditEntry[];
+  /** Names of the records the audit entries point at (users, keys, agents, skills), as the audit page shows them. */
+  auditNames: AuditNames;
   sourceRuns: SourceRun[];
   /** The newest runs that listed the skill but took another path (never in the drift window). */
   deviations: SkillDeviationEntry[];
@@ -83,6 +86,8 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     recentSkillDeviations(db, skillId),
   ]);
   const config = resolveLearningConfig(agent.learning);
+  const auditEntries = audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, event: parseAuditEvent(a) }));
+  const parsed = auditEntries.flatMap((a) => (a.event ? [a.event] : []));
   return {
     skill,
     agentName: agent.name,
@@ -97,7 +102,8 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     userScope: row.userScope,
     versions: versions.map((v) => ({ ...v, status: v.status.toLowerCase() })),
     events: events.map((e) => ({ id: String(e.id), at: e.at, event: e.event, actor: e.actor, reason: e.reason })),
-    audit: audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, event: parseAuditEvent(a) })),
+    audit: auditEntries,
+    auditNames: parsed.length ? await auditNames(db, parsed) : NO_NAMES,
     sourceRuns,
     deviations,
     shadowRecent:

@@ -89,6 +89,12 @@ function statusWhere(status: SkillFilter | undefined): Prisma.Sql {
 
 export type SkillTotals = { counts: SkillCounts; activations: number; successes: number; failures: number; deviations: number; newest: Date | null };
 
+/** [ready, shadow, candidate] skill counts as a scalar subquery (the inbox counts in one statement). */
+export function skillInboxCountsSql(agents: AgentConfig[]): Prisma.Sql {
+  return Prisma.sql`(${filtered(agents, {})}
+    SELECT ARRAY[count(*) FILTER (WHERE ready), count(*) FILTER (WHERE status = 'SHADOW'), count(*) FILTER (WHERE status = 'CANDIDATE')]::int[] FROM filtered)`;
+}
+
 /** Status counts (and "ready"), and activity sums, of the skills matching authority and text. */
 export async function skillTotals(db: Db, agents: AgentConfig[], q: Partial<Pick<SkillQuery, "authority" | "q">>): Promise<SkillTotals> {
   const totals: SkillTotals = { counts: Object.fromEntries(SKILL_FILTERS.map((s) => [s, 0])) as SkillCounts, activations: 0, successes: 0, failures: 0, deviations: 0, newest: null };

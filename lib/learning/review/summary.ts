@@ -33,7 +33,7 @@ async function totals(db: Db, agentIds: string[]): Promise<Map<string, Totals>> 
   return new Map(rows.map((r) => [r.agent_id, { runs: r.runs, newest: r.newest, classes: r.classes, executions: r.executions, successes: r.successes }]));
 }
 
-/** `counts`: the agents' unfiltered class status counts (from the class list or classStatusCounts). */
+/** `counts`: the agents' unfiltered class status counts (from the class list or classStatusCountsByAgent). */
 export async function workflowSummary(db: Db, agents: AgentConfig[], counts: StatusCounts): Promise<WorkflowSummary> {
   const t = await totals(db, agents.map((a) => a.id));
   let recordedRuns = 0, classedRuns = 0, classedSuccesses = 0, classes = 0;

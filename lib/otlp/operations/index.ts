@@ -1,3 +1,3 @@
-// OTLP trace ingestion's state changes: staging an export, assembling a settled trace, pruning.
+// OTLP trace ingestion's state changes: staging an export, assembling settled traces, pruning.
 export { stageSpans, type StageSpansInput, type StageSpansResult } from "./stage-spans";
-export { assembleTrace, pruneStagedSpans } from "./assemble-trace";
+export { assembleTraces, pruneStagedSpans, type AssembleTracesResult } from "./assemble-traces";

@@ -1,7 +1,7 @@
 // Stage the spans of one OTLP export (POST /api/v1/otlp/v1/traces): one statement inserts the
 // new spans (a re-exported span is the row already there), marks their traces, and queues an
 // assembly job for each trace that now holds run-making spans and had none queued; the job
-// (./assemble-trace.ts) waits until the trace settles. Like run ingestion, not audited: the
+// (./assemble-traces.ts) waits until the trace settles. Like run ingestion, not audited: the
 // runs it leads to are the record.
 import { Prisma } from "../../db/generated/client";
 import type { Db } from "../../db/prisma";

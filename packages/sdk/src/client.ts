@@ -1,5 +1,6 @@
 import createClient, { type Client } from "openapi-fetch";
 import { ProctorError } from "./errors.js";
+import { Experiments } from "./experiments.js";
 import type { paths } from "./openapi.js";
 import { retryingFetch } from "./retry.js";
 import { RunBuffer, type FlushReport } from "./runs.js";
@@ -36,11 +37,13 @@ function answered<T>({ data, error, response }: { data?: T; error?: unknown; res
 }
 
 /**
- * A client of one Proctor console. Later parts of the agent API (e.g. `experiments`, issue 17)
- * join as members built on the same `api` client, so they share its key and retries.
+ * A client of one Proctor console. Parts of the agent API join as members built on the same
+ * `api` client (`experiments`), so they share its key and retries.
  */
 export class Proctor {
   private readonly api: Client<paths>;
+  /** Experiments (issue 17): create, run with a handler, report, complete. */
+  readonly experiments: Experiments;
   private readonly runs: RunBuffer;
   private closed = false;
 
@@ -57,6 +60,7 @@ export class Proctor {
         maxDelayMs: options.maxRetryDelayMs ?? 30_000,
       }),
     });
+    this.experiments = new Experiments(this.api, answered);
     this.runs = new RunBuffer((agentId, runs) => this.postBatch(agentId, runs), {
       batchSize,
       flushIntervalMs: options.flushIntervalMs ?? 5_000,

@@ -1634,8 +1634,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-protobuf": unknown;
-                "application/json": unknown;
+                "application/x-protobuf": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -2786,7 +2786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description payload_too_large (over 16777216 bytes: not read) */
+            /** @description payload_too_large (over 16777216 bytes) */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -16,7 +16,7 @@ import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/console/pages/agent";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { skillsHref, workflowsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
@@ -43,7 +43,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const [{ agentId }, sp] = await Promise.all([params, searchParams]);
   const path = `/agents/${encodeURIComponent(agentId)}`;
   const user = await requireScope(hrefWith(path, sp, {}), "learning:read");
-  const view = await loadAgentPage(db(), agentId, sp);
+  const view = await loadAgentPage(readDb(), agentId, sp);
   if (!view) notFound();
   const { agent, q, runs, total, shadow } = view;
   const mayEdit = can(user, "learning:write");

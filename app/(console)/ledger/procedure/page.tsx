@@ -12,7 +12,7 @@ import { EvaluationsTable } from "@/components/ledger/evaluations-table";
 import { QualificationChart } from "@/components/ledger/qualification-chart";
 import { procedureHref } from "@/components/ledger/links";
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { PAGE_SIZE } from "@/lib/ledger/console";
 import { loadProcedurePage } from "@/lib/ledger/pages/procedure";
 
@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 export default async function ProcedurePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/ledger/procedure", sp, {}), "ledger:read");
-  const view = await loadProcedurePage(db(), sp);
+  const view = await loadProcedurePage(readDb(), sp);
   if (!view) notFound();
   const { scope, id, page, record, series, evaluations } = view;
   const policy = record.proposal.policy;

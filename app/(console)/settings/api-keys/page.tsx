@@ -3,13 +3,13 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadApiKeysPage } from "@/lib/auth/pages/api-keys";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
   await requireScope("/settings/api-keys", "apiKeys:read");
-  const { agents } = await loadApiKeysPage(db());
+  const { agents } = await loadApiKeysPage(readDb());
   return (
     <>
       <PageHeader

@@ -4,13 +4,13 @@ import { WebhooksPanel } from "@/components/settings/webhooks-panel";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadWebhooksPage } from "@/lib/webhooks/pages/webhooks";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 export default async function WebhooksPage() {
   const actor = await requireScope("/settings/webhooks", "webhooks:read");
-  const page = await loadWebhooksPage(db());
+  const page = await loadWebhooksPage(readDb());
   return (
     <>
       <PageHeader

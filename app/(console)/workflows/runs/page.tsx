@@ -8,14 +8,14 @@ import { RunsTable } from "@/components/runs/runs-table";
 import { WorkflowTabs } from "@/components/review/workflow-tabs";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadRunsPage } from "@/lib/console/pages/runs";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/workflows/runs", sp, {}), "learning:read");
-  const { q, runs, total, agents, filtered } = await loadRunsPage(db(), sp);
+  const { q, runs, total, agents, filtered } = await loadRunsPage(readDb(), sp);
 
   return (
     <>

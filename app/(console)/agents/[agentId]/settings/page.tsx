@@ -10,7 +10,7 @@ import { RetentionNote } from "@/components/agents/retention-note";
 import { denial } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentSettingsPage } from "@/lib/console/pages/agent-settings";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { agentHref, workflowsHref } from "@/lib/console/links";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
   const { agentId } = await params;
   const path = `/agents/${encodeURIComponent(agentId)}/settings`;
   const user = await requireScope(path, "learning:read");
-  const view = await loadAgentSettingsPage(db(), agentId);
+  const view = await loadAgentSettingsPage(readDb(), agentId);
   if (!view) notFound();
   const { agent, defaults, llm } = view;
   const refused = denial(user, "learning:write");

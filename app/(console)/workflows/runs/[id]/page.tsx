@@ -9,7 +9,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadRunPage } from "@/lib/console/pages/run";
 import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { AccountLinks, AgentLink, ClassLink, SkillLink, ThreadLink } from "@/components/links/record-link";
 import { PageAgent } from "@/components/shell/page-agent";
 
@@ -20,7 +20,7 @@ const hasError = (e: unknown) => e !== undefined && e !== null && e !== "";
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   await requireScope(`/workflows/runs/${encodeURIComponent(id)}`, "learning:read");
-  const view = await loadRunPage(db(), id);
+  const view = await loadRunPage(readDb(), id);
   if (!view) notFound();
   const { run, skills } = view;
   const skill = (skillId: string) => {
