@@ -13,7 +13,7 @@ import { linkClass } from "@/components/review/styles";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { skillHref } from "@/lib/console/links";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { EXPERIMENT_STATUSES, PAGE_SIZE, loadExperimentsPage, type ExperimentSummary } from "@/lib/experiments/pages/experiments";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 export default async function ExperimentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const user = await requireScope(hrefWith("/experiments", sp, {}), "experiments:read");
-  const { q, experiments, total, filtered } = await loadExperimentsPage(db(), sp);
+  const { q, experiments, total, filtered } = await loadExperimentsPage(readDb(), sp);
   const newHref = hrefWith("/experiments/new", q.agent ? { agent: q.agent } : {}, {});
   return (
     <>

@@ -20,7 +20,7 @@ import { linkClass, panelClass, sectionTitle } from "@/components/review/styles"
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { agentHref, skillHref } from "@/lib/console/links";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import type { ExperimentReport } from "@/lib/experiments/report";
 import { exportHref, loadExperimentPage } from "@/lib/experiments/pages/experiment";
 
@@ -39,7 +39,7 @@ function LedgerOutcomeText({ outcome: o }: { outcome: ExperimentReport["experime
 export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requireScope(`/experiments/${encodeURIComponent(id)}`, "experiments:read");
-  const view = await loadExperimentPage(db(), id);
+  const view = await loadExperimentPage(readDb(), id);
   if (!view) notFound();
   const { report: r, skillName } = view;
   const e = r.experiment;

@@ -9,7 +9,7 @@ import { CreateExperimentForm } from "@/components/experiments/create-form";
 import { PageAgent } from "@/components/shell/page-agent";
 import { linkClass } from "@/components/review/styles";
 import { requireScope } from "@/lib/auth/page-access";
-import { db } from "@/lib/db/client";
+import { readDb } from "@/lib/db/client";
 import { loadNewExperimentPage } from "@/lib/experiments/pages/new-experiment";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 export default async function NewExperimentPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/experiments/new", sp, {}), "experiments:manage");
-  const { skill, choices, missing } = await loadNewExperimentPage(db(), sp);
+  const { skill, choices, missing } = await loadNewExperimentPage(readDb(), sp);
   if (skill) {
     const label = `${skill.name} v${skill.version}`;
     return (
