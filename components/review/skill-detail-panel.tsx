@@ -6,6 +6,7 @@ import Link from "next/link";
 import type { SkillDetail } from "@/lib/learning/review/skill-detail";
 import { SKILL_EVENT_LABEL } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";
+import { buttonClasses } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
@@ -23,8 +24,11 @@ import { agentHref, runHref } from "@/lib/console/links";
 import { AccountLinks } from "../links/record-link";
 
 
-/** `canAct`: decision buttons (admins, not read-only). `isAdmin`: who decided is shown to admins only. */
-export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: SkillDetail; canAct: boolean; isAdmin: boolean }) {
+/**
+ * `canAct`: decision buttons (admins, not read-only). `isAdmin`: who decided is shown to admins only.
+ * `canMeasure`: the link to create an experiment for a shadow or active skill.
+ */
+export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = false }: { detail: SkillDetail; canAct: boolean; isAdmin: boolean; canMeasure?: boolean }) {
   const s = d.skill;
   const label = `${s.name} v${s.version}`;
   const baseline = (s.baseline ?? {}) as { executions?: number; success_rate?: number };
@@ -75,6 +79,12 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin }: { detail: Skill
           qualification={d.qualification ?? null}
           activationBlocker={d.activationBlocker ?? null}
         />
+      ) : null}
+
+      {canMeasure && (s.status === "shadow" || s.status === "active") ? (
+        <Link href={`/experiments/new?skill=${encodeURIComponent(s.skill_id)}`} className={buttonClasses("secondary", "sm")}>
+          Measure this skill
+        </Link>
       ) : null}
 
       {s.demotion_reason ? (

@@ -11,6 +11,7 @@ export const SECTIONS: Section[] = [
   { href: "/agents", label: "Agents", scope: "learning:read", agentFilter: true },
   { href: "/workflows", label: "Workflows", scope: "learning:read", agentFilter: true },
   { href: "/skills", label: "Skills", scope: "learning:read", agentFilter: true },
+  { href: "/experiments", label: "Experiments", scope: "experiments:read", agentFilter: true },
   { href: "/ledger", label: "Ledger", scope: "ledger:read" },
   { href: "/accounts", label: "Accounts", scope: "persona:read", agentFilter: true },
   { href: "/persona-evolution", label: "Persona evolution", scope: "persona:read" },

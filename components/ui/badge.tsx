@@ -29,6 +29,12 @@ export const STATUS_TONE: Record<string, BadgeTone> = {
   inactive: "gray",
   admin: "violet",
   viewer: "gray",
+  draft: "gray",
+  running: "blue",
+  completed: "green",
+  cancelled: "amber",
+  pass: "green",
+  fail: "red",
 };
 
 export function Badge({ status, tone, children }: { status?: string; tone?: BadgeTone; children?: React.ReactNode }) {

@@ -72,6 +72,7 @@ export const CONSOLE_ROUTES: Record<string, Scope | "public" | { everyone: "not_
   "GET /api/console/audit": "audit:read",
   "GET /api/console/audit/export": "audit:read",
   "GET /api/console/inbox": "learning:read",
+  "GET /api/console/experiments/{experiment_id}/export": "experiments:read",
   "GET /api/console/users": "users:read",
   "GET /persona-evolution/state": "persona:read",
   "POST /persona-evolution/action": "persona:decide",
@@ -104,6 +105,8 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/webhooks.ts#deleteWebhookEndpoint": "webhooks:manage",
   "lib/actions/webhooks.ts#redeliverWebhook": "webhooks:manage",
   "lib/actions/accounts.ts#forgetAccount": "accounts:forget",
+  "lib/actions/experiments.ts#createExperiment": "experiments:manage",
+  "lib/actions/experiments.ts#cancelExperiment": "experiments:manage",
 };
 
 /** Console pages (app/(console)) by the scope requireScope() must ask. */
@@ -119,6 +122,9 @@ export const PAGES: Record<string, Scope> = {
   "/skills": "learning:read",
   "/traces": "learning:read",
   "/ledger": "ledger:read",
+  "/experiments": "experiments:read",
+  "/experiments/new": "experiments:manage",
+  "/experiments/{id}": "experiments:read",
   "/ledger/procedure": "ledger:read",
   "/audit": "audit:read",
   "/persona-evolution": "persona:read",

@@ -96,7 +96,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
         </div>
         <div className="min-w-0">
           {detail ? (
-            <SkillDetailPanel detail={detail} canAct={can(user, "learning:write")} isAdmin={isAdmin} />
+            <SkillDetailPanel detail={detail} canAct={can(user, "learning:write")} isAdmin={isAdmin} canMeasure={can(user, "experiments:manage")} />
           ) : q.skill ? (
             <EmptyState title="This skill was not found">Pick a skill from the list.</EmptyState>
           ) : null}

@@ -1,0 +1,30 @@
+// The report as a download: JSON is the report view model as it is; CSV has one row per case ×
+// arm (means over its repetitions), one aggregate row per arm, and one delta row per treatment
+// arm (each metric's paired delta from the baseline, its 95 % interval as *_low / *_high).
+import { stringify } from "csv-stringify/sync";
+import { z } from "zod";
+import { METRICS } from "./scoring";
+import type { ExperimentReport } from "./report";
+
+export const reportExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv") });
+export type ReportExportFormat = z.output<typeof reportExportQuery>["format"];
+
+export const reportExportMediaType = (format: ReportExportFormat) => (format === "csv" ? "text/csv; charset=utf-8" : "application/json");
+
+const keys = METRICS.map((m) => m.key);
+export const CSV_COLUMNS = ["row", "case_id", "arm", "reported", ...keys, ...keys.flatMap((k) => [`${k}_low`, `${k}_high`])];
+
+export function reportCsv(r: ExperimentReport): string {
+  const blank = keys.flatMap(() => ["", ""]);
+  const rows: (string | number | null)[][] = [
+    ...r.rows.map((x) => ["case", x.case_id, x.arm, x.reported, ...keys.map((k) => x.figures?.[k] ?? null), ...blank]),
+    ...r.aggregates.map((a) => ["aggregate", "", a.arm, a.reported, ...keys.map((k) => a.figures[k]), ...blank]),
+    ...[...new Set(r.deltas.map((d) => d.arm))].map((arm) => {
+      const of = (k: string) => r.deltas.find((d) => d.arm === arm && d.metric === k)!;
+      return ["delta", "", arm, "", ...keys.map((k) => of(k).delta), ...keys.flatMap((k) => [of(k).interval?.low ?? null, of(k).interval?.high ?? null])];
+    }),
+  ];
+  return stringify([CSV_COLUMNS, ...rows]);
+}
+
+export const reportExport = (r: ExperimentReport, format: ReportExportFormat) => (format === "csv" ? reportCsv(r) : JSON.stringify(r, null, 2));
