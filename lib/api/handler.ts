@@ -95,6 +95,13 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       checkAddress(rawParams, url.searchParams);
       const params = parseWith(opts.params, rawParams, "path parameters");
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
+      // A key bound elsewhere is refused before its body is read when the address alone names
+      // what it may not reach (a declaration that reads the body throws here: checked below).
+      if (opts.reach) {
+        const early = addressReach(opts.reach, params, query);
+        const refused = early && reachRefusal(actor, early);
+        if (refused) throw refused;
+      }
       const body = opts.body
         ? parseWith(opts.body, await readBody(req, opts), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
         : undefined;
@@ -113,6 +120,15 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       return errorResponse(err, requestId);
     }
   };
+}
+
+/** What `reach` names from the address alone, or null when it needs the body. */
+function addressReach<I>(reach: (input: I) => Reach, params: unknown, query: unknown): Reach | null {
+  try {
+    return reach({ params, query, body: undefined } as I);
+  } catch {
+    return null;
+  }
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

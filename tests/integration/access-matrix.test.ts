@@ -112,6 +112,15 @@ function observedAction(r: ActionCall): Outcome | string {
   return "allowed";
 }
 
+/**
+ * Waits (up to 10 s) until no job is running or due within two seconds: work an allowed probe started (an OTLP
+ * export's assembly, a shadow evaluation) must land before the next probe's counts are taken.
+ */
+async function jobsSettled(server: TestServer) {
+  const busy = async () => (await server.sql.query("SELECT count(*)::int AS n FROM jobs WHERE status = 'RUNNING' OR (status = 'PENDING' AND run_after < now() + interval '2 seconds')")).rows[0].n > 0;
+  for (let waited = 0; waited < 10_000 && (await busy()); waited += 100) await new Promise((r) => setTimeout(r, 100));
+}
+
 /** Runs `probe` for every entry and principal; a refused write must change no table's row count. */
 async function matrix(entries: string[], expected: (entry: string, p: Principal) => Outcome, probe: (entry: string, who: Calling, p: Principal) => Promise<{ outcome: Outcome | string; writes: boolean }>) {
   const want: Record<string, Partial<Record<Principal, string>>> = {};
@@ -124,6 +133,7 @@ async function matrix(entries: string[], expected: (entry: string, p: Principal)
       const who = principals[p];
       if (!who) continue;
       want[entry][p] = expected(entry, p);
+      await jobsSettled(who.server);
       const before = await who.counts();
       const { outcome, writes } = await probe(entry, who, p);
       got[entry][p] = outcome;
