@@ -52,10 +52,12 @@ export type RouteOptions<B, Q, P> = {
   /** Requests per second per key (burst = 2× per second). Default 200 for API keys. */
   rateLimit?: number;
   /**
-   * The tenant, agent and evaluator the request names (from its parsed inputs): a key bound to
-   * others is refused with 403 before the handler runs (lib/auth/key-reach.ts).
+   * The tenant and agent the request's address names (path, query): a key bound to others is
+   * refused with 403 before its body is read (lib/auth/key-reach.ts).
    */
-  reach?: (input: { params: Out<P>; query: Out<Q>; body: Out<B> }) => Reach;
+  reach?: (input: { params: Out<P>; query: Out<Q> }) => Reach;
+  /** The same, for what only the body names (a ledger scope, an evaluator): checked once it is parsed. */
+  reachFromBody?: (input: { params: Out<P>; query: Out<Q>; body: Out<B> }) => Reach;
 };
 
 export type RouteContext<B, Q, P> = {
@@ -95,18 +97,17 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       checkAddress(rawParams, url.searchParams);
       const params = parseWith(opts.params, rawParams, "path parameters");
       const query = parseWith(opts.query, Object.fromEntries(url.searchParams), "query string");
-      // A key bound elsewhere is refused before its body is read when the address alone names
-      // what it may not reach (a declaration that reads the body throws here: checked below).
+      // A key bound elsewhere is refused before its body is read when the address names what it
+      // may not reach.
       if (opts.reach) {
-        const early = addressReach(opts.reach, params, query);
-        const refused = early && reachRefusal(actor, early);
+        const refused = reachRefusal(actor, opts.reach({ params, query } as { params: Out<P>; query: Out<Q> }));
         if (refused) throw refused;
       }
       const body = opts.body
         ? parseWith(opts.body, await readBody(req, opts), opts.bodyErrors?.name ?? "request body", opts.bodyErrors?.within)
         : undefined;
-      if (opts.reach) {
-        const refused = reachRefusal(actor, opts.reach({ params, query, body } as { params: Out<P>; query: Out<Q>; body: Out<B> }));
+      if (opts.reachFromBody) {
+        const refused = reachRefusal(actor, opts.reachFromBody({ params, query, body } as { params: Out<P>; query: Out<Q>; body: Out<B> }));
         if (refused) throw refused;
       }
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
@@ -120,15 +121,6 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       return errorResponse(err, requestId);
     }
   };
-}
-
-/** What `reach` names from the address alone, or null when it needs the body. */
-function addressReach<I>(reach: (input: I) => Reach, params: unknown, query: unknown): Reach | null {
-  try {
-    return reach({ params, query, body: undefined } as I);
-  } catch {
-    return null;
-  }
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -16,7 +16,8 @@ export type ExperimentStatusName = "draft" | "running" | "completed" | "cancelle
 export const statusName = (e: Pick<Experiment, "status">) => e.status.toLowerCase() as ExperimentStatusName;
 
 /** What the agent API answers for an experiment (its cases and progress are in the report). */
-export function experimentView(e: Experiment, progress: { expected: number; reported: number }) {
+/** What names an experiment wherever it is listed or shown. */
+export function experimentIdentity(e: Experiment) {
   return {
     experiment_id: e.id,
     agent_id: e.agentId,
@@ -25,6 +26,12 @@ export function experimentView(e: Experiment, progress: { expected: number; repo
     name: e.name,
     status: statusName(e),
     model: e.model,
+  };
+}
+
+export function experimentView(e: Experiment, progress: { expected: number; reported: number }) {
+  return {
+    ...experimentIdentity(e),
     repetitions: e.repetitions,
     arms: armsOf(e).map((a) => ({ name: a.name, mode: a.mode, ...(a.n !== undefined ? { n: a.n } : {}) })),
     baseline_arm: e.baselineArm,

@@ -29,8 +29,14 @@ test("an admin adds a webhook endpoint, sees its deliveries and redelivers one",
   await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
 
   const form = page.getByRole("form", { name: "Add a webhook endpoint" });
-  await form.getByLabel("URL").fill("ftp://example.com/hook");
-  await form.getByRole("checkbox", { name: "Background job dead" }).check();
+  // What is typed before hydration is lost to React's state: fill until the form counts it.
+  await expect(async () => {
+    await form.getByLabel("URL").fill("ftp://example.com/hook");
+    const dead = form.getByRole("checkbox", { name: "Background job dead" });
+    await dead.setChecked(false);
+    await dead.check();
+    await expect(form.getByRole("button", { name: "Add endpoint" })).toBeEnabled({ timeout: 1000 });
+  }).toPass();
   await form.getByRole("button", { name: "Add endpoint" }).click();
   await expect(page.getByText(/the URL must be an http:\/\/ or https:\/\/ address/)).toBeVisible();
   expect((await server.sql.query("SELECT count(*)::int AS n FROM webhook_endpoints")).rows[0].n).toBe(0);

@@ -3,21 +3,16 @@
 // about 5 s per server, a copy about 0.3 s. The server still runs its own start-up on it (its
 // migration check, the first admin). health.test.ts starts from an empty dir instead, so the
 // first-start path stays covered.
-import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedDatabase } from "../../lib/db/embedded";
-import { applyMigrations, listMigrations, migrationsDir } from "../../scripts/db/migrate";
+import { applyMigrations } from "../../scripts/db/migrate";
+import { migrationsDigest } from "./postgres-template";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-function templateKey(): string {
-  const h = createHash("sha256");
-  h.update(readFileSync(path.join(root, "node_modules/@electric-sql/pglite/package.json")));
-  for (const name of listMigrations()) h.update(name).update(readFileSync(path.join(migrationsDir, name, "migration.sql")));
-  return h.digest("hex").slice(0, 16);
-}
+const templateKey = () => migrationsDigest(readFileSync(path.join(root, "node_modules/@electric-sql/pglite/package.json"), "utf8"));
 
 async function templateDir(): Promise<string> {
   const dir = path.join(tmpdir(), `proctor-pglite-template-${templateKey()}`);

@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { seedEmbeddedDatabase } from "./embedded-template";
+import { migratedTemplate } from "./postgres-template";
 import { resetDatabase, type Snapshot } from "./database-reset";
 
 export const ADMIN_EMAIL = "admin@test.local";
@@ -60,14 +61,18 @@ export function postgresBaseUrl(): string {
   return process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 }
 
-/** A new database, empty or a copy of `template` (whose idle connections, e.g. a finished migration's pool, are ended first). */
-export async function createPostgresDatabase(opts: { template?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database: empty, migrated (a clone of ./postgres-template.ts's template), or a copy of
+ * `template` (whose idle connections, e.g. a finished migration's pool, are ended first).
+ */
+export async function createPostgresDatabase(opts: { template?: string; migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(postgresBaseUrl());
   const name = `proctor_it_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const template = opts.migrated ? await migratedTemplate(base.toString()) : opts.template;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
   if (opts.template) await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [opts.template]);
-  await admin.query(`CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${pg.escapeIdentifier(opts.template)}` : ""}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ""}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -85,7 +90,7 @@ export async function createPostgresDatabase(opts: { template?: string } = {}): 
 type ServerOptions = {
   env?: Record<string, string>;
   kind?: TestDatabase;
-  /** PGlite starts from nothing (initdb and every migration at start) instead of a migrated copy. */
+  /** The server starts from nothing (PGlite: initdb; both: every migration at start) instead of a migrated copy. */
   emptyDataDir?: boolean;
   /** A server of this file's own, e.g. to restart it. */
   dedicated?: boolean;
@@ -198,7 +203,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     databaseUrl = opts.databaseUrl;
     env.DATABASE_URL = databaseUrl;
   } else if (kind === "postgres") {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase({ migrated: !opts.emptyDataDir });
     databaseUrl = created.url;
     dropDatabase = created.drop;
     env.DATABASE_URL = databaseUrl;

@@ -1,20 +1,16 @@
 // The ledger core called directly (no HTTP) on a fresh database: its own validation, schema
-// versioning, concurrent identical deliveries, and skills proposed for qualification.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// versioning, durability across restarts (a new client), concurrent identical deliveries, and
+// skills proposed for qualification. The HTTP suite (ledger-api) leaves restarts to this file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
-import { applyMigrations } from "@/scripts/db/migrate";
 import { isLedgerError, type LedgerErrorKind } from "@/lib/ledger/errors";
 import { applyEvaluation } from "@/lib/ledger/arithmetic";
 import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
-import { getProcedure, selectProcedure } from "@/lib/ledger/read";
+import { getEvaluation, getProcedure, selectProcedure } from "@/lib/ledger/read";
 import type { LedgerPolicy, PairedEvaluation, ProcedureAggregates } from "@/lib/ledger/types";
 import { DEPLOYMENT_SETTING, environmentFingerprint, proposeSkillQualification, skillQualification, type SkillQualificationInput } from "@/lib/ledger/skills";
-import { createPostgresDatabase, testDatabase } from "../helpers/server";
-import { seedEmbeddedDatabase } from "../helpers/embedded-template";
+import { testDatabase } from "../helpers/server";
+import { openDomainDatabase } from "../helpers/domain-database";
 import { fixtureEvaluation, fixtureProposal, SCOPE } from "../helpers/ledger";
 
 let url: string;
@@ -28,22 +24,9 @@ const freshClient = () => {
 };
 
 beforeAll(async () => {
-  if (testDatabase() === "postgres") {
-    const created = await createPostgresDatabase();
-    url = created.url;
-    close = created.drop;
-  } else {
-    // A copy of the migrated template: no initdb or migrations to run here.
-    const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-ledger-core-"));
-    await seedEmbeddedDatabase(dataDir);
-    const embedded = await startEmbeddedDatabase(path.join(dataDir, "pglite"));
-    url = embedded.url;
-    close = async () => {
-      await embedded.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  await applyMigrations(url);
+  const database = await openDomainDatabase();
+  url = database.url;
+  close = database.close;
   db = freshClient();
 });
 afterAll(async () => {
@@ -105,13 +88,25 @@ describe(`ledger core (${testDatabase()})`, () => {
     expect((await getProcedure(db, scope, "procedure-1"))!.qualification_count).toBe(4);
   });
 
+  it("a qualified procedure survives a restart: a new client reads the same record, decision and receipts", async () => {
+    const scope = { ...SCOPE, environment: "restart" };
+    await proposeProcedure(db, { scope, ...fixtureProposal() });
+    for (let k = 0; k < 32; k++) await recordEvaluation(db, scope, "procedure-1", fixtureEvaluation(k) as never);
+    const before = await getProcedure(db, scope, "procedure-1");
+    expect(before).toMatchObject({ state: "active", qualification_count: 32 });
+    expect(before!.decisions).toHaveLength(1);
+    const restarted = freshClient();
+    expect(await getProcedure(restarted, scope, "procedure-1")).toEqual(before);
+    expect(await getEvaluation(restarted, scope, "procedure-1", "case-31")).toEqual(await getEvaluation(db, scope, "procedure-1", "case-31"));
+  });
+
   it("refuses to start on an unknown schema version and leaves the data alone", async () => {
     await db.ledgerSchemaVersion.update({ where: { id: 1 }, data: { version: 999 } });
     const restarted = freshClient();
     expect(await failure(getProcedure(restarted, SCOPE, "procedure-1"))).toBe("Configuration");
     expect(await failure(proposeProcedure(restarted, { scope: SCOPE, ...fixtureProposal({ id: "other" }) }))).toBe("Configuration");
     expect(await db.ledgerSchemaVersion.findMany()).toEqual([{ id: 1, version: 999 }]);
-    expect(await count("ledger_procedures")).toBe(2);
+    expect(await count("ledger_procedures")).toBe(3);
     // A refused start is checked again on the next call, not remembered.
     await db.ledgerSchemaVersion.update({ where: { id: 1 }, data: { version: 1 } });
     expect((await getProcedure(restarted, SCOPE, "procedure-1"))?.proposal.id).toBe("procedure-1");

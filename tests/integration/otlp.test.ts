@@ -35,7 +35,9 @@ type Run = { workflow_id: string; agent_id: string; query: string; user_id: stri
 const runsOf = async (traceId: string): Promise<Run[]> =>
   (await server.sql.query(`SELECT workflow_id, agent_id, query, user_id, thread_id, steps, outcome, outcome_source, skills_activated FROM workflows WHERE root_trace_id = $1`, [traceId])).rows;
 const traceIdOf = (spans: ReturnType<typeof recordAgentTrace>) => spans[0].spanContext().traceId;
-const arrived = (traceId: string, n = 1) => waitFor(async () => (await runsOf(traceId)).length >= n, 30_000, server.output);
+const assembled = async (traceId: string) => (await server.sql.query(`SELECT 1 FROM otlp_traces WHERE trace_id = $1 AND assembled_at IS NOT NULL`, [traceId])).rowCount === 1;
+/** The trace's runs are stored and its assembly is over (its messages are written after its runs). */
+const arrived = (traceId: string, n = 1) => waitFor(async () => (await runsOf(traceId)).length >= n && (await assembled(traceId)), 30_000, server.output);
 
 const refund: AgentRequest = {
   agentId: "otel-shop",

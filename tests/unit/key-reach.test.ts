@@ -54,8 +54,11 @@ describe("key reach", () => {
     const ops = Object.entries(v1) as [string, Operation][];
     const naming = ops.filter(([, op]) => op.path.includes("{agent_id}") || op.tag === "ledger" || op.query?.shape.agent_id);
     expect(naming.length).toBeGreaterThan(15);
-    for (const [id, op] of naming) expect(op.reach, id).toBeTypeOf("function");
-    expect(v1.recordEvaluation.reach({ params: {}, query: {}, body: { scope: { tenant: "t", agent: "a", environment: "e" }, evaluator_id: "h" } })).toEqual({ tenant: "t", agent: "a", evaluator: "h" });
+    for (const [id, op] of naming) expect(op.reach ?? op.reachFromBody, id).toBeTypeOf("function");
+    // What only the body names is checked once it is parsed; the address before the body is read.
+    expect(v1.getProcedure.reach).toBeTypeOf("function");
+    expect((v1.recordEvaluation as Operation).reach).toBeUndefined();
+    expect(v1.recordEvaluation.reachFromBody({ params: {}, query: {}, body: { scope: { tenant: "t", agent: "a", environment: "e" }, evaluator_id: "h" } })).toEqual({ tenant: "t", agent: "a", evaluator: "h" });
     expect(v1.proposeProcedure.access).toBe("ledger:propose");
     expect(v1.recordEvaluation.access).toBe("ledger:evaluate");
   });

@@ -71,13 +71,15 @@ const cycleRunning = refused("a promotion cycle is already running for this agen
 // What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts).
 // Operations that find a record by its own id (a run, a skill) filter in their route instead.
 // Loosely typed: each operation's own parsed inputs, checked by its zod schemas before this runs.
-type ReachInput = { params: any; query: any; body: any };
-const agentInPath = ({ params }: ReachInput): Reach => ({ agent: params.agent_id });
-const agentInQuery = ({ query }: ReachInput): Reach => (query.agent_id === undefined ? {} : { agent: query.agent_id });
+// `reach` reads the address (checked before the body is read); `reachFromBody` the parsed body.
+type AddressInput = { params: any; query: any };
+type BodyInput = AddressInput & { body: any };
+const agentInPath = ({ params }: AddressInput): Reach => ({ agent: params.agent_id });
+const agentInQuery = ({ query }: AddressInput): Reach => (query.agent_id === undefined ? {} : { agent: query.agent_id });
 const scopeOf = (s: { tenant: string; agent: string }): Reach => ({ tenant: s.tenant, agent: s.agent });
-const ledgerScopeInBody = ({ body }: ReachInput): Reach => scopeOf(body.scope);
-const ledgerScopeInQuery = ({ query }: ReachInput): Reach => scopeOf(query);
-const evaluationReach = ({ body }: ReachInput): Reach => ({ ...scopeOf(body.scope), evaluator: body.evaluator_id });
+const ledgerScopeInBody = ({ body }: BodyInput): Reach => scopeOf(body.scope);
+const ledgerScopeInQuery = ({ query }: AddressInput): Reach => scopeOf(query);
+const evaluationReach = ({ body }: BodyInput): Reach => ({ ...scopeOf(body.scope), evaluator: body.evaluator_id });
 
 export const v1 = {
   getHealth: {
@@ -255,7 +257,7 @@ export const v1 = {
   proposeProcedure: {
     method: "POST", path: "/api/v1/ledger/procedures", tag: "ledger",
     summary: "Propose an immutable procedure (identical re-proposal returns the current record)",
-    auth: "apiKey", access: "ledger:propose", body: ledger.proposeBody, reach: ledgerScopeInBody,
+    auth: "apiKey", access: "ledger:propose", body: ledger.proposeBody, reachFromBody: ledgerScopeInBody,
     responses: {
       201: ok("the new Candidate record", ledgerOut.procedureRecordResponse),
       200: ok("identical proposal: the current record", ledgerOut.procedureRecordResponse),
@@ -269,7 +271,7 @@ export const v1 = {
   },
   recordEvaluation: {
     method: "POST", path: `${procedurePath}/evaluations`, tag: "ledger", summary: "Record one paired evaluation (idempotent on case_id)",
-    auth: "apiKey", access: "ledger:evaluate", params: ledger.procedureParams, body: ledger.evaluationBody, reach: evaluationReach,
+    auth: "apiKey", access: "ledger:evaluate", params: ledger.procedureParams, body: ledger.evaluationBody, reachFromBody: evaluationReach,
     responses: {
       201: ok("the receipt, duplicate: false", ledgerOut.evaluationResultResponse),
       200: ok("identical re-delivery: the original receipt, duplicate: true", ledgerOut.evaluationResultResponse),

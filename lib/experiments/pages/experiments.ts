@@ -6,21 +6,14 @@ import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { agentParam } from "../../console/agent-scope";
 import { filterText, pageParam, param, type SearchParams } from "../../console/url";
-import { expectedRuns, statusName, type ExperimentStatusName } from "../experiments";
+import { expectedRuns, experimentIdentity } from "../experiments";
 
 export const PAGE_SIZE = 25;
 export const EXPERIMENT_STATUSES = ["draft", "running", "completed", "cancelled"] as const;
 
 const statusParam = z.enum(EXPERIMENT_STATUSES).optional().catch(undefined);
 
-export type ExperimentSummary = {
-  experiment_id: string;
-  agent_id: string;
-  skill_id: string;
-  skill_version: number;
-  name: string;
-  status: ExperimentStatusName;
-  model: string;
+export type ExperimentSummary = ReturnType<typeof experimentIdentity> & {
   arms: number;
   cases: number;
   progress: { expected: number; reported: number };
@@ -45,13 +38,7 @@ export async function loadExperimentsPage(db: Db, sp: SearchParams) {
     : [];
   const reportedOf = new Map(reported.map((r) => [r.experimentId, r._count._all]));
   const experiments: ExperimentSummary[] = rows.map((e) => ({
-    experiment_id: e.id,
-    agent_id: e.agentId,
-    skill_id: e.skillId,
-    skill_version: e.skillVersion,
-    name: e.name,
-    status: statusName(e),
-    model: e.model,
+    ...experimentIdentity(e),
     arms: (e.arms as unknown[]).length,
     cases: e._count.cases,
     progress: { expected: expectedRuns(e, e._count.cases), reported: reportedOf.get(e.id) ?? 0 },
