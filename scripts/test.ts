@@ -5,8 +5,8 @@
 // Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
 // integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
-// beside the build; then pglite, postgres and e2e run side by side (each one's output printed
-// whole as it ends). When PostgreSQL runs the integration files, PGlite runs only the
+// beside the build; then pglite and e2e side by side (each one's output printed whole as it
+// ends), then postgres. When PostgreSQL runs the integration files, PGlite runs only the
 // engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
 // config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
@@ -79,38 +79,43 @@ async function main() {
   await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  // After the build, the database suites and the browser run side by side (each printed when
-  // done): their files spend most of their time waiting on servers, workers and the database.
-  // PGlite runs one file at a time beside PostgreSQL's two (PROCTOR_TEST_WORKERS).
+  // After the build: the PGlite suite and the browser side by side (each printed when done),
+  // then the PostgreSQL suite alone. Side by side with all three, each ran 3 to 4 times slower
+  // than alone on 2 cores (their waits poll longer under load); in sequence the whole is shorter:
+  // measured alone, pglite 130 s, e2e 113 s, postgres 350 s (two files at a time), against
+  // 690 s for the three together.
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
     suite,
     `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
     (log) => runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files, PROCTOR_TEST_WORKERS: workers }, log),
   ];
-  const after: Step[] = [];
+  const beside: Step[] = [];
+  const then: Step[] = [];
   if (selected.has("pglite")) {
     if (buildFailed) skip("pglite", "not run: the build failed");
-    else after.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
-  }
-  if (postgres) {
-    if (!postgres.ok) {
-      if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
-      else skip("postgres", postgres.why);
-    } else if (buildFailed) skip("postgres", "not run: the build failed");
-    else after.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
+    else beside.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
   }
   if (selected.has("e2e")) {
     if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
     else if (buildFailed) skip("e2e", "not run: the build failed");
     else {
       // The browser flows' console on PostgreSQL when the run has it: a lighter server beside the
-      // two integration suites than the embedded engine (which the pglite suite covers).
+      // PGlite suite than the embedded engine (which that suite covers).
       const db = postgres?.ok ? "postgres" : "pglite";
-      after.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
+      beside.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
     }
   }
-  if (after.length > 1) console.log(`\n━━ ${after.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
-  await Promise.all(after.map(([suite, title, body]) => step(suite, title, body, after.length > 1)));
+  if (postgres) {
+    if (!postgres.ok) {
+      if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
+      else skip("postgres", postgres.why);
+    } else if (buildFailed) skip("postgres", "not run: the build failed");
+    else then.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
+  }
+  for (const group of [beside, then]) {
+    if (group.length > 1) console.log(`\n━━ ${group.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
+    await Promise.all(group.map(([suite, title, body]) => step(suite, title, body, group.length > 1)));
+  }
 
   printSummary();
 }

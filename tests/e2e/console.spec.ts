@@ -2,7 +2,7 @@
 // agent and send runs with that key, find them in the console, add a viewer, sign out; the
 // viewer cannot open Settings.
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, allowConsoleError, expect, test, signIn } from "./fixtures";
+import { allowConsoleError, expect, test, signIn, snapshot } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 const AGENT = "e2e-support-bot";
@@ -34,7 +34,7 @@ test("an admin signs in, creates a key, sees ingested runs, adds a viewer and si
   const secret = (await page.getByTestId("secret-value").textContent())!.trim();
   expect(secret).toMatch(/^pk_[A-Za-z0-9]{10}_/);
   await expect(page.getByRole("row", { name: /e2e agent key/ })).toContainText(secret.split("_").slice(0, 2).join("_"));
-  await page.screenshot({ path: `${ARTIFACTS}/api-key-created.png`, fullPage: true });
+  await snapshot(page, `api-key-created.png`);
   await page.getByRole("button", { name: "I have stored it" }).click();
   await expect(page.getByTestId("secret-value")).toHaveCount(0);
 
@@ -81,7 +81,7 @@ test("an admin signs in, creates a key, sees ingested runs, adds a viewer and si
   await expect(page.getByRole("heading", { name: "Run e2e-run-2" })).toBeVisible();
   await expect(page.getByText("gateway timed out")).toBeVisible();
   await expect(page.getByText('"amount": 12.5')).toBeVisible();
-  await page.screenshot({ path: `${ARTIFACTS}/run-detail.png`, fullPage: true });
+  await snapshot(page, `run-detail.png`);
 
   // The agent switcher narrows the workflows list to one agent, in the URL.
   await page.goto("/workflows/runs");
@@ -112,7 +112,7 @@ test("an admin signs in, creates a key, sees ingested runs, adds a viewer and si
   expect(forbidden?.status()).toBe(403);
   await expect(page.getByText("You do not have access to this page")).toBeVisible();
   await expect(page.getByTestId("secret-value")).toHaveCount(0);
-  await page.screenshot({ path: `${ARTIFACTS}/viewer-forbidden.png`, fullPage: true });
+  await snapshot(page, `viewer-forbidden.png`);
   await signOut(page, "viewer@e2e.local");
 });
 
@@ -150,5 +150,5 @@ test("dark mode persists without a flash, and the shell works at 375 px", async 
   await page.reload();
   expect(await page.evaluate(() => (window as unknown as { darkAtBody?: boolean }).darkAtBody)).toBe(true);
   await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${ARTIFACTS}/audit-dark-375.png`, fullPage: true });
+  await snapshot(page, `audit-dark-375.png`);
 });

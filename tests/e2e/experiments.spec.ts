@@ -2,7 +2,7 @@
 // (cases pasted as YAML, the seed's three arms by default) → the report page, whose three checks
 // pass once the agent reported a case in every arm. Screenshot at 1440 px.
 import { ADMIN_KEY } from "../helpers/server";
-import { ARTIFACTS, expect, signIn, test } from "./fixtures";
+import { expect, signIn, test, snapshot } from "./fixtures";
 
 const AGENT = "e2e-experiment-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -53,5 +53,5 @@ test("an admin measures a shadow skill from its page and reads the report", asyn
   await page.reload();
   await expect(page.locator("[data-check]").getByText("pass", { exact: true })).toHaveCount(3);
   await expect(page.getByRole("note").filter({ hasText: "not a general claim" })).toBeVisible();
-  await page.screenshot({ path: `${ARTIFACTS}/experiment-report-desktop.png`, fullPage: true });
+  await snapshot(page, `experiment-report-desktop.png`);
 });

@@ -6,6 +6,15 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from ".
 
 export const ARTIFACTS = "tests/e2e/artifacts";
 
+/**
+ * A full-page screenshot under ARTIFACTS/<name> when PROCTOR_E2E_SCREENSHOTS is set (to look at
+ * the pages after a run); otherwise nothing: a full-page PNG costs Chromium a second of CPU beside
+ * the integration suites.
+ */
+export async function snapshot(page: Page, name: string) {
+  if (process.env.PROCTOR_E2E_SCREENSHOTS) await page.screenshot({ path: `${ARTIFACTS}/${name}`, fullPage: true });
+}
+
 const expected = new WeakMap<Page, RegExp[]>();
 
 /** Declares a console error the test provokes on purpose (e.g. loading a 403 page). */

@@ -4,7 +4,7 @@
 // At 1440 px, then 375 px; screenshots under tests/e2e/artifacts/forms-*.png.
 import type { Page } from "@playwright/test";
 import { ADMIN_KEY } from "../helpers/server";
-import { ARTIFACTS, expect, test, signIn } from "./fixtures";
+import { expect, test, signIn, snapshot } from "./fixtures";
 
 const AGENT = "e2e-forms-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -39,7 +39,7 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   await expect(rate).toHaveAttribute("aria-invalid", "true");
   await expect(rate).toBeFocused();
   await expect(count).toContainText("fix the marked field to save");
-  await page.screenshot({ path: `${ARTIFACTS}/forms-settings-error.png`, fullPage: true });
+  await snapshot(page, `forms-settings-error.png`);
   await rate.fill("0.9");
 
   // Leaving by a link asks first: staying keeps the edits.
@@ -70,7 +70,7 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   // A list page past its last page says so and links back.
   await page.goto(`/workflows?agent=${AGENT}&page=99`);
   await expect(page.getByRole("heading", { name: "Page 99 is past the last page" })).toBeVisible();
-  await page.screenshot({ path: `${ARTIFACTS}/forms-past-last-page.png`, fullPage: true });
+  await snapshot(page, `forms-past-last-page.png`);
   await page.getByRole("link", { name: "Go to page 1" }).click();
   await expect(page.getByRole("heading", { name: "Page 99 is past the last page" })).toHaveCount(0);
 
@@ -81,7 +81,7 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   await expect(count).toHaveText("1 unsaved change");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${ARTIFACTS}/forms-settings-mobile.png`, fullPage: true });
+  await snapshot(page, `forms-settings-mobile.png`);
   await page.getByRole("button", { name: "Discard changes" }).click();
   await expect(count).toHaveText("No unsaved changes");
 });

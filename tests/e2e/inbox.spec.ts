@@ -6,7 +6,7 @@
 // at 375 px (approving, whose reason is optional). Screenshots: tests/e2e/artifacts/inbox-*.png.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY } from "../helpers/server";
-import { ARTIFACTS, allowConsoleError, expect, test, signIn as signInAs } from "./fixtures";
+import { allowConsoleError, expect, test, signIn as signInAs, snapshot } from "./fixtures";
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const TOOLS = [
@@ -57,7 +57,7 @@ async function activateFromInbox(page: Page, agent: string, shot: string, openIn
   const row = waiting.getByRole("link").filter({ hasText: agent });
   await expect(row).toHaveCount(1);
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/inbox-${shot}.png`, fullPage: true });
+  await snapshot(page, `inbox-${shot}.png`);
   const skillName = (await row.locator("span").first().textContent())!;
   await row.click();
   await expect(page).toHaveURL(/\/skills\?.*skill=/);
@@ -96,7 +96,7 @@ async function unknownAddress(page: Page, shot: string) {
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   await expect(page.getByRole("banner").getByRole("button", { name: `Account: ${ADMIN_EMAIL}` })).toBeVisible();
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/inbox-${shot}.png`, fullPage: true });
+  await snapshot(page, `inbox-${shot}.png`);
   await page.getByRole("link", { name: "Go to the inbox" }).click();
   await expect(page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
 }
@@ -128,7 +128,7 @@ test("at 1440 px: inbox → activate → back, accounts → persona → dismiss 
   const detail = page.getByRole("region", { name: "Selected activity" });
   await expect(detail.getByText("The learner asked to focus on speaking first")).toBeVisible();
   await expect(detail.getByText("Pass the B2 Spanish exam by June").first()).toBeVisible();
-  await page.screenshot({ path: `${ARTIFACTS}/inbox-persona-desktop.png`, fullPage: true });
+  await snapshot(page, `inbox-persona-desktop.png`);
 
   await unknownAddress(page, "404-desktop");
   await expect(sections).toBeVisible();
@@ -168,7 +168,7 @@ test("at 375 px: the same flows, approving without a reason", async ({ page, req
   await expect(page.getByText("Version 2", { exact: true })).toBeVisible();
   await expect(page.getByRole("region", { name: "Activity" }).getByRole("button", { name: /Suggestion approved/ })).toBeVisible();
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/inbox-persona-mobile.png`, fullPage: true });
+  await snapshot(page, `inbox-persona-mobile.png`);
 
   await unknownAddress(page, "404-mobile");
 });

@@ -5,7 +5,7 @@
 // traces, runs, run and agent pages. At 1440 px, then 375 px; screenshots links-*.png.
 import type { Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, test } from "./fixtures";
+import { expect, test, snapshot } from "./fixtures";
 
 const AGENT = "e2e-links-bot";
 const OTHER = "e2e-other-bot";
@@ -69,7 +69,7 @@ test("run page links navigate, audit names targets and finds an account, traces 
   await expect(switcher(page)).toHaveValue(AGENT);
   const facts = page.locator("dl");
   await expect(facts.getByRole("link", { name: `${skill.name} v${skill.version}` })).toHaveCount(2);
-  await page.screenshot({ path: `${ARTIFACTS}/links-run.png`, fullPage: true });
+  await snapshot(page, `links-run.png`);
 
   // Thread → its timeline, scoped to the run's agent in the URL and the switcher.
   await facts.getByRole("link", { name: "thread-e2e-links" }).click();
@@ -88,7 +88,7 @@ test("run page links navigate, audit names targets and finds an account, traces 
   // Timeline events link to the class and the account's persona page.
   await expect(timeline.getByRole("link", { name: run.canonical_hash.slice(0, 12) })).toHaveAttribute("href", /\/workflows\?agent=e2e-links-bot&class=/);
   await expect(timeline.getByRole("link", { name: ACCOUNT }).first()).toHaveAttribute("href", `/persona-evolution?user_id=${ACCOUNT}`);
-  await page.screenshot({ path: `${ARTIFACTS}/links-timeline.png`, fullPage: true });
+  await snapshot(page, `links-timeline.png`);
   await page.goBack();
 
   // Trajectory class → the class panel; covered by skill → the skill panel; user → persona page.
@@ -121,7 +121,7 @@ test("run page links navigate, audit names targets and finds an account, traces 
   expect(await page.content()).not.toContain(pseudonym);
   // Every column, the event's sentence included, fits at 1440 px: nothing is cut off or scrolled.
   expect(await page.locator("table").evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${ARTIFACTS}/links-audit.png`, fullPage: true });
+  await snapshot(page, `links-audit.png`);
 
   // Traces: 56 threads in pages of 50, searchable; the switcher writes the page's own parameter.
   await page.goto("/traces");
@@ -137,7 +137,7 @@ test("run page links navigate, audit names targets and finds an account, traces 
   await page.getByRole("button", { name: "Show traces" }).click();
   await expect(page).toHaveURL(/q=thread-page-4/);
   await expect(page.getByTestId("thread")).toHaveCount(11); // 4 and 40–49
-  await page.screenshot({ path: `${ARTIFACTS}/links-traces.png`, fullPage: true });
+  await snapshot(page, `links-traces.png`);
   // An old link's spelling is read as the same scope.
   await page.goto(`/traces?agent_id=${OTHER}`);
   await expect(switcher(page)).toHaveValue(OTHER);
@@ -167,5 +167,5 @@ test("run page links navigate, audit names targets and finds an account, traces 
   await page.locator("#trace-timeline").getByTestId("trace-step").nth(1).locator("summary").click();
   await expect(page.locator("#trace-timeline").getByLabel("Result of step 2")).toContainText('"accepted": true');
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/links-375.png`, fullPage: true });
+  await snapshot(page, `links-375.png`);
 });

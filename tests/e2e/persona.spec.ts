@@ -2,7 +2,7 @@
 // evidence opens the thread's trace → Approve (version 2) → Undo with a reason (version 3) → Pause (Resume
 // shown, Reflect disabled) → no horizontal overflow at 375 px; no browser errors.
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, test } from "./fixtures";
+import { expect, test, snapshot } from "./fixtures";
 
 const AGENT = "e2e-tutor";
 const USER = "learner-1";
@@ -35,7 +35,7 @@ test("an admin reflects, approves, undoes and pauses an account's persona", asyn
   await expect(page.getByRole("button", { name: "Reflect now", exact: true })).toBeDisabled();
   const evidence = page.locator(".pe-evidence a").first();
   expect(await evidence.getAttribute("href")).toBe(`/traces?agent_id=${AGENT}&user_id=${USER}&thread_id=e2e-thread#trace-timeline`);
-  await page.screenshot({ path: `${ARTIFACTS}/persona-suggestion.png`, fullPage: true });
+  await snapshot(page, `persona-suggestion.png`);
 
   // The evidence opens the conversation's timeline.
   await evidence.click();
@@ -68,5 +68,5 @@ test("an admin reflects, approves, undoes and pauses an account's persona", asyn
   await expect(page.getByRole("button", { name: "Resume reflection", exact: true })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${ARTIFACTS}/persona-mobile.png`, fullPage: true });
+  await snapshot(page, `persona-mobile.png`);
 });

@@ -7,7 +7,7 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
 import { callAction } from "../helpers/actions";
-import { ARTIFACTS, expect, test, signIn } from "./fixtures";
+import { expect, test, signIn, snapshot } from "./fixtures";
 
 const AGENT = "e2e-review-bot";
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -82,7 +82,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(detail.getByRole("heading", { name: "lookup_order → issue_refund" })).toBeVisible();
   await page.getByRole("searchbox", { name: "Filter by tool, hash or query" }).fill("");
 
-  await page.screenshot({ path: `${ARTIFACTS}/workflows-desktop.png`, fullPage: true });
+  await snapshot(page, `workflows-desktop.png`);
 
   // Distill now: the report appears in place, naming the new shadow skill.
   await expect(detail.getByText("Ready to distill")).toBeVisible();
@@ -131,7 +131,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(panel.getByText("authority: developer")).toBeVisible();
   await expect(panel.getByRole("button", { name: "Demote" })).toBeVisible();
   await expect(panel.getByRole("list", { name: "Audit entries" })).toContainText("Procedure reviewed line by line");
-  await page.screenshot({ path: `${ARTIFACTS}/skills-desktop.png`, fullPage: true });
+  await snapshot(page, `skills-desktop.png`);
 
   // The class is covered and its runs are suppressed.
   await panel.getByRole("link", { name: /…$/ }).click();
@@ -159,15 +159,15 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   // 375 px: no horizontal scrolling on either page; dark mode too.
   await page.setViewportSize({ width: 375, height: 800 });
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/workflows-mobile.png`, fullPage: true });
+  await snapshot(page, `workflows-mobile.png`);
   await page.goto(`/skills?agent=${AGENT}`);
   await expect(panel).toBeVisible();
   await noHorizontalScroll(page);
-  await page.screenshot({ path: `${ARTIFACTS}/skills-mobile.png`, fullPage: true });
+  await snapshot(page, `skills-mobile.png`);
   await page.getByRole("button", { name: "Dark mode" }).click();
   await expect(page.locator("html")).toHaveClass(/dark/);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `${ARTIFACTS}/skills-desktop-dark.png`, fullPage: true });
+  await snapshot(page, `skills-desktop-dark.png`);
   await page.getByRole("button", { name: "Dark mode" }).click();
   await expect(page.locator("html")).not.toHaveClass(/dark/);
 

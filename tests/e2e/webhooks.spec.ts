@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
-import { ARTIFACTS, expect, test } from "./fixtures";
+import { expect, test, snapshot } from "./fixtures";
 
 let receiver: Server;
 const ids: string[] = [];
@@ -60,7 +60,7 @@ test("an admin adds a webhook endpoint, sees its deliveries and redelivers one",
   const row = card.getByRole("row", { name: /job\.dead/ });
   await expect(row).toContainText("delivered");
   await expect(row).toContainText("204");
-  await page.screenshot({ path: `${ARTIFACTS}/webhooks.png`, fullPage: true });
+  await snapshot(page, `webhooks.png`);
 
   await row.getByRole("button", { name: /^Redeliver/ }).click();
   await expect(page.getByText(/is queued again/)).toBeVisible();
