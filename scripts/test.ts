@@ -4,9 +4,9 @@
 //
 // Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
 // integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
-// TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck and sdk run beside
-// the build; then unit and pglite side by side, then postgres and e2e (each one's output printed
-// whole as it ends). When PostgreSQL runs the integration files, PGlite runs only the
+// TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
+// beside the build; then pglite and e2e side by side (each one's output printed whole as it
+// ends), then postgres. When PostgreSQL runs the integration files, PGlite runs only the
 // engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
 // config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
@@ -67,6 +67,7 @@ async function main() {
 
   const first: Step[] = [];
   if (selected.has("typecheck")) first.push(["typecheck", "tsc --noEmit", (log) => runCheck(["tsc", "--noEmit"], {}, log)]);
+  if (selected.has("unit")) first.push(["unit", "vitest run", (log) => runVitest("unit", ["run", "--passWithNoTests"], {}, log)]);
   // The root typecheck covers the SDK's sources; this emits the package as published (dist/).
   if (selected.has("sdk")) first.push(["sdk", "tsc -p packages/sdk", (log) => runCheck(["tsc", "-p", "packages/sdk"], {}, log)]);
   if (selected.has("build") || (needsBuild && !haveBuild)) {
@@ -78,12 +79,11 @@ async function main() {
   await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  // Then the unit tests and the PGlite suite side by side, then the PostgreSQL suite and the
-  // browser (each printed whole when done). The machine's 2 cores are the limit: with all
-  // suites at once, each ran 3 to 4 times slower than alone (waits poll longer under load).
-  // Measured alone: pglite 130 s (1.3 cores busy), e2e 113 s (0.9), postgres 350 s with two
-  // files at a time (1.5; three at a time took 441 s): each group fills the cores without
-  // crowding them. The unit tests, which need no build, fill the PGlite suite's spare core.
+  // After the build: the PGlite suite and the browser side by side (each printed when done),
+  // then the PostgreSQL suite alone. Side by side with all three, each ran 3 to 4 times slower
+  // than alone on 2 cores (their waits poll longer under load); in sequence the whole is shorter:
+  // measured alone, pglite 130 s, e2e 113 s, postgres 350 s (two files at a time), against
+  // 690 s for the three together.
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
     suite,
     `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
@@ -91,7 +91,6 @@ async function main() {
   ];
   const beside: Step[] = [];
   const then: Step[] = [];
-  if (selected.has("unit")) beside.push(["unit", "vitest run", (log) => runVitest("unit", ["run", "--passWithNoTests"], {}, log)]);
   if (selected.has("pglite")) {
     if (buildFailed) skip("pglite", "not run: the build failed");
     else beside.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
@@ -101,9 +100,9 @@ async function main() {
     else if (buildFailed) skip("e2e", "not run: the build failed");
     else {
       // The browser flows' console on PostgreSQL when the run has it: a lighter server beside the
-      // PostgreSQL suite than the embedded engine (which the pglite suite covers).
+      // PGlite suite than the embedded engine (which that suite covers).
       const db = postgres?.ok ? "postgres" : "pglite";
-      then.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
+      beside.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
     }
   }
   if (postgres) {
@@ -300,7 +299,7 @@ function printSummary() {
       ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
     );
   }
-  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; the suites of one group overlap)`);
+  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; typecheck, unit, sdk and build overlap)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);
