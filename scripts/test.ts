@@ -80,10 +80,10 @@ async function main() {
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
   // After the build: the PGlite suite and the browser side by side (each printed when done),
-  // then the PostgreSQL suite alone. Side by side with all three, each ran 3 to 4 times slower
-  // than alone on 2 cores (their waits poll longer under load); in sequence the whole is shorter:
-  // measured alone, pglite 130 s, e2e 113 s, postgres 350 s (two files at a time), against
-  // 690 s for the three together.
+  // then the PostgreSQL suite alone. The machine's 2 cores are the limit. Measured alone: pglite
+  // 130 s, e2e 113 s, postgres 350 s with two files at a time (441 s with three); all three
+  // together took 690 s, each 3 to 4 times slower than alone (waits poll longer under load).
+  // This order took 657 s after the build; PostgreSQL beside the browser instead, 727 s.
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
     suite,
     `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
@@ -299,7 +299,7 @@ function printSummary() {
       ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
     );
   }
-  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; typecheck, unit, sdk and build overlap)`);
+  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; the suites of one group overlap)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);
