@@ -5,8 +5,8 @@
 // Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
 // integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
-// beside the build; then pglite beside e2e followed by postgres (each one's output printed whole
-// as it ends). When PostgreSQL runs the integration files, PGlite runs only the
+// beside the build; then pglite and e2e side by side (each one's output printed whole as it
+// ends), then postgres. When PostgreSQL runs the integration files, PGlite runs only the
 // engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
 // config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
@@ -79,22 +79,22 @@ async function main() {
   await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  // After the build, two lanes side by side (each suite printed whole when done): the PGlite
-  // suite; the browser, then the PostgreSQL suite. The machine's 2 cores are the limit. Measured
-  // alone: pglite 130 s, e2e 113 s, postgres 350 s with two files at a time (441 s with three);
-  // all three at once took 690 s, each 3 to 4 times slower than alone (waits poll longer under
-  // load); PGlite beside the browser and then PostgreSQL alone, 657 s; PGlite alone and then
-  // PostgreSQL beside the browser, 727 s.
+  // After the build: the PGlite suite and the browser side by side (each printed when done),
+  // then the PostgreSQL suite alone. The machine's 2 cores are the limit. Measured alone: pglite
+  // 130 s, e2e 113 s, postgres 350 s with two files at a time (441 s with three); all three
+  // together took 690 s, each 3 to 4 times slower than alone (waits poll longer under load).
+  // This order took 657 s after the build; PostgreSQL beside the browser instead, 727 s; the
+  // browser followed by PostgreSQL in a lane beside PGlite, 675 s.
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
     suite,
     `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
     (log) => runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files, PROCTOR_TEST_WORKERS: workers }, log),
   ];
-  const embeddedLane: Step[] = [];
-  const browserLane: Step[] = [];
+  const beside: Step[] = [];
+  const then: Step[] = [];
   if (selected.has("pglite")) {
     if (buildFailed) skip("pglite", "not run: the build failed");
-    else embeddedLane.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
+    else beside.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
   }
   if (selected.has("e2e")) {
     if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
@@ -103,7 +103,7 @@ async function main() {
       // The browser flows' console on PostgreSQL when the run has it: a lighter server beside the
       // PGlite suite than the embedded engine (which that suite covers).
       const db = postgres?.ok ? "postgres" : "pglite";
-      browserLane.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
+      beside.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
     }
   }
   if (postgres) {
@@ -111,14 +111,12 @@ async function main() {
       if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
       else skip("postgres", postgres.why);
     } else if (buildFailed) skip("postgres", "not run: the build failed");
-    else browserLane.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
+    else then.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
   }
-  const lanes = [embeddedLane, browserLane].filter((lane) => lane.length);
-  const buffered = lanes.flat().length > 1;
-  if (buffered) console.log(`\n━━ ${lanes.map((lane) => lane.map(([suite]) => suite).join(" then ")).join(" beside ")}: each printed when done ━━`);
-  await Promise.all(lanes.map(async (lane) => {
-    for (const [suite, title, body] of lane) await step(suite, title, body, buffered);
-  }));
+  for (const group of [beside, then]) {
+    if (group.length > 1) console.log(`\n━━ ${group.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
+    await Promise.all(group.map(([suite, title, body]) => step(suite, title, body, group.length > 1)));
+  }
 
   printSummary();
 }
