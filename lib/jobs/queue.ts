@@ -1,6 +1,7 @@
 // A durable job table claimed with FOR UPDATE SKIP LOCKED: any number of worker processes,
 // no job done twice, nothing lost on a crash (a claimed job whose lease expires is retried).
 import type { Db, Tx } from "../db/prisma";
+import { inBatches } from "./upkeep";
 
 export type ClaimedJob = { id: bigint; kind: string; agentId: string | null; payload: unknown; attempts: number };
 
@@ -84,13 +85,11 @@ export async function retryDeadJob(tx: Tx | Db, id: bigint, where: { kind: strin
  * Deletes finished (DONE) jobs that finished before `before`, in batches so no statement holds
  * many row locks; DEAD jobs stay for an admin to see and retry. Returns how many were deleted.
  */
-export async function pruneFinishedJobs(database: Db, before: Date, batch = 5000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await database.$executeRaw`
+export function pruneFinishedJobs(database: Db, before: Date, batch = 5000): Promise<number> {
+  return inBatches(
+    () => database.$executeRaw`
       DELETE FROM jobs WHERE id IN (
-        SELECT id FROM jobs WHERE status = 'DONE' AND finished_at < ${before} LIMIT ${batch}::int)`;
-    total += n;
-    if (n < batch) return total;
-  }
+        SELECT id FROM jobs WHERE status = 'DONE' AND finished_at < ${before} LIMIT ${batch}::int)`,
+    batch,
+  );
 }

@@ -14,6 +14,7 @@ import { Prisma } from "../db/generated/client";
 import { resolveLearningConfig } from "./config";
 import { stripRunSql } from "./run-privacy";
 import { expireQuotes, QUOTING_TABLES } from "./quote-expiry";
+import { inBatches, retentionDays } from "../jobs/upkeep";
 
 export const RETENTION_BATCH = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,29 +22,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type RetentionDefaults = { runDays: number | null; conversationDays: number | null };
 export type RetentionReport = { runsExpired: number; messagesDeleted: number; quotesExpired: number };
 
-const days = (v: string | undefined) => (v && /^[1-9]\d{0,3}$/.test(v) && Number(v) <= 3650 ? Number(v) : null);
-
 /** The instance defaults; a value outside 1–3650 days is ignored (retention stays off) and said so. */
 export function retentionDefaultsFromEnv(env: NodeJS.ProcessEnv = process.env): RetentionDefaults {
   for (const name of ["PROCTOR_RUN_RETENTION_DAYS", "PROCTOR_CONVERSATION_RETENTION_DAYS"]) {
-    if (env[name] && days(env[name]) === null) console.warn(`${name} must be a whole number of days from 1 to 3650; ignored`);
+    if (env[name] && retentionDays(env[name]) === null) console.warn(`${name} must be a whole number of days from 1 to 3650; ignored`);
   }
-  return { runDays: days(env.PROCTOR_RUN_RETENTION_DAYS), conversationDays: days(env.PROCTOR_CONVERSATION_RETENTION_DAYS) };
+  return { runDays: retentionDays(env.PROCTOR_RUN_RETENTION_DAYS), conversationDays: retentionDays(env.PROCTOR_CONVERSATION_RETENTION_DAYS) };
 }
 
 /** What an agent keeps: its own settings, else the instance defaults (null: forever). */
 export function effectiveRetention(learning: unknown, defaults: RetentionDefaults): RetentionDefaults {
   const c = resolveLearningConfig(learning);
   return { runDays: c.run_retention_days ?? defaults.runDays, conversationDays: c.conversation_retention_days ?? defaults.conversationDays };
-}
-
-async function inBatches(run: () => Promise<number>, batchSize: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await run();
-    total += n;
-    if (n < batchSize) return total;
-  }
 }
 
 export async function applyRetention(
