@@ -1,5 +1,5 @@
 // What a viewer sees on an admin-only page (served with status 403).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { ErrorState } from "@/components/ui/error-state";
 import { buttonClasses } from "@/components/ui/button";
 

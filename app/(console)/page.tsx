@@ -1,6 +1,6 @@
 // The console's home: the review inbox. Everything awaiting a decision, grouped and counted,
 // each row linking to where the decision is made; `?agent=` keeps it to one agent.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";

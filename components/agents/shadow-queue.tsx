@@ -1,6 +1,6 @@
 // The agent's shadow evaluation queue: depth, jobs dropped at the bound, dead jobs (admins can
 // retry them) and the evaluation rate. Dead jobs show ids and error kinds only, never run text.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ShadowQueueStatus } from "@/lib/learning/shadow/queue-status";
 import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
 import { LocalTime } from "../ui/local-time";

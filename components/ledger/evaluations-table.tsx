@@ -1,5 +1,5 @@
 // A procedure's receipts in arrival order, evidence references linked when they name a Proctor run.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";

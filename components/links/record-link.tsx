@@ -1,6 +1,6 @@
 // Links to records, one per record type, all built from lib/console/links.ts: the run page,
 // the timeline, the audit log and the tables name a record and link to it the same way.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { linkClass } from "@/components/review/styles";
 import { accountTracesHref, agentHref, classHref, personaHref, runHref, skillHref, threadHref } from "@/lib/console/links";
 

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 
 // Inspect one account (never a shared persona): a plain GET form on user_id, beside the list of accounts.
 export function AccountLookup({ userId }: { userId: string }) {

@@ -1,7 +1,7 @@
 // The selected trajectory class: status, hash, covering or in-review skill, every gate with
 // its detail and what it measures, the 30-day chart, the newest runs (paged) and, for admins,
 // Distill now and Run promotion cycle.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ClassDetail, ClassRun } from "@/lib/learning/review/class-detail";
 import { GATE_LABEL, GATE_MEASURES } from "@/lib/learning/review/status";
 import { CLASS_WORDS } from "@/lib/learning/vocabulary";

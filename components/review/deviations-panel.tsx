@@ -1,7 +1,7 @@
 // A skill's deviations: runs that listed it in skills_activated but took another path. They are
 // kept out of the drift window (they never demote); past the reference's thresholds (more than
 // half of at least the grace period's activations) the skill is flagged for review.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { SkillDeviationEntry } from "@/lib/learning/review/skill-deviations";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";

@@ -1,7 +1,7 @@
 // One line of a skill's paired-evaluation qualification: ledger state, n / trials, mean
 // improvement and its lower bound against min_improvement, and a link to the procedure page.
 // Shown on the skill page and in the activation dialog.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { SkillQualificationSummary } from "@/lib/ledger/skills";
 import { fixed, Progress } from "../ledger/figures";
 import { procedureHref } from "../ledger/links";

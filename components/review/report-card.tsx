@@ -1,6 +1,6 @@
 // One stored promotion report: the skills it created (linked), rejected with every reason,
 // skipped, deferred past the per-cycle cap, deprecated, and the review flags.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ReportWithSkills } from "@/lib/learning/review/reports";
 import { CREATED_SKILLS } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";

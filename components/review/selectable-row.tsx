@@ -1,7 +1,7 @@
 "use client";
 // A row of a review list that selects its item (classes, skills): highlighted while current,
 // and its link puts the selection in the URL (replacing history, keeping the scroll).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ReactNode } from "react";
 import type { SelectableRow } from "./selection";
 

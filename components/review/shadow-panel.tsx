@@ -1,7 +1,7 @@
 // Passive shadow evaluation of a shadow (or candidate) skill: observations, trajectory-match
 // rate, matched success rate, last evaluation, the advisory Ready / Not ready verdict with its
 // reasons, and the newest evaluations, each linking to its run.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { Readiness } from "@/lib/learning/readiness";
 import type { RecentShadowEvaluation } from "@/lib/learning/shadow/recent";
 import { Badge } from "../ui/badge";

@@ -2,7 +2,7 @@
 // the rolling success against the frozen baseline, shadow readiness, the demotion reason, the
 // source class and runs, the version history with a diff, the lifecycle and audit history,
 // and, for admins, the review decisions.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { SkillDetail } from "@/lib/learning/review/skill-detail";
 import { SKILL_EVENT_LABEL } from "@/lib/learning/vocabulary";
 import { Badge } from "../ui/badge";

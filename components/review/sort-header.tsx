@@ -1,5 +1,5 @@
 // A sortable column header: a link to the same list sorted by this column (URL state).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { SortHeader } from "@/lib/console/url";
 
 export type { SortHeader };

@@ -1,5 +1,5 @@
 // Segmented filters (with counts where known); each is a link that keeps the other URL state.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { Chip } from "@/lib/console/url";
 
 export type { Chip };

@@ -1,6 +1,6 @@
 // Tabs of the Workflows section: trajectory classes (review) and the raw runs list. The
 // agent filter travels with them.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 
 const TABS = [
   { id: "classes", href: "/workflows", label: "Trajectory classes" },

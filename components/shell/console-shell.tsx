@@ -1,7 +1,7 @@
 "use client";
 // The console frame: sidebar of sections (a drawer behind a menu button below 768 px), the
 // agent switcher, dark mode, the user menu and the read-only banner.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { Fragment, useEffect, useState } from "react";
 import type { Scope } from "@/lib/auth/access";

@@ -1,6 +1,6 @@
 // Server-paginated tables whose page, sort and filters live in the URL. No hooks: pages
 // render them on the server and every control is a plain link.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 
 export { hrefWith, param, type SearchParams } from "@/lib/console/url";
 export type SortDir = "asc" | "desc";

@@ -16,7 +16,8 @@ const DOOMED = "doomed";
 const LEDGER_TOO = "doomed-ledger";
 const KEPT = "kept";
 const RUNS = 520; // more than one export batch (500), with a created_at tie across the boundary
-const BASE = Date.parse("2026-11-01T00:00:00Z");
+// Yesterday at midnight UTC: recent enough for the recency gate (30 days) whenever the suite runs.
+const BASE = (Math.floor(Date.now() / 86_400_000) - 1) * 86_400_000;
 const at = (i: number) => new Date(BASE + Math.floor((i + 1) / 2) * 60_000).toISOString();
 const user = (i: number) => (i % 3 === 0 ? undefined : `u${i % 3}`);
 const fails = (i: number) => i % 5 === 0;

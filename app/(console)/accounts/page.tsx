@@ -1,6 +1,6 @@
 // Accounts: every account id the agents sent runs or conversations for, with its activity and
 // persona, searchable and paged in the URL; each opens its persona page and its traces.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";

@@ -1,5 +1,5 @@
 // Agents: each agent's toolbox, how many runs it has sent and when it last did.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { headers } from "next/headers";
 import { PageHeader } from "@/components/ui/page-header";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";

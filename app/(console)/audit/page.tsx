@@ -2,7 +2,7 @@
 // linked), from which request, as a sentence per event type. Server-paginated; filters and page
 // live in the URL. Persona page views are hidden unless "Show page views" is on; an account is
 // found by its plain id (the server computes the pseudonym the rows hold).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AuditEventSummary, targetOf } from "@/components/audit/event-summary";
 import { linkClass } from "@/components/review/styles";
 import { PageHeader } from "@/components/ui/page-header";

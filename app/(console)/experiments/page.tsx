@@ -1,6 +1,6 @@
 // Experiments: every experiment of the agent in scope (`agent=`) or of all agents, newest first,
 // with status and progress. Server-paginated; the filters and the page live in the URL.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";

@@ -1,6 +1,6 @@
 // Evidence ledger → procedures (admins only): every proposed procedure with its qualification
 // progress and monitoring health. Server-paginated; filters and page live in the URL.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";

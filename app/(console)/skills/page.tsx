@@ -1,7 +1,7 @@
 // Skills: the review page for distilled SKILL.md procedures. Summary strip, filters by
 // status (or ready to review), agent, authority and text, a server-paginated table, and the
 // selected skill's detail with the activation and demotion decisions (admins).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";

@@ -2,7 +2,7 @@
 // distill. Summary strip, a server-paginated class table (page, sort, filters and the
 // selected class in the URL), the selected class's detail with Distill now, the stored
 // promotion reports and, across all agents, a roll-up per agent.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";

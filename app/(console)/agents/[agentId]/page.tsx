@@ -1,5 +1,5 @@
 // One agent: its toolbox, a summary of its learning configuration and its newest runs.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";

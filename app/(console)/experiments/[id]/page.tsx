@@ -1,7 +1,7 @@
 // One experiment's report: status and progress, the seed's checks with their evidence, the
 // per-arm table with each treatment's delta and interval, the deltas chart, the per-case
 // drill-down, the seed's caveat, and CSV / JSON exports. Recomputed from the stored runs.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";

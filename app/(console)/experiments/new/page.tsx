@@ -1,6 +1,6 @@
 // New experiment: the form for the skill in `skill=` (a shadow or active one), or the agent's
 // measurable skills to choose from.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";

@@ -1,6 +1,6 @@
 // One ledger procedure (admins only): the immutable proposal, the qualification chart, the
 // decision timeline and the evaluations in arrival order. Scope and id come from the URL.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";

@@ -1,6 +1,6 @@
 // An agent's learning settings: every configuration key with its default, grouped, and the
 // distiller in use. Viewers may read them; admins save them (audited).
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Badge } from "@/components/ui/badge";
