@@ -3,11 +3,13 @@
 // (create-only upsert) and never changes, so each process may keep what it read for its life.
 import { randomBytes, createHmac } from "node:crypto";
 import type { Db } from "../db/prisma";
+import { perDatabase } from "../db/per-database";
 
-const cache = new Map<string, Buffer>();
+const caches = perDatabase(() => new Map<string, Buffer>());
 
 export async function instanceKey(database: Db, name: string, fromEnv?: string): Promise<Buffer> {
   if (fromEnv) return Buffer.from(fromEnv, "utf8");
+  const cache = caches(database);
   const hit = cache.get(name);
   if (hit) return hit;
   const key = `secret:${name}`;

@@ -36,6 +36,7 @@
 // JSON.parse 7 to 13, body hash 13 µs), and its 1.4 KB string was garbage twice.
 import { createHash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../db/prisma";
+import { perDatabase } from "../db/per-database";
 import { workflowInput, type WorkflowInput, type WorkflowCreated, type BatchItemResult } from "./schemas";
 import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./canonical";
 import { decideOutcome, type OutcomeDecision, type OutcomeSource } from "./outcome";
@@ -84,19 +85,20 @@ type StoredRow = {
  * made through another process is caught by the next insert here (docs/fleet-state.md).
  */
 type AgentSettings = { outcomeRule: unknown; learning: unknown; config: LearningConfig };
-const knownAgents = new Map<string, AgentSettings>();
+const knownAgents = perDatabase(() => new Map<string, AgentSettings>());
 const MAX_KNOWN_AGENTS = 10_000;
 
-async function readAgent(q: Db | Tx, agentId: string): Promise<AgentSettings> {
-  const [agent] = await q.$queryRaw<{ outcome_rule: unknown; learning: unknown; deleting: boolean }[]>`
+async function readAgent(db: Db, agentId: string): Promise<AgentSettings> {
+  const known = knownAgents(db);
+  const [agent] = await db.$queryRaw<{ outcome_rule: unknown; learning: unknown; deleting: boolean }[]>`
     SELECT outcome_rule, learning, deleting_at IS NOT NULL AS deleting FROM agents WHERE id = ${agentId}`;
   if (!agent || agent.deleting) {
-    knownAgents.delete(agentId);
+    known.delete(agentId);
     throw agent ? agentDeleting(agentId) : agentNotFound(agentId);
   }
   const settings = { outcomeRule: agent.outcome_rule ?? null, learning: agent.learning, config: resolveLearningConfig(agent.learning) };
-  if (knownAgents.size >= MAX_KNOWN_AGENTS) knownAgents.delete(knownAgents.keys().next().value as string);
-  knownAgents.set(agentId, settings);
+  if (known.size >= MAX_KNOWN_AGENTS) known.delete(known.keys().next().value as string);
+  known.set(agentId, settings);
   return settings;
 }
 
@@ -148,7 +150,7 @@ type Item = { index: number; input: WorkflowInput };
 type Stored = { index: number; status: 200 | 201; run: WorkflowCreated } | { index: number; status: 409; workflowId: string; detail: string };
 
 async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOptions): Promise<Stored[]> {
-  let agent = knownAgents.get(agentId) ?? (await readAgent(db, agentId));
+  let agent = knownAgents(db).get(agentId) ?? (await readAgent(db, agentId));
   if (items.length === 0) return [];
   const now = opts.now ?? new Date();
   const prepared = items.map(({ index, input }) => prepare(index, input, agent.outcomeRule, now));

@@ -8,6 +8,7 @@
 // agent's term weights (./term-weights.ts), which change with its recent queries: that matrix is
 // rebuilt whenever the weights are, not read from the stored (unweighted) vectors.
 import type { Db } from "../db/prisma";
+import { perDatabase } from "../db/per-database";
 import type { LearningConfig } from "./config";
 import { applicabilityTexts, bestScores, packVectors, type VectorMatrix } from "./applicability";
 import { defaultEmbedder, embedderForId, isOfflineSpace, offlineEmbedder, type Embedder } from "./embedder";
@@ -32,7 +33,7 @@ type Entry = {
 };
 
 const MAX_ENTRIES = 2000;
-const cache = new Map<string, Entry>();
+const entries = perDatabase(() => new Map<string, Entry>());
 
 type Row = {
   id: string;
@@ -52,6 +53,7 @@ type Row = {
 
 async function scopeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number, status: Status): Promise<Entry> {
   const key = `${status}\u0000${agentId}\u0000${userScope}`;
+  const cache = entries(db);
   const hit = cache.get(key);
   if (hit && hit.version === skillsVersion) return hit;
   const rows = await db.$queryRaw<Row[]>`

@@ -9,6 +9,7 @@
 // weigh with copies read up to ten minutes apart, which only nudges scores; the skill set itself
 // is never stale anywhere (docs/fleet-state.md).
 import type { Db } from "../db/prisma";
+import { perDatabase } from "../db/per-database";
 import { applicabilityText } from "./applicability";
 import { termSet } from "./content-terms";
 import type { TermWeight } from "./embedder";
@@ -36,10 +37,11 @@ async function loadTermWeights(db: Db, agentId: string): Promise<TermWeights> {
   return termWeights([...skills.map(applicabilityText), ...runs.map((r) => r.query)]);
 }
 
-const cache = new Map<string, { version: number; at: number; weights: Promise<TermWeights> }>();
+const caches = perDatabase(() => new Map<string, { version: number; at: number; weights: Promise<TermWeights> }>());
 
 /** The agent's term weights; `skillsVersion` as read with the request. */
 export function agentTermWeights(db: Db, agentId: string, skillsVersion: number): Promise<TermWeights> {
+  const cache = caches(db);
   const hit = cache.get(agentId);
   if (hit && hit.version === skillsVersion && Date.now() - hit.at < MAX_AGE_MS) return hit.weights;
   const weights = loadTermWeights(db, agentId);
