@@ -61,6 +61,10 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...(process.env.PROCTOR_TEST_DB === "postgres" ? [] : POSTGRES_ONLY)],
     environment: "node",
     fileParallelism: true,
+    // A worker keeps its module graph from file to file (a fresh one per file was 70 s of imports
+    // in the PostgreSQL suite). So a file puts back what it changes in process.env (vi.stubEnv,
+    // vi.unstubAllEnvs), and module caches of database reads are per client (lib/db/per-database.ts).
+    isolate: false,
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),
     globalSetup: ["tests/helpers/shared-server.ts"],
     testTimeout: 60_000,

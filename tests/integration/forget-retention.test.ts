@@ -3,7 +3,7 @@
 // arguments and results, answer, messages and persona goals) while class statistics still equal
 // a recount and its skill stays; a reflection racing the forget writes nothing and a later
 // persona gets a new identity; run retention strips old runs without moving a gate figure.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -79,15 +79,14 @@ async function withHeldModel(goals: string, fn: (fake: FakeOpenAI, release: () =
   const fake = await startFakeOpenAI();
   let release!: () => void;
   fake.queue({ ...proposalReply(goals, ["m1"]), hold: new Promise<void>((r) => (release = r)) });
-  const saved = { url: process.env.PROCTOR_LLM_BASE_URL, key: process.env.PROCTOR_LLM_API_KEY };
-  process.env.PROCTOR_LLM_BASE_URL = fake.baseUrl;
-  process.env.PROCTOR_LLM_API_KEY = "test";
+  vi.stubEnv("PROCTOR_LLM_BASE_URL", fake.baseUrl);
+  vi.stubEnv("PROCTOR_LLM_API_KEY", "test");
   try {
     await fn(fake, release);
   } finally {
     release();
-    process.env.PROCTOR_LLM_BASE_URL = saved.url;
-    process.env.PROCTOR_LLM_API_KEY = saved.key;
+    // As they were (unset stays unset): the next file in this worker reads the same environment.
+    vi.unstubAllEnvs();
     await fake.close();
   }
 }

@@ -2,7 +2,7 @@
 // them: who acts comes from the audit context (never from the input), the worker's cadence
 // cycle and an admin's manual cycle are one operation audited with their actor, and a refused
 // operation writes no audit row. The HTTP contracts are covered by the route tests.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { systemAuditContext, type AuditContext } from "@/lib/audit/record";
 import { createApiKey, createUser, revokeApiKey, updateUser } from "@/lib/auth/operations";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
@@ -20,10 +20,11 @@ beforeAll(async () => {
   const url = opened.url;
   close = opened.close;
   // The promotion cycle's per-agent lock takes its own connection from DATABASE_URL.
-  process.env.DATABASE_URL = url;
+  vi.stubEnv("DATABASE_URL", url);
   db = createPrismaClient(url, 4);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await db?.$disconnect();
   await close?.();
 });

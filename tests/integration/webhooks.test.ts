@@ -11,7 +11,7 @@ import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { claimJobs, enqueueJob, failJob } from "@/lib/jobs/queue";
 import { startWorkerRuntime, type WorkerRuntime } from "@/lib/jobs/runtime";
@@ -77,8 +77,8 @@ function verify(r: Received, secret: string) {
 
 beforeAll(async () => {
   // Read by the delivery handler at each attempt: retries within a second, three attempts in all.
-  process.env.PROCTOR_WEBHOOK_BACKOFF_MS = "100";
-  process.env.PROCTOR_WEBHOOK_MAX_ATTEMPTS = "3";
+  vi.stubEnv("PROCTOR_WEBHOOK_BACKOFF_MS", "100");
+  vi.stubEnv("PROCTOR_WEBHOOK_MAX_ATTEMPTS", "3");
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -95,6 +95,7 @@ beforeAll(async () => {
   workerDb = createPrismaClient(server.databaseUrl, 2);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await worker?.stop();
   await workerDb?.$disconnect();
   await server?.stop();
