@@ -5,8 +5,8 @@
 // Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
 // integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
-// beside the build; then pglite and e2e side by side (each one's output printed whole as it
-// ends), then postgres. When PostgreSQL runs the integration files, PGlite runs only the
+// beside the build; pglite and e2e start when the build is done, postgres when e2e is (each
+// suite's output printed whole as it ends, when suites overlap). When PostgreSQL runs the integration files, PGlite runs only the
 // engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
 // config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
@@ -75,26 +75,30 @@ async function main() {
   } else if (needsBuild) {
     console.log(`\n(using the existing build in ${distDir}; add \`build\` to rebuild)`);
   }
-  if (first.length > 1) console.log(`\n━━ ${first.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
-  await Promise.all(first.map(([suite, title, body]) => step(suite, title, body, first.length > 1)));
+  // Each suite starts as soon as what it needs is done, and suites that overlap print their
+  // output whole when they end. Typecheck, unit and sdk beside the build; PGlite and the browser
+  // as soon as the build is there; PostgreSQL when the browser is done (beside PGlite's tail).
+  // The machine's 2 cores are the limit: measured alone, pglite 130 s, e2e 113 s, postgres
+  // 350 s with two files at a time (441 s with three); all three at once, 690 s.
+  const build = first.find(([suite]) => suite === "build");
+  const running: Promise<void>[] = [];
+  const overlapping = first.length + (["pglite", "e2e", "postgres"] as const).filter((s) => selected.has(s)).length > 1;
+  const start = ([suite, title, body]: Step) => step(suite, title, body, overlapping);
+  running.push(...first.filter((s) => s !== build).map(start));
+  if (build) await start(build);
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
-  // After the build: the PGlite suite and the browser side by side (each printed when done),
-  // then the PostgreSQL suite alone. The machine's 2 cores are the limit. Measured alone: pglite
-  // 130 s, e2e 113 s, postgres 350 s with two files at a time (441 s with three); all three
-  // together took 690 s, each 3 to 4 times slower than alone (waits poll longer under load).
-  // This order took 657 s after the build; PostgreSQL beside the browser instead, 727 s; the
-  // browser followed by PostgreSQL in a lane beside PGlite, 675 s.
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
     suite,
     `integration on ${db}${files === "engine" ? ", engine-sensitive files" : ""}`,
     (log) => runVitest(suite, ["run", "-c", "vitest.integration.config.ts"], { PROCTOR_TEST_DB: suite, PROCTOR_TEST_FILES: files, PROCTOR_TEST_WORKERS: workers }, log),
   ];
-  const beside: Step[] = [];
-  const then: Step[] = [];
+  let pglite: Step | null = null;
+  let e2e: Step | null = null;
+  let postgresSuite: Step | null = null;
   if (selected.has("pglite")) {
     if (buildFailed) skip("pglite", "not run: the build failed");
-    else beside.push(integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2"));
+    else pglite = integration("pglite", "PGlite", postgres?.ok ? "engine" : "all", postgres?.ok ? "1" : process.env.PROCTOR_TEST_WORKERS || "2");
   }
   if (selected.has("e2e")) {
     if (!e2eSpecs.length) skip("e2e", "no browser specs in tests/e2e yet");
@@ -103,7 +107,7 @@ async function main() {
       // The browser flows' console on PostgreSQL when the run has it: a lighter server beside the
       // PGlite suite than the embedded engine (which that suite covers).
       const db = postgres?.ok ? "postgres" : "pglite";
-      beside.push(["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)]);
+      e2e = ["e2e", `playwright test (${e2eSpecs.length} spec files, console on ${db})`, (log) => runPlaywright(db, log)];
     }
   }
   if (postgres) {
@@ -111,12 +115,13 @@ async function main() {
       if (postgres.required) results.push({ suite: "postgres", passed: 0, failed: 1, ms: 0, note: postgres.why });
       else skip("postgres", postgres.why);
     } else if (buildFailed) skip("postgres", "not run: the build failed");
-    else then.push(integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2"));
+    else postgresSuite = integration("postgres", `PostgreSQL (${postgres.where})`, "all", process.env.PROCTOR_TEST_WORKERS || "2");
   }
-  for (const group of [beside, then]) {
-    if (group.length > 1) console.log(`\n━━ ${group.map(([suite]) => suite).join(", ")}: side by side, each printed when done ━━`);
-    await Promise.all(group.map(([suite, title, body]) => step(suite, title, body, group.length > 1)));
-  }
+  const browser = e2e ? start(e2e) : Promise.resolve();
+  running.push(browser);
+  if (pglite) running.push(start(pglite));
+  if (postgresSuite) running.push(browser.then(() => start(postgresSuite)));
+  await Promise.all(running);
 
   printSummary();
 }
@@ -300,7 +305,8 @@ function printSummary() {
       ` ${r.suite.padEnd(10)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${seconds(r.ms).padStart(7)}  ${r.note ?? ""}`,
     );
   }
-  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times; the suites of one group overlap)`);
+  console.log(` ${"sum".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(results.reduce((n, r) => n + r.ms, 0)).padStart(7)}  (of the suites' times, which overlap)`);
+  console.log(` ${"wall".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(performance.now()).padStart(7)}  (this run, from start to end)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);
