@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import path from "node:path";
 
 // Integration tests talk to the built console over HTTP (or call the domain on a real
@@ -48,6 +49,26 @@ export const POSTGRES_ONLY = [
   "fleet", // two web processes and two workers on one PostgreSQL (issue 18)
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/**
+ * The files measured to take longest (PostgreSQL suite, seconds: fuzz 68, access-matrix 60,
+ * backup-restore 47, fleet 33, sessions 33, start-data-dir 27, ledger-api 25, read-replica 23,
+ * learning-llm 20, learning-skills 17 (40 on PGlite), shadow-durability 17 (31), health 14 (34)).
+ * They start first: a fresh clone has no timings cached, and vitest's fallback (larger files
+ * first) left some for the end, one worker running them while the other sat idle.
+ */
+const LONGEST = ["fuzz", "access-matrix", "backup-restore", "fleet", "sessions", "start-data-dir", "ledger-api", "read-replica", "learning-llm", "learning-skills", "shadow-durability", "health"];
+
+class LongestFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((name) => f.moduleId.endsWith(`/${name}.test.ts`));
+      return i === -1 ? LONGEST.length : i;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -67,6 +88,7 @@ export default defineConfig({
     isolate: false,
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),
     globalSetup: ["tests/helpers/shared-server.ts"],
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
