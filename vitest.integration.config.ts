@@ -83,9 +83,11 @@ export default defineConfig({
     environment: "node",
     fileParallelism: true,
     // A worker keeps its module graph from file to file (a fresh one per file was 70 s of imports
-    // in the PostgreSQL suite). So a file puts back what it changes in process.env (vi.stubEnv,
-    // vi.unstubAllEnvs), and module caches of database reads are per client (lib/db/per-database.ts).
+    // in the PostgreSQL suite). So a file changes process.env only with vi.stubEnv, put back when
+    // it ends (the setup file), and module caches of database reads are per client
+    // (lib/db/per-database.ts).
     isolate: false,
+    setupFiles: ["tests/helpers/restore-env.ts"],
     maxWorkers: Number(process.env.PROCTOR_TEST_WORKERS || 2),
     globalSetup: ["tests/helpers/shared-server.ts"],
     sequence: { sequencer: LongestFirst },

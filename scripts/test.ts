@@ -6,8 +6,8 @@
 // integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
 // TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
 // beside the build; pglite and e2e start when the build is done, postgres when e2e is (each
-// suite's output printed whole as it ends, when suites overlap). When PostgreSQL runs the integration files, PGlite runs only the
-// engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
+// suite's output printed whole as it ends, when suites overlap). When PostgreSQL runs the
+// integration files, PGlite runs only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
 // config leaves them out whenever PROCTOR_TEST_DB is not postgres, as it is for the pglite suite.
 import { spawn, spawnSync } from "node:child_process";
@@ -78,8 +78,9 @@ async function main() {
   // Each suite starts as soon as what it needs is done, and suites that overlap print their
   // output whole when they end. Typecheck, unit and sdk beside the build; PGlite and the browser
   // as soon as the build is there; PostgreSQL when the browser is done (beside PGlite's tail).
-  // The machine's 2 cores are the limit: measured alone, pglite 130 s, e2e 113 s, postgres
-  // 350 s with two files at a time (441 s with three); all three at once, 690 s.
+  // The machine's 2 cores are the limit. Measured (whole runs): this order 611 s; PostgreSQL
+  // waiting for PGlite too, 617 s; PostgreSQL first, PGlite after the browser, 30 s slower;
+  // PGlite with two workers, 678 s; all three at once, 690 s.
   const build = first.find(([suite]) => suite === "build");
   const running: Promise<void>[] = [];
   const overlapping = first.length + (["pglite", "e2e", "postgres"] as const).filter((s) => selected.has(s)).length > 1;

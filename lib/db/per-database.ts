@@ -8,7 +8,8 @@ import type { Db } from "./prisma";
 export function perDatabase<T>(make: () => T): (database: Db) => T {
   const values = new WeakMap<Db, T>();
   return (database) => {
-    if (!values.has(database)) values.set(database, make());
-    return values.get(database)!;
+    let value = values.get(database);
+    if (value === undefined) values.set(database, (value = make()));
+    return value;
   };
 }

@@ -24,7 +24,6 @@ beforeAll(async () => {
   db = createPrismaClient(url, 4);
 });
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await db?.$disconnect();
   await close?.();
 });

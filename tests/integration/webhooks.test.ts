@@ -95,7 +95,6 @@ beforeAll(async () => {
   workerDb = createPrismaClient(server.databaseUrl, 2);
 });
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await worker?.stop();
   await workerDb?.$disconnect();
   await server?.stop();

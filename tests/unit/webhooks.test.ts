@@ -1,14 +1,14 @@
 // Webhook signing secrets at rest and endpoint URLs, without a database: with
 // PROCTOR_WEBHOOK_KEY set the encryption key never comes from one.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/prisma";
 import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/webhooks/secret";
 import { auditUrl, webhookUrl } from "@/lib/webhooks/schemas";
 
 const untouched = new Proxy({}, { get: () => { throw new Error("the database was touched"); } }) as Db;
-const withKey = (k: string) => (process.env.PROCTOR_WEBHOOK_KEY = k);
+const withKey = (k: string) => vi.stubEnv("PROCTOR_WEBHOOK_KEY", k);
 afterEach(() => {
-  delete process.env.PROCTOR_WEBHOOK_KEY;
+  vi.unstubAllEnvs();
 });
 
 describe("webhook signing secrets", () => {

@@ -1,0 +1,8 @@
+// Setup for every test file (both vitest configs). Workers run file after file in one module
+// graph (isolate: false), so what a file stubs in process.env with vi.stubEnv is put back when
+// the file ends, after its own afterAll hooks, before the next file starts.
+import { afterAll, vi } from "vitest";
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
