@@ -51,12 +51,14 @@ export const POSTGRES_ONLY = [
 
 /**
  * The files measured to take longest (PostgreSQL suite, seconds: fuzz 68, access-matrix 60,
- * backup-restore 47, fleet 33, sessions 33, start-data-dir 27, ledger-api 25, read-replica 23,
+ * backup-restore 47, fleet 33, sessions 33, ledger-api 25, read-replica 23,
  * learning-llm 20, learning-skills 17 (40 on PGlite), shadow-durability 17 (31), health 14 (34)).
  * They start first: a fresh clone has no timings cached, and vitest's fallback (larger files
  * first) left some for the end, one worker running them while the other sat idle.
+ * start-data-dir (27 s) keeps its later place: at the start, under the heaviest load, its server
+ * once exited on SIGTERM without printing that it shut down (under investigation).
  */
-const LONGEST = ["fuzz", "access-matrix", "backup-restore", "fleet", "sessions", "start-data-dir", "ledger-api", "read-replica", "learning-llm", "learning-skills", "shadow-durability", "health"];
+const LONGEST = ["fuzz", "access-matrix", "backup-restore", "fleet", "sessions", "ledger-api", "read-replica", "learning-llm", "learning-skills", "shadow-durability", "health"];
 
 class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
