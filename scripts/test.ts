@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,7 +26,8 @@ const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 /** playwright.config.ts honours the same override. */
 const CHROMIUM = process.env.PROCTOR_CHROMIUM || DEBIAN_CHROMIUM;
 
-type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string };
+/** `failures`: what failed, a line each, repeated after the table (CI keeps only the log's tail). */
+type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string; failures?: string[] };
 
 const distDir = process.env.PROCTOR_DIST_DIR || ".next";
 const env: NodeJS.ProcessEnv = {
@@ -193,8 +195,16 @@ async function runCheck(argv: string[], extraEnv: Record<string, string> = {}, l
 type VitestJson = {
   numPassedTests: number;
   numFailedTests: number;
-  testResults: { status: string; name: string; assertionResults: unknown[] }[];
+  testResults: {
+    status: string;
+    name: string;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
 };
+
+/** A failure's first line, short enough for a summary. */
+const firstLine = (text = "") => (stripVTControlCharacters(text).split("\n").find((l) => l.trim()) ?? "").trim().slice(0, 200);
 
 async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, string>, log: Log) {
   const out = path.join(scratch, `${suite}.json`);
@@ -204,25 +214,54 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
   // A file that fails to load has no test results but is a failure all the same.
   const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
   let failed = report.numFailedTests + brokenFiles;
+  const failures = report.testResults.flatMap((f) => {
+    const file = path.relative(root, f.name);
+    const tests = f.assertionResults.filter((a) => a.status === "failed");
+    if (f.status === "failed" && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
+    return tests.map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  });
   let note: string | undefined;
   if (code !== 0 && failed === 0) {
     failed = 1;
     note = `vitest exited ${code} (unhandled errors)`;
   }
-  return { passed: report.numPassedTests, failed, note };
+  return { passed: report.numPassedTests, failed, note, failures };
 }
 
-type PlaywrightJson = { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
+type PlaywrightSuite = {
+  title: string;
+  file?: string;
+  specs?: { title: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
+};
+type PlaywrightJson = {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors?: { message?: string }[];
+  suites?: PlaywrightSuite[];
+};
+
+/** The specs that failed on every try, with their last error's first line. */
+function playwrightFailures(suites: PlaywrightSuite[] = [], file = ""): string[] {
+  return suites.flatMap((s) => [
+    ...(s.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((t) => t.status === "unexpected")
+        .map((t) => `tests/e2e/${s.file ?? file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`),
+    ),
+    ...playwrightFailures(s.suites, s.file ?? file),
+  ]);
+}
 
 async function runPlaywright(db: "postgres" | "pglite", log: Log) {
   const out = path.join(scratch, "e2e.json");
   const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out, PROCTOR_TEST_DB: db }, log);
   if (!existsSync(out)) return { passed: 0, failed: 1, note: `playwright exited ${code} without a report` };
-  const { stats, errors = [] } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
+  const { stats, errors = [], suites } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
+  const failures = [...playwrightFailures(suites), ...errors.map((e) => `playwright: ${firstLine(e.message)}`)];
   let failed = stats.unexpected + errors.length;
   const notes = [stats.flaky ? `${stats.flaky} flaky (passed on retry)` : "", code !== 0 && failed === 0 ? `playwright exited ${code}` : ""];
   if (code !== 0 && failed === 0) failed = 1;
-  return { passed: stats.expected + stats.flaky, failed, note: notes.filter(Boolean).join("; ") || undefined };
+  return { passed: stats.expected + stats.flaky, failed, note: notes.filter(Boolean).join("; ") || undefined, failures };
 }
 
 function listE2eSpecs(): string[] {
@@ -310,6 +349,8 @@ function printSummary() {
   console.log(` ${"wall".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(performance.now()).padStart(7)}  (this run, from start to end)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
+  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ` ${r.suite}: ${f}`));
+  if (failures.length) console.log(`\nfailed:\n${failures.join("\n")}`);
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }
