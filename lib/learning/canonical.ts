@@ -6,7 +6,7 @@
 //     string are parsed first (the reference saw only top-level keys, and none for strings);
 //   - the error class is the error's type (`error.type`, else "error"), not a yes/no flag.
 // A flat, error-free trajectory hashes exactly as in the reference.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { findUnstorableText, MAY_HOLD_UNSTORABLE } from "../db/storable-text";
 
 /** Bump when any rule below changes; stored beside every hash (see learning:backfill-hashes). */
@@ -88,7 +88,7 @@ export function argKeyShape(args: unknown): string[] {
   const parsed = parseJsonText(args);
   if (!isPlainObject(parsed)) return [];
   const out = new Set<string>();
-  for (const [k, v] of Object.entries(parsed)) collectPaths(v, k, 1, out);
+  for (const k of Object.keys(parsed)) collectPaths(parsed[k], k, 1, out);
   return [...out].sort(compareCodePoints);
 }
 
@@ -98,9 +98,9 @@ function collectPaths(value: unknown, path: string, depth: number, out: Set<stri
     return;
   }
   if (isPlainObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) out.add(path);
-    for (const [k, v] of entries) collectPaths(v, `${path}.${k}`, depth + 1, out);
+    const keys = Object.keys(value);
+    if (keys.length === 0) out.add(path);
+    for (const k of keys) collectPaths(value[k], `${path}.${k}`, depth + 1, out);
     return;
   }
   if (Array.isArray(value)) {
@@ -124,9 +124,24 @@ export function errorClass(error: unknown): string | null {
 
 const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** `YYYY-MM-DDTHH:MM:SS.sssZ`, as toISOString writes it (most agents' timestamps): Date.parse reads it as is. */
+function isIsoUtcMillis(s: string): boolean {
+  if (s.length !== 24 || s.charCodeAt(23) !== 90 /* Z */) return false;
+  for (let i = 0; i < 23; i++) {
+    const c = s.charCodeAt(i);
+    const expected = i === 4 || i === 7 ? 45 /* - */ : i === 10 ? 84 /* T */ : i === 13 || i === 16 ? 58 /* : */ : i === 19 ? 46 /* . */ : -1;
+    if (expected === -1 ? c < 48 || c > 57 : c !== expected) return false;
+  }
+  return true;
+}
+
 /** Milliseconds since the epoch of an ISO-8601 text, or null. A timestamp without offset is UTC. */
 export function parseTimestamp(value: unknown): number | null {
   if (typeof value !== "string") return null;
+  if (isIsoUtcMillis(value)) {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? null : ms;
+  }
   const m = ISO_TIMESTAMP.exec(value.trim());
   if (!m) return null;
   const [, date, time = "00:00", zone = "Z"] = m;
@@ -137,9 +152,17 @@ export function parseTimestamp(value: unknown): number | null {
 
 /** Steps in identity order: array order, unless every step has a parseable timestamp. */
 export function orderSteps<S extends StepLike>(steps: readonly S[]): S[] {
-  const stamped = steps.map((step, index) => ({ step, index, at: parseTimestamp(isPlainObject(step) ? step.timestamp : null) }));
-  if (stamped.length === 0 || stamped.some((s) => s.at === null)) return [...steps];
-  return stamped.sort((a, b) => a.at! - b.at! || a.index - b.index).map((s) => s.step);
+  const at: number[] = [];
+  let ordered = true;
+  for (const step of steps) {
+    const t = parseTimestamp(isPlainObject(step) ? step.timestamp : null);
+    if (t === null) return [...steps];
+    if (at.length > 0 && t < at[at.length - 1]) ordered = false;
+    at.push(t);
+  }
+  // Steps sent in time order (nearly all runs) keep it: sorting by (timestamp, index) changes nothing.
+  if (ordered) return [...steps];
+  return steps.map((step, index) => ({ step, index })).sort((a, b) => at[a.index] - at[b.index] || a.index - b.index).map((s) => s.step);
 }
 
 /** The canonical signature: ordered units with retries folded in. */
@@ -196,15 +219,26 @@ export function unitJson(u: SignatureUnit): string {
 
 /** sha256 (lowercase hex) of the signature; null when the run made no tool calls. */
 export function canonicalHash(signature: readonly SignatureUnit[]): string | null {
-  if (signature.length === 0) return null;
-  return createHash("sha256").update(`[${signature.map(unitJson).join(",")}]`, "utf8").digest("hex");
+  return hashOfUnits(signature.map(unitJson));
 }
 
-export type CanonicalIdentity = { signature: SignatureUnit[]; hash: string | null; stepCount: number; tools: string[]; version: number };
+const hashOfUnits = (units: string[]) => (units.length === 0 ? null : hash("sha256", `[${units.join(",")}]`, "hex"));
+
+export type CanonicalIdentity = {
+  signature: SignatureUnit[];
+  /** The signature as JSON, written from the hashed bytes (retry counts added): ingestion stores it as is. */
+  signatureJson: string;
+  hash: string | null;
+  stepCount: number;
+  tools: string[];
+  version: number;
+};
 
 export function canonicalIdentity(steps: readonly StepLike[]): CanonicalIdentity {
   const signature = canonicalSignature(steps);
-  return { signature, hash: canonicalHash(signature), stepCount: signature.length, tools: signature.map((u) => u.tool), version: CANONICAL_VERSION };
+  const units = signature.map(unitJson);
+  const signatureJson = `[${units.map((u, i) => `${u.slice(0, -1)},"retry_count":${signature[i].retry_count}}`).join(",")}]`;
+  return { signature, signatureJson, hash: hashOfUnits(units), stepCount: signature.length, tools: signature.map((u) => u.tool), version: CANONICAL_VERSION };
 }
 
 /** For distinct-query counting: trim, lower-case, collapse whitespace runs. */

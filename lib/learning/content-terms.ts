@@ -17,6 +17,19 @@ const SENTENCE_END = /[.!?:]["')\]]*$/;
 const IDENTIFIER = /\p{N}|@|\p{Ll}\p{Lu}/u;
 const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
 
+/** Stems of words seen (a vocabulary: every ingested query is read, and its words repeat). */
+const MAX_CACHED_STEMS = 50_000;
+const stems = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
 /**
  * The content terms of `text`, in order. A capitalized word inside a sentence is read as a name
  * ("Book a flight to Berlin", "Cancel Bob's plan"), unless most words are capitalized (a title-cased
@@ -42,7 +55,7 @@ export function contentTerms(text: string): Term[] {
     for (const letters of bare.match(/\p{L}+/gu) ?? []) {
       const word = letters.toLowerCase();
       if (word.length < 2 || STOP_WORDS.has(word)) continue;
-      out.push({ term: stemmer(word), word });
+      out.push({ term: stemOf(word), word });
     }
   }
   return out;

@@ -5,5 +5,7 @@ import { randomUUID } from "node:crypto";
 
 export function newId(): string {
   const time = Date.now().toString(36).padStart(9, "0").slice(-9);
-  return `c${time}${randomUUID().replace(/-/g, "").slice(-15)}`;
+  // The last 15 hex digits of a UUID (xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx): 3 of its fourth group, all of its fifth.
+  const uuid = randomUUID();
+  return `c${time}${uuid.slice(20, 23)}${uuid.slice(24)}`;
 }

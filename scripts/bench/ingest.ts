@@ -2,7 +2,9 @@
 // a ceiling measured in the same run (the same rows inserted straight into `workflows` with
 // multi-row INSERTs through `pg`), on a fresh PostgreSQL database and then on PGlite.
 // Single runs are measured beside the framework's floor (./measure.ts): the same bodies POSTed
-// to the no-op route at the same concurrency. A script, not a test: it prints figures, the
+// to the no-op route at the same concurrency. Each phase starts after a warm-up of its route under
+// another agent (2,000 runs in batches, 200 single runs), as the floor's does: the figures are
+// the steady state's, not the route's first load and compilation. A script, not a test: it prints figures, the
 // server's CPU per request or run, the targets and PASS/FAIL per target, and exits non-zero
 // when a PostgreSQL target fails.
 //
@@ -34,6 +36,9 @@ const STEPS = 5;
 const TARGETS = { batchOfCeiling: 0.4, batchCpuMsPerRun: 0.15, singleCpuOfFloor: 2, singleRateOfFloor: 0.45 };
 const AGENT = "bench";
 const CEILING_AGENT = "bench-ceiling";
+/** Takes the warm-up runs: each phase measures the route once loaded and compiled, as the floor does. */
+const WARMUP_AGENT = "bench-warmup";
+const WARMUP_RUNS = Math.min(2_000, RUNS);
 
 type Figures = {
   kind: TestDatabase;
@@ -53,7 +58,7 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
   const server = await startTestServer({ kind, env: { ...FLOOR_ENV, ...(INLINE_WORKER ? {} : { PROCTOR_WORKER: "0" }) } });
   try {
     await withClient(server.baseUrl, async (client) => {
-      for (const id of [AGENT, CEILING_AGENT]) {
+      for (const id of [AGENT, CEILING_AGENT, WARMUP_AGENT]) {
         const r = await client.send("PUT", `/api/v1/agents/${id}`, JSON.stringify({ name: `Benchmark ${id}`, tools: toolbox() }));
         if (r.status !== 200) throw new Error(`creating agent ${id}: ${r.status} ${r.body.slice(0, 300)}`);
       }
@@ -65,17 +70,19 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
     const failures = new Failures();
 
     const batchBodies = chunk(generateRuns("b", RUNS, 1), BATCH).map((workflows) => JSON.stringify({ workflows }));
+    const warmupBodies = chunk(generateRuns("wb", WARMUP_RUNS, 3), BATCH).map((workflows) => JSON.stringify({ workflows }));
     const batchSampler = sampleRss(pid);
-    const batch = await withClient(server.baseUrl, (client) =>
-      measured(server.pid, RUNS, () =>
+    const batch = await withClient(server.baseUrl, async (client) => {
+      await pool(warmupBodies, BATCH_CONCURRENCY, async (body) => void (await failures.guard(() => client.send("POST", `/api/v1/agents/${WARMUP_AGENT}/workflows/batch`, body))));
+      return measured(server.pid, RUNS, () =>
         pool(batchBodies, BATCH_CONCURRENCY, async (body) => {
           const r = await failures.guard(() => client.send("POST", `/api/v1/agents/${AGENT}/workflows/batch`, body));
           if (r && r.status !== 207) failures.add(`batch answered ${r.status}: ${r.body.slice(0, 200)}`);
           const items = r?.status === 207 ? (JSON.parse(r.body).results as { status: number; error?: unknown }[]) : [];
           for (const item of items.filter((x) => x.status !== 201)) failures.add(`batch item ${item.status}: ${JSON.stringify(item.error)}`);
         }),
-      ),
-    );
+      );
+    });
     const batchPeakKb = batchSampler.stop();
     console.log(describePhase(`batch (${BATCH_CONCURRENCY === 1 ? "sequential" : `${BATCH_CONCURRENCY} concurrent`} batches of ${BATCH})`, batch, "runs"));
 
@@ -85,17 +92,20 @@ async function benchmark(kind: TestDatabase): Promise<Figures> {
     const singleBodies = generateRuns("s", SINGLE_RUNS, 2).map((run) => JSON.stringify(run));
     const latencies: number[] = [];
     const singleSampler = sampleRss(pid);
-    const [floor, single] = await withClient(server.baseUrl, async (client) => [
-      await floorPhase(client, server.pid, singleBodies, CONCURRENCY),
-      await measured(server.pid, SINGLE_RUNS, () =>
+    const singleWarmup = generateRuns("ws", Math.min(200, SINGLE_RUNS), 4).map((run) => JSON.stringify(run));
+    const [floor, single] = await withClient(server.baseUrl, async (client) => {
+      const floor = await floorPhase(client, server.pid, singleBodies, CONCURRENCY);
+      await pool(singleWarmup, CONCURRENCY, async (body) => void (await failures.guard(() => client.send("POST", `/api/v1/agents/${WARMUP_AGENT}/workflows`, body))));
+      const single = await measured(server.pid, SINGLE_RUNS, () =>
         pool(singleBodies, CONCURRENCY, async (body) => {
           const started = process.hrtime.bigint();
           const r = await failures.guard(() => client.send("POST", `/api/v1/agents/${AGENT}/workflows`, body));
           latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
           if (r && r.status !== 201) failures.add(`single run answered ${r.status}: ${r.body.slice(0, 200)}`);
         }),
-      ),
-    ]);
+      );
+      return [floor, single] as const;
+    });
     const singlePeakKb = singleSampler.stop();
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 0.5);

@@ -36,7 +36,7 @@ export type TestServer = {
   /** A pg pool on the server's database for assertions on what was (not) written. */
   sql: pg.Pool;
   output: () => string;
-  /** The launcher's process id (tsx runs start.ts in a child of it). */
+  /** The server's process id. */
   pid: number;
   /** Stops the server process (SIGTERM) and starts it again on the same database and port. */
   restart(): Promise<void>;
@@ -45,6 +45,10 @@ export type TestServer = {
 };
 
 const root = path.resolve(import.meta.dirname, "../..");
+/** `npm start`'s heap flags (--max-old-space-size, --max-semi-space-size), read from package.json. */
+const START_HEAP_FLAGS = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => /^--max-[a-z-]+-size=\d+$/.test(arg));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -218,8 +222,9 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
   let child: ChildProcess;
   const baseUrl = `http://127.0.0.1:${port}`;
   const launch = async () => {
-    // The heap cap is the one `npm start` uses (package.json): tests and benchmarks see its GC.
-    const started = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "--max-old-space-size=384", path.join(root, "scripts/start.ts")], {
+    // The heap sizes are the ones `npm start` uses (package.json): tests and benchmarks see its GC.
+    // tsx as an import, not its CLI: one process (the CLI is a second one that relays signals to it).
+    const started = spawn(process.execPath, [...START_HEAP_FLAGS, "--import", "tsx", path.join(root, "scripts/start.ts")], {
       cwd: root,
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],

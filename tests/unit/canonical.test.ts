@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { createHash } from "node:crypto";
 import {
   CANONICAL_VERSION,
@@ -168,6 +169,20 @@ describe("canonical hash: Proctor's improvements (version 2)", () => {
     ]);
     expect(sig).toEqual([{ tool: "issue_refund", arg_keys: ["amount", "order_id"], errored: true, error_class: "RateLimited", retry_count: 2 }]);
   });
+
+  it("writes the signature's JSON (what ingestion stores) with the same units, retry counts and text as the signature", () => {
+    const steps = [
+      { tool: "recherche_café", arguments: { "clé": 1, nested: { "\u{1F600}": [] } } },
+      refund(undefined, { error: { type: "Délai" } }),
+      refund(undefined, { error: "x" }),
+      refund(),
+      { tool: "notify", arguments: "{\"to\": \"a\"}", error: true },
+    ];
+    const id = canonicalIdentity(steps);
+    expect(id.signature.map((u) => u.retry_count)).toEqual([1, 3, 1]);
+    expect(JSON.parse(id.signatureJson)).toEqual(id.signature);
+    expect(JSON.parse(canonicalIdentity([]).signatureJson)).toEqual([]);
+  });
 });
 
 describe("byte form", () => {
@@ -190,6 +205,20 @@ describe("byte form", () => {
     expect(parseTimestamp("2026-13-40T10:00:00Z")).toBeNull();
     expect(parseTimestamp("garbage")).toBeNull();
     expect(parseTimestamp(1796032800000)).toBeNull();
+  });
+
+  it("reads toISOString's form (its fast path) as it reads the same instant spelled otherwise", () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date("1970-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), (d) => {
+        const iso = d.toISOString();
+        expect(parseTimestamp(iso)).toBe(d.getTime());
+        expect(parseTimestamp(iso.replace("T", " "))).toBe(d.getTime());
+        expect(parseTimestamp(iso.replace("Z", "+00:00"))).toBe(d.getTime());
+      }),
+    );
+    expect(parseTimestamp("2026-02-30T10:00:00.000Z")).toBe(parseTimestamp("2026-02-30 10:00:00.000Z"));
+    expect(parseTimestamp("2026-11-30T10:00:00.000z")).toBe(Date.UTC(2026, 10, 30, 10));
+    expect(parseTimestamp("2026-11-30T10:00:0x.000Z")).toBeNull();
   });
 });
 

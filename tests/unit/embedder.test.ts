@@ -3,6 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HashingEmbedder, OpenAIEmbedder, cosine, defaultEmbedder, embedArrayLiterals, embedTexts, embedderForId, offlineEmbedder } from "@/lib/learning/embedder";
 
+/** The numbers an array literal spells (-0 read as 0): six fixed decimals and shortest form say the same. */
+const values = (literal: string) => literal.slice(1, -1).split(",").map((v) => Number(v) + 0);
+
 // The learning engine injects a skill when similarity ≥ retrieval_min_similarity (0.70 by default).
 const THRESHOLD = 0.7;
 const e = new HashingEmbedder();
@@ -55,7 +58,11 @@ describe("offline hashing embedder", () => {
     const texts = ["", "what is this", "Refund order A1", "Ünïcode 日本語 😀 refunds refunded x1 ssss", "order ".repeat(40)];
     for (const dims of [512, 7]) {
       const h = new HashingEmbedder(dims);
-      for (const t of texts) expect(h.arrayLiteral(t)).toBe(`{${h.embedOne(t).join(",")}}`);
+      for (const t of texts) {
+        const literal = h.arrayLiteral(t);
+        expect(literal).toMatch(/^\{-?\d+(\.\d+)?(,-?\d+(\.\d+)?)*\}$/);
+        expect(values(literal)).toEqual(values(`{${h.embedOne(t).join(",")}}`));
+      }
     }
     // The sums are cleared after each text: the same text gives the same vector again.
     expect(e.embedOne("Refund order A1")).toEqual(e.embedOne("Refund order A1"));
@@ -115,10 +122,9 @@ describe("configured embedder", () => {
   it("gives array literals of any embedder's vectors", async () => {
     const emb = new OpenAIEmbedder("emb-1", { baseURL, apiKey: "sk-test" });
     expect(await embedArrayLiterals(emb, ["a", "bbb"])).toEqual({ embedderId: emb.id, literals: ["{1,1,0}", "{3,1,0}"] });
-    expect(await embedArrayLiterals(offlineEmbedder, ["Refund order A1"])).toEqual({
-      embedderId: offlineEmbedder.id,
-      literals: [`{${offlineEmbedder.embedOne("Refund order A1").join(",")}}`],
-    });
+    const offline = await embedArrayLiterals(offlineEmbedder, ["Refund order A1"]);
+    expect(offline.embedderId).toBe(offlineEmbedder.id);
+    expect(offline.literals.map(values)).toEqual([values(`{${offlineEmbedder.embedOne("Refund order A1").join(",")}}`)]);
   });
 
   it("falls back to the offline embedder, under its own id, when the endpoint fails", async () => {
