@@ -204,7 +204,9 @@ type VitestJson = {
 };
 
 /** A failure's first line, short enough for a summary. */
-const firstLine = (text = "") => (stripVTControlCharacters(text).split("\n").find((l) => l.trim()) ?? "").trim().slice(0, 200);
+function firstLine(text = ""): string {
+  return (stripVTControlCharacters(text).split("\n").find((l) => l.trim()) ?? "").trim().slice(0, 200);
+}
 
 async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, string>, log: Log) {
   const out = path.join(scratch, `${suite}.json`);
