@@ -26,8 +26,11 @@ const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 /** playwright.config.ts honours the same override. */
 const CHROMIUM = process.env.PROCTOR_CHROMIUM || DEBIAN_CHROMIUM;
 
-/** `failures`: what failed, a line each, repeated after the table (CI keeps only the log's tail). */
-type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string; failures?: string[] };
+/**
+ * `failures`: what failed, a line each, repeated after the table (CI keeps only the log's tail);
+ * `flaky`: what failed once and passed on its retry (integration and browser tests get one), listed the same way.
+ */
+type Result = { suite: Suite; passed: number; failed: number; ms: number; note?: string; failures?: string[]; flaky?: string[] };
 
 const distDir = process.env.PROCTOR_DIST_DIR || ".next";
 const env: NodeJS.ProcessEnv = {
@@ -216,18 +219,22 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
   // A file that fails to load has no test results but is a failure all the same.
   const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
   let failed = report.numFailedTests + brokenFiles;
-  const failures = report.testResults.flatMap((f) => {
-    const file = path.relative(root, f.name);
-    const tests = f.assertionResults.filter((a) => a.status === "failed");
-    if (f.status === "failed" && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
-    return tests.map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-  });
-  let note: string | undefined;
+  const described = (status: string) =>
+    report.testResults.flatMap((f) => {
+      const file = path.relative(root, f.name);
+      // A test that passed with failure messages passed on its retry.
+      const tests = f.assertionResults.filter((a) => a.status === status && (status === "failed" || (a.failureMessages?.length ?? 0) > 0));
+      if (status === "failed" && f.status === "failed" && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
+      return tests.map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    });
+  const failures = described("failed");
+  const flaky = described("passed");
+  const notes = flaky.length ? [`${flaky.length} flaky (passed on retry)`] : [];
   if (code !== 0 && failed === 0) {
     failed = 1;
-    note = `vitest exited ${code} (unhandled errors)`;
+    notes.push(`vitest exited ${code} (unhandled errors)`);
   }
-  return { passed: report.numPassedTests, failed, note, failures };
+  return { passed: report.numPassedTests, failed, note: notes.join("; ") || undefined, failures, flaky };
 }
 
 type PlaywrightSuite = {
@@ -242,15 +249,15 @@ type PlaywrightJson = {
   suites?: PlaywrightSuite[];
 };
 
-/** The specs that failed on every try, with their last error's first line. */
-function playwrightFailures(suites: PlaywrightSuite[] = [], file = ""): string[] {
+/** The specs whose tests ended with `status` ("unexpected": failed every try; "flaky"), with their first error's first line. */
+function playwrightTests(status: string, suites: PlaywrightSuite[] = [], file = ""): string[] {
   return suites.flatMap((s) => [
     ...(s.specs ?? []).flatMap((spec) =>
       spec.tests
-        .filter((t) => t.status === "unexpected")
-        .map((t) => `tests/e2e/${s.file ?? file} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`),
+        .filter((t) => t.status === status)
+        .map((t) => `tests/e2e/${s.file ?? file} › ${spec.title}: ${firstLine(t.results.find((r) => r.error)?.error?.message)}`),
     ),
-    ...playwrightFailures(s.suites, s.file ?? file),
+    ...playwrightTests(status, s.suites, s.file ?? file),
   ]);
 }
 
@@ -259,11 +266,11 @@ async function runPlaywright(db: "postgres" | "pglite", log: Log) {
   const code = await run(["playwright", "test", "--reporter=line,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: out, PROCTOR_TEST_DB: db }, log);
   if (!existsSync(out)) return { passed: 0, failed: 1, note: `playwright exited ${code} without a report` };
   const { stats, errors = [], suites } = JSON.parse(readFileSync(out, "utf8")) as PlaywrightJson;
-  const failures = [...playwrightFailures(suites), ...errors.map((e) => `playwright: ${firstLine(e.message)}`)];
+  const failures = [...playwrightTests("unexpected", suites), ...errors.map((e) => `playwright: ${firstLine(e.message)}`)];
   let failed = stats.unexpected + errors.length;
   const notes = [stats.flaky ? `${stats.flaky} flaky (passed on retry)` : "", code !== 0 && failed === 0 ? `playwright exited ${code}` : ""];
   if (code !== 0 && failed === 0) failed = 1;
-  return { passed: stats.expected + stats.flaky, failed, note: notes.filter(Boolean).join("; ") || undefined, failures };
+  return { passed: stats.expected + stats.flaky, failed, note: notes.filter(Boolean).join("; ") || undefined, failures, flaky: playwrightTests("flaky", suites) };
 }
 
 function listE2eSpecs(): string[] {
@@ -351,8 +358,10 @@ function printSummary() {
   console.log(` ${"wall".padEnd(10)}  ${"".padStart(6)}  ${"".padStart(6)}  ${seconds(performance.now()).padStart(7)}  (this run, from start to end)`);
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
-  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => ` ${r.suite}: ${f}`));
-  if (failures.length) console.log(`\nfailed:\n${failures.join("\n")}`);
+  for (const [title, key] of [["flaky (failed once, passed on retry)", "flaky"], ["failed", "failures"]] as const) {
+    const lines = results.flatMap((r) => (r[key] ?? []).map((f) => ` ${r.suite}: ${f}`));
+    if (lines.length) console.log(`\n${title}:\n${lines.join("\n")}`);
+  }
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }
