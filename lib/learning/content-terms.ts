@@ -8,7 +8,7 @@ import stopWordLists from "./stop-words.json";
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(Object.values(stopWordLists).flat());
 
-export type Term = { term: string; word: string };
+export type Term = { readonly term: string; readonly word: string };
 
 const URL = /(?:https?:\/\/|www\.)\S+/giu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
@@ -30,33 +30,78 @@ function stemOf(word: string): string {
   return stem;
 }
 
+/** What a whitespace-separated chunk says wherever it stands in a text. */
+type Chunk = {
+  /** without edge punctuation */
+  bare: string;
+  /** a digit, an @ or a lowercase-uppercase joint: an identifier or a value */
+  value: boolean;
+  /** read for no term: a value, or a chunk holding an @ (an address: its edge punctuation is gone from `bare`) */
+  skip: boolean;
+  startsWithLetter: boolean;
+  startsUppercase: boolean;
+  capitalized: boolean;
+  endsSentence: boolean;
+  terms: readonly Term[];
+};
+
+/** Chunks read (words: values such as order numbers rarely repeat and are not kept). */
+const MAX_CACHED_CHUNKS = 50_000;
+const chunks = new Map<string, Chunk>();
+
+function readChunk(raw: string): Chunk {
+  const known = chunks.get(raw);
+  if (known) return known;
+  const bare = raw.replace(EDGE_PUNCTUATION, "");
+  const value = IDENTIFIER.test(bare);
+  const skip = value || raw.includes("@");
+  const terms: Term[] = [];
+  if (!skip) {
+    for (const letters of bare.match(/\p{L}+/gu) ?? []) {
+      const word = letters.toLowerCase();
+      if (word.length >= 2 && !STOP_WORDS.has(word)) terms.push({ term: stemOf(word), word });
+    }
+  }
+  const chunk = {
+    bare,
+    value,
+    skip,
+    startsWithLetter: /^\p{L}/u.test(bare),
+    startsUppercase: /^\p{Lu}/u.test(bare),
+    capitalized: CAPITALIZED.test(bare),
+    endsSentence: SENTENCE_END.test(raw),
+    terms,
+  };
+  if (!skip) {
+    if (chunks.size >= MAX_CACHED_CHUNKS) chunks.clear();
+    chunks.set(raw, chunk);
+  }
+  return chunk;
+}
+
 /**
  * The content terms of `text`, in order. A capitalized word inside a sentence is read as a name
  * ("Book a flight to Berlin", "Cancel Bob's plan"), unless most words are capitalized (a title-cased
- * request says nothing about names).
+ * request says nothing about names). Chunks are read once per process (every ingested run's
+ * query is read here, and its words repeat).
  */
 export function contentTerms(text: string): Term[] {
-  const chunks = text
+  const read = text
     .normalize("NFKC")
     .replace(URL, " ")
     .split(/\s+/)
-    .map((raw) => ({ raw, bare: raw.replace(EDGE_PUNCTUATION, "") }))
+    .map(readChunk)
     .filter((c) => c.bare !== "");
-  const later = chunks.slice(1).filter((c) => !IDENTIFIER.test(c.bare) && /^\p{L}/u.test(c.bare));
-  const titled = later.filter((c) => /^\p{Lu}/u.test(c.bare)).length * 2 > later.length;
+  const later = read.slice(1).filter((c) => !c.value && c.startsWithLetter);
+  const titled = later.filter((c) => c.startsUppercase).length * 2 > later.length;
   const out: Term[] = [];
   let sentenceStart = true;
-  for (const { raw, bare } of chunks) {
+  for (const c of read) {
     const starts = sentenceStart;
-    sentenceStart = SENTENCE_END.test(raw);
-    // The raw chunk for @: an address's edge punctuation ("!@a.aa") is stripped from `bare`.
-    if (IDENTIFIER.test(bare) || raw.includes("@")) continue;
-    if (!starts && !titled && CAPITALIZED.test(bare)) continue;
-    for (const letters of bare.match(/\p{L}+/gu) ?? []) {
-      const word = letters.toLowerCase();
-      if (word.length < 2 || STOP_WORDS.has(word)) continue;
-      out.push({ term: stemOf(word), word });
-    }
+    sentenceStart = c.endsSentence;
+    if (c.skip) continue;
+    if (!starts && !titled && c.capitalized) continue;
+    out.push(...c.terms);
   }
   return out;
 }

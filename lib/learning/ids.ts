@@ -3,8 +3,17 @@
 // randomUUID, which draws on a cached entropy pool: cheap in batches) keep them unique.
 import { randomUUID } from "node:crypto";
 
+let lastMs = -1;
+let lastTime = "";
+
 export function newId(): string {
-  const time = Date.now().toString(36).padStart(9, "0").slice(-9);
+  // A batch's ids share their millisecond: its prefix is written once.
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastTime = ms.toString(36).padStart(9, "0").slice(-9);
+  }
+  const time = lastTime;
   // The last 15 hex digits of a UUID (xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx): 3 of its fourth group, all of its fifth.
   const uuid = randomUUID();
   return `c${time}${uuid.slice(20, 23)}${uuid.slice(24)}`;
