@@ -56,7 +56,8 @@ export const POSTGRES_ONLY = [
  * They start first: a fresh clone has no timings cached, and vitest's fallback (larger files
  * first) left some for the end, one worker running them while the other sat idle.
  * start-data-dir (27 s) keeps its later place: at the start, under the heaviest load, its server
- * once exited on SIGTERM without printing that it shut down (under investigation).
+ * once exited on SIGTERM without printing that it shut down. The suspected cause, tsx's launcher
+ * relaying the signal, is gone (servers run as one process); not yet re-measured up front.
  */
 const LONGEST = ["fuzz", "access-matrix", "backup-restore", "fleet", "sessions", "ledger-api", "read-replica", "learning-llm", "learning-skills", "shadow-durability", "health"];
 

@@ -219,16 +219,18 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
   // A file that fails to load has no test results but is a failure all the same.
   const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
   let failed = report.numFailedTests + brokenFiles;
-  const described = (status: string) =>
-    report.testResults.flatMap((f) => {
-      const file = path.relative(root, f.name);
-      // A test that passed with failure messages passed on its retry.
-      const tests = f.assertionResults.filter((a) => a.status === status && (status === "failed" || (a.failureMessages?.length ?? 0) > 0));
-      if (status === "failed" && f.status === "failed" && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
-      return tests.map((a) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-    });
-  const failures = described("failed");
-  const flaky = described("passed");
+  // A test that passed with failure messages passed on its retry; a failed file without a failed
+  // test failed outside them (loading, a hook).
+  const failures: string[] = [];
+  const flaky: string[] = [];
+  for (const f of report.testResults) {
+    const file = path.relative(root, f.name);
+    const line = (a: { fullName: string; failureMessages?: string[] }) => `${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`;
+    const failedTests = f.assertionResults.filter((a) => a.status === "failed");
+    if (f.status === "failed" && failedTests.length === 0) failures.push(`${file}: ${firstLine(f.message)}`);
+    failures.push(...failedTests.map(line));
+    flaky.push(...f.assertionResults.filter((a) => a.status === "passed" && (a.failureMessages?.length ?? 0) > 0).map(line));
+  }
   const notes = flaky.length ? [`${flaky.length} flaky (passed on retry)`] : [];
   if (code !== 0 && failed === 0) {
     failed = 1;

@@ -17,19 +17,6 @@ const SENTENCE_END = /[.!?:]["')\]]*$/;
 const IDENTIFIER = /\p{N}|@|\p{Ll}\p{Lu}/u;
 const CAPITALIZED = /^\p{Lu}\p{Ll}/u;
 
-/** Stems of words seen (a vocabulary: every ingested query is read, and its words repeat). */
-const MAX_CACHED_STEMS = 50_000;
-const stems = new Map<string, string>();
-function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    stem = stemmer(word);
-    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
-    stems.set(word, stem);
-  }
-  return stem;
-}
-
 /** What a whitespace-separated chunk says wherever it stands in a text. */
 type Chunk = {
   /** without edge punctuation */
@@ -59,7 +46,7 @@ function readChunk(raw: string): Chunk {
   if (!skip) {
     for (const letters of bare.match(/\p{L}+/gu) ?? []) {
       const word = letters.toLowerCase();
-      if (word.length >= 2 && !STOP_WORDS.has(word)) terms.push({ term: stemOf(word), word });
+      if (word.length >= 2 && !STOP_WORDS.has(word)) terms.push({ term: stemmer(word), word });
     }
   }
   const chunk = {

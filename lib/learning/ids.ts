@@ -13,8 +13,7 @@ export function newId(): string {
     lastMs = ms;
     lastTime = ms.toString(36).padStart(9, "0").slice(-9);
   }
-  const time = lastTime;
   // The last 15 hex digits of a UUID (xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx): 3 of its fourth group, all of its fifth.
   const uuid = randomUUID();
-  return `c${time}${uuid.slice(20, 23)}${uuid.slice(24)}`;
+  return `c${lastTime}${uuid.slice(20, 23)}${uuid.slice(24)}`;
 }

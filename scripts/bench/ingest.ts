@@ -4,9 +4,9 @@
 // Single runs are measured beside the framework's floor (./measure.ts): the same bodies POSTed
 // to the no-op route at the same concurrency. Each phase starts after a warm-up of its route under
 // another agent (2,000 runs in batches, 200 single runs), as the floor's does: the figures are
-// the steady state's, not the route's first load and compilation. A script, not a test: it prints figures, the
-// server's CPU per request or run, the targets and PASS/FAIL per target, and exits non-zero
-// when a PostgreSQL target fails.
+// the steady state's, not the route's first load and compilation. A script, not a test: it
+// prints figures, the server's CPU per request or run, the targets and PASS/FAIL per target, and
+// exits non-zero when a PostgreSQL target fails.
 //
 // The server runs without its in-process worker (PROCTOR_WORKER=0, as web processes do when
 // workers run apart), so the figures are the request path's own: the promotion cycles that
