@@ -19,6 +19,7 @@ beforeAll(async () => {
   const opened = await openDomainDatabase({ migrate: false });
   close = opened.close;
   sql = new pg.Pool({ connectionString: opened.url, max: 2 });
+  sql.on("error", () => {}); // the database is dropped at the end, possibly under a closing connection
   db = createPrismaClient(opened.url, 2);
 });
 afterAll(async () => {

@@ -26,6 +26,7 @@ beforeAll(async () => {
   const url = opened.url;
   close = opened.close;
   sql = new pg.Pool({ connectionString: url, max: 2 });
+  sql.on("error", () => {}); // the database is dropped at the end, possibly under a closing connection
   db = createPrismaClient(url, 4);
 });
 afterAll(async () => {
