@@ -235,6 +235,7 @@ async function runVitest(suite: Suite, args: string[], extraEnv: Record<string, 
   if (code !== 0 && failed === 0) {
     failed = 1;
     notes.push(`vitest exited ${code} (unhandled errors)`);
+    failures.push(`an error outside any test: see "Unhandled Errors" in this suite's output (it names the file it came from)`);
   }
   return { passed: report.numPassedTests, failed, note: notes.join("; ") || undefined, failures, flaky };
 }
