@@ -87,9 +87,35 @@ export function parsedArgumentsProblem(value: unknown): string | null {
 export function argKeyShape(args: unknown): string[] {
   const parsed = parseJsonText(args);
   if (!isPlainObject(parsed)) return [];
+  const keys = Object.keys(parsed);
+  // Flat arguments (most tool calls): the shape is the keys themselves, already distinct.
+  let flat = true;
+  for (const k of keys) {
+    const v = parsed[k];
+    if (typeof v === "object" && v !== null) {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return sortCodePoints(keys);
   const out = new Set<string>();
-  for (const k of Object.keys(parsed)) collectPaths(parsed[k], k, 1, out);
-  return [...out].sort(compareCodePoints);
+  for (const k of keys) collectPaths(parsed[k], k, 1, out);
+  return sortCodePoints([...out]);
+}
+
+/**
+ * Sorts in place by code point. A few keys (nearly every call) are insertion-sorted: the
+ * built-in sort allocated more per call than the rest of a step's shape.
+ */
+function sortCodePoints(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort(compareCodePoints);
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && compareCodePoints(keys[j], k) > 0; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 function collectPaths(value: unknown, path: string, depth: number, out: Set<string>) {

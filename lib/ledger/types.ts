@@ -1,31 +1,17 @@
 // The evidence ledger's records, in the wire shape of the agent API (snake_case fields,
-// lowercase states and phases). Semantics: shared/specs/ledger.md §1.
+// lowercase states and phases). Semantics: shared/specs/ledger.md §1. The inputs' types are
+// their schemas' outputs (./schemas.ts), so a field is declared once.
+import type { z } from "zod";
+import type { evaluationSchema, policySchema, proposalSchema, scopeSchema, selectionSchema } from "./schemas";
 
 /** Partition key. Labels only partition data; the host derives them from an authenticated principal. */
-export type LedgerScope = { tenant: string; agent: string; environment: string };
+export type LedgerScope = z.output<typeof scopeSchema>;
 
 /** Fixed per proposal (§1.2). Cost and latency are hard per-trial limits. */
-export type LedgerPolicy = {
-  qualification_trials: number;
-  confidence_delta: number;
-  min_improvement: number;
-  min_candidate_utility: number;
-  max_cost_units: number;
-  max_latency_ms: number;
-  max_failure_streak: number;
-  evaluator_id: string;
-  evaluation_contract: string;
-};
+export type LedgerPolicy = z.output<typeof policySchema>;
 
 /** Immutable: a revision needs a new id and new cases. */
-export type ProcedureProposal = {
-  id: string;
-  task: string;
-  baseline_revision: string;
-  instructions: string;
-  source_refs: string[];
-  policy: LedgerPolicy;
-};
+export type ProcedureProposal = z.output<typeof proposalSchema>;
 
 export const PROCEDURE_STATES = ["candidate", "active", "rejected", "suspended"] as const;
 export type ProcedureState = (typeof PROCEDURE_STATES)[number];
@@ -34,17 +20,7 @@ export const EVALUATION_PHASES = ["qualification", "monitoring"] as const;
 export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
 
 /** One held-out case: candidate and baseline scored on the same case (§1.6). */
-export type PairedEvaluation = {
-  case_id: string;
-  phase: EvaluationPhase;
-  evaluator_id: string;
-  evaluation_contract: string;
-  evidence_ref: string;
-  baseline_utility: number;
-  candidate_utility: number;
-  candidate_cost_units: number;
-  candidate_latency_ms: number;
-};
+export type PairedEvaluation = z.output<typeof evaluationSchema>;
 
 export type LedgerDecision = {
   from: ProcedureState;
@@ -79,9 +55,4 @@ export type EvaluationReceipt = { evaluation: PairedEvaluation; state_after: Pro
 /** On a duplicate delivery the receipt is the original one, with its original state_after. */
 export type EvaluationResult = { receipt: EvaluationReceipt; duplicate: boolean };
 
-export type SelectionQuery = {
-  task: string;
-  baseline_revision: string;
-  evaluation_contract: string;
-  max_instruction_bytes: number;
-};
+export type SelectionQuery = z.output<typeof selectionSchema>;

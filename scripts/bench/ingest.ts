@@ -3,10 +3,13 @@
 // multi-row INSERTs through `pg`), on a fresh PostgreSQL database and then on PGlite.
 // Single runs are measured beside the framework's floor (./measure.ts): the same bodies POSTed
 // to the no-op route at the same concurrency. Each phase starts after a warm-up of its route under
-// another agent (2,000 runs in batches, 200 single runs), as the floor's does: the figures are
-// the steady state's, not the route's first load and compilation. A script, not a test: it
-// prints figures, the server's CPU per request or run, the targets and PASS/FAIL per target, and
-// exits non-zero when a PostgreSQL target fails.
+// another agent (10,000 runs in batches, 200 single runs), as the floor's does: the figures are
+// the steady state's, not the route's first load and compilation. A batch phase is only 40
+// requests, so its request path warms slowly: after 4 warm-up batches V8 still ran about 100
+// optimizing compilations on its helper threads during the measured batches (--trace-opt), 0.8 of
+// the phase's 2.6 s of server CPU; after 20, 0.3 s (0.125 → 0.090 ms per run, two runs each).
+// A script, not a test: it prints figures, the server's CPU per request or run, the targets and
+// PASS/FAIL per target, and exits non-zero when a PostgreSQL target fails.
 //
 // The server runs without its in-process worker (PROCTOR_WORKER=0, as web processes do when
 // workers run apart), so the figures are the request path's own: the promotion cycles that
@@ -38,7 +41,7 @@ const AGENT = "bench";
 const CEILING_AGENT = "bench-ceiling";
 /** Takes the warm-up runs: each phase measures the route once loaded and compiled, as the floor does. */
 const WARMUP_AGENT = "bench-warmup";
-const WARMUP_RUNS = Math.min(2_000, RUNS);
+const WARMUP_RUNS = Math.min(10_000, RUNS);
 
 type Figures = {
   kind: TestDatabase;

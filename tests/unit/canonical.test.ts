@@ -198,6 +198,18 @@ describe("byte form", () => {
     expect(argKeyShape({ "\u{1F600}": 1, "\uFF21": 2, b: 3, a: 4 })).toEqual(["a", "b", "\uFF21", "\u{1F600}"]);
   });
 
+  it("orders any set of keys by code point, flat or nested, few or many", () => {
+    // Few keys take an insertion sort, many the built-in one: both must give the code-point order.
+    const key = fc.string({ unit: fc.constantFrom("a", "B", "_", "1", "é", "\uFF21", "\u{1F600}"), maxLength: 4 });
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 40 }), fc.boolean(), (keys, nested) => {
+        const args = Object.fromEntries(keys.map((k) => [k, nested ? { id: 1 } : 1]));
+        const expected = keys.map((k) => (nested ? `${k}.id` : k)).sort(compareCodePoints);
+        expect(argKeyShape(args)).toEqual(expected);
+      }),
+    );
+  });
+
   it("parses ISO-8601 timestamps with or without offset (no offset = UTC) and refuses others", () => {
     expect(parseTimestamp("2026-11-30T10:00:00Z")).toBe(Date.UTC(2026, 10, 30, 10));
     expect(parseTimestamp("2026-11-30T10:00:00")).toBe(Date.UTC(2026, 10, 30, 10));
