@@ -1,17 +1,19 @@
-// `npx tsx scripts/bench/pg-path.ts [--quick]`: the figures behind the three paths that use the
+// `npm run bench:pg-path [-- --quick]`: the figures behind the three paths that use the
 // plain pg pool (pgPool in lib/db/prisma.ts) instead of Prisma: the same statement sent both
 // ways from this process, at concurrency 1 and 8, on a fresh PostgreSQL database: queries per
 // second and this process's CPU per query (the client-side cost every request pays, and the
 // ledger pays while it holds a procedure's row lock).
 // Statements: the API-key check (every agent request), a classes API page of 50 classes with
 // their skills, and a single-row UPDATE (the shape of the ledger's commit).
+// Target: Prisma costs at least 1.5× pg's client CPU per query for each statement (below that,
+// the second path would not pay for itself); and the process's peak RSS < 1 GiB.
 import { cpus, loadavg } from "node:os";
 import { createPostgresDatabase } from "../../tests/helpers/server.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createPrismaClient, pgPool } from "../../lib/db/prisma.ts";
 import { Prisma } from "../../lib/db/generated/client";
 import { createApiKey } from "../../lib/auth/api-keys.ts";
-import { pool, QUICK } from "./measure.ts";
+import { memoryOf, pool, QUICK, Verdicts } from "./measure.ts";
 
 const QUERIES = QUICK ? 2_000 : 20_000;
 
@@ -43,6 +45,7 @@ try {
       { name: "single-row UPDATE", sql: Prisma.sql`UPDATE agents SET shadow_dropped = shadow_dropped + ${0}::int WHERE id = ${"bench"}` },
     ];
     console.log(`=== plain pg vs Prisma, the same statements (${QUERIES} per figure, PostgreSQL) ===`);
+    const v = new Verdicts();
     for (const s of statements) {
       for (const concurrency of [1, 8]) {
         const viaPrisma = await measureClient(QUERIES, concurrency, () => prisma.$queryRaw(s.sql));
@@ -50,8 +53,12 @@ try {
         console.log(
           `${s.name}, concurrency ${concurrency}: Prisma ${viaPrisma.perSecond.toFixed(0)}/s, ${viaPrisma.cpuUs.toFixed(0)} µs CPU per query | pg ${viaPg.perSecond.toFixed(0)}/s, ${viaPg.cpuUs.toFixed(0)} µs CPU per query`,
         );
+        const ratio = viaPrisma.cpuUs / viaPg.cpuUs;
+        v.check(`${s.name}, concurrency ${concurrency}: Prisma's client CPU ≥ 1.5× pg's`, ratio >= 1.5, `${ratio.toFixed(2)}×`);
       }
     }
+    v.peakRss(memoryOf(process.pid)?.hwmKb ?? 0);
+    process.exitCode = v.failed ? 1 : 0;
     console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   } finally {
     await prisma.$disconnect();

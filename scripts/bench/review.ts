@@ -1,11 +1,12 @@
-// `npx tsx scripts/bench/review.ts`: the review pages' list queries at the benchmark's scale
+// `npm run bench:review`: the review pages' list queries at the benchmark's scale
 // on PostgreSQL. 1,000,000 workflows across 10,000 trajectory classes and 5 agents (with 20
 // distinct queries per class), and skills on 30% of the classes (active, shadow, and demoted
 // ones whose gates count the runs after the demotion) are bulk-loaded with INSERT … SELECT
 // generate_series; then the page's queries are timed in-process (20 runs each, after a warm-up)
 // and printed with PASS/FAIL against the 300 ms target.
 //
-// In-process (no HTTP), so it has no framework floor; ./measure.ts gives it --quick.
+// In-process (no HTTP), so it has no framework floor; ./measure.ts gives it --quick. The process
+// running the queries is the server here: its peak RSS (VmHWM) is held to the 1 GiB limit.
 // Knobs (environment): BENCH_WORKFLOWS (1000000; 50000 with --quick), BENCH_CLASSES (10000;
 // 1000 with --quick), BENCH_AGENTS (5).
 import pg from "pg";
@@ -18,7 +19,7 @@ import { agentConfigs } from "../../lib/learning/review/agent-configs.ts";
 import { agentRollup, workflowSummary } from "../../lib/learning/review/summary.ts";
 import { getClassDetail, listClassRuns } from "../../lib/learning/review/class-detail.ts";
 import { listReviewSkills } from "../../lib/learning/review/skill-list.ts";
-import { QUICK } from "./measure.ts";
+import { memoryOf, QUICK, Verdicts } from "./measure.ts";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? (QUICK ? 50_000 : 1_000_000));
 const CLASSES = Number(process.env.BENCH_CLASSES ?? (QUICK ? 1_000 : 10_000));
@@ -143,7 +144,9 @@ async function measure(url: string) {
     ok &&= pass;
     console.log(`${pass ? "PASS" : "FAIL"}  ${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (target ≤ ${TARGET_MS} ms)`);
   }
+  const v = new Verdicts();
+  v.peakRss(memoryOf(process.pid)?.hwmKb ?? 0);
   console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   await db.$disconnect();
-  process.exitCode = ok ? 0 : 1;
+  process.exitCode = ok && !v.failed ? 0 : 1;
 }
