@@ -20,53 +20,43 @@ export const MAY_HOLD_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;
  * `checkText` false checks only the nesting (for text known to hold no such characters).
  */
 export function findUnstorableText(value: unknown, path = "", depth = 0, checkText = true): FieldError | null {
-  // The common answer (nothing wrong) is found without writing a path for every node: on a batch
-  // of runs those paths were most of the walk's cost. Only a problem is walked again, with paths.
-  return storable(value, depth, checkText) ? null : locate(value, path, depth, checkText);
+  // The path is written only for a problem: writing one for every node of a batch of runs was
+  // most of the walk's cost. `at` holds the keys down to the node being looked at.
+  const at: (string | number)[] = [];
+  const message = problemAt(value, depth, checkText, at);
+  if (message === null) return null;
+  const where = path + at.map((k) => `/${k}`).join("");
+  return { path: where || "/", message };
 }
 
-function storable(value: unknown, depth: number, checkText: boolean): boolean {
-  if (depth > MAX_JSON_DEPTH) return false;
-  if (typeof value === "string") return !checkText || textProblem(value) === null;
+/** The first problem's message, `at` left holding the keys down to it; null when there is none. */
+function problemAt(value: unknown, depth: number, checkText: boolean, at: (string | number)[]): string | null {
+  if (depth > MAX_JSON_DEPTH) return `nesting deeper than ${MAX_JSON_DEPTH} levels`;
+  if (typeof value === "string") return checkText ? textProblem(value) : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
-      if ((checkText || (v !== null && typeof v === "object")) && !storable(v, depth + 1, checkText)) return false;
-    }
-    return true;
-  }
-  if (value && typeof value === "object") {
-    for (const k in value) {
-      if (checkText && textProblem(k)) return false;
-      const v = (value as Record<string, unknown>)[k];
-      if ((checkText || (v !== null && typeof v === "object")) && !storable(v, depth + 1, checkText)) return false;
-    }
-  }
-  return true;
-}
-
-function locate(value: unknown, path: string, depth: number, checkText: boolean): FieldError | null {
-  if (depth > MAX_JSON_DEPTH) return { path: path || "/", message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
-  if (typeof value === "string") {
-    const p = checkText ? textProblem(value) : null;
-    return p ? { path: path || "/", message: p } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (!checkText && (value[i] === null || typeof value[i] !== "object")) continue;
-      const r = locate(value[i], `${path}/${i}`, depth + 1, checkText);
-      if (r) return r;
+      if (!checkText && (v === null || typeof v !== "object")) continue;
+      at.push(i);
+      const p = problemAt(v, depth + 1, checkText, at);
+      if (p !== null) return p;
+      at.pop();
     }
     return null;
   }
   if (value && typeof value === "object") {
     for (const k in value) {
-      const kp = checkText ? textProblem(k) : null;
-      if (kp) return { path: `${path}/${k}`, message: `key ${kp}` };
+      const keyProblem = checkText ? textProblem(k) : null;
+      if (keyProblem) {
+        at.push(k);
+        return `key ${keyProblem}`;
+      }
       const v = (value as Record<string, unknown>)[k];
       if (!checkText && (v === null || typeof v !== "object")) continue;
-      const r = locate(v, `${path}/${k}`, depth + 1, checkText);
-      if (r) return r;
+      at.push(k);
+      const p = problemAt(v, depth + 1, checkText, at);
+      if (p !== null) return p;
+      at.pop();
     }
   }
   return null;
