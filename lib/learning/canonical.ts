@@ -243,11 +243,7 @@ export function unitJson(u: SignatureUnit): string {
   return `{"arg_keys":[${keys}],${cls}"errored":${u.errored},"tool":${pythonJson(u.tool)}}`;
 }
 
-/** sha256 (lowercase hex) of the signature; null when the run made no tool calls. */
-export function canonicalHash(signature: readonly SignatureUnit[]): string | null {
-  return hashOfUnits(signature.map(unitJson));
-}
-
+/** sha256 (lowercase hex) of the units' bytes; null when the run made no tool calls. */
 const hashOfUnits = (units: string[]) => (units.length === 0 ? null : hash("sha256", `[${units.join(",")}]`, "hex"));
 
 export type CanonicalIdentity = {

@@ -6,9 +6,9 @@
 // same runs, mapped the same way, go to POST /workflows/batch for another agent, and the clock
 // stops at the last answer. Prints spans/s and runs/s of both, the server's CPU per export and per
 // run beside the framework's floor (./measure.ts: no-op POSTs of the exports' sizes) and beside
-// the batch API's CPU per run, and PASS/FAIL for completeness and the server's peak RSS. Each phase
-// follows a warm-up under another agent (a tenth of the traces, then their runs in batches). Needs a production
-// build; exits non-zero when a target fails.
+// the batch API's CPU per run, and PASS/FAIL for completeness and the server's peak RSS. Each
+// phase follows a warm-up under another agent (a tenth of the traces, then their runs in
+// batches). Needs a production build; exits non-zero when a target fails.
 //
 // First figures (--quick, PostgreSQL, this 2-core machine at load average ~15 from other work):
 // exports staged at 765 spans/s; 68 spans/s (11 runs/s) until every run existed, beside the batch
@@ -28,7 +28,7 @@ import { ADMIN_KEY, startTestServer, waitFor } from "../../tests/helpers/server.
 import { protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
 import { decodeProtobuf } from "../../lib/otlp/decode.ts";
 import { runsOfTrace } from "../../lib/otlp/map.ts";
-import { cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, QUICK, sampleRss, Verdicts } from "./measure.ts";
+import { cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
 
 const TRACES = Number(process.env.BENCH_TRACES ?? (QUICK ? 300 : 3000));
 const PER_EXPORT = Number(process.env.BENCH_TRACES_PER_EXPORT ?? 50);
@@ -63,12 +63,12 @@ try {
   // Warm-up: a tenth of the traces under another agent, through to their runs.
   const warmTraces = agentTraces("bench-warm", Math.ceil(TRACES / 10));
   const warmExports = exportsOf(warmTraces);
-  await pool(warmExports, otlp);
+  await pool(warmExports, CONCURRENCY, otlp);
   await waitFor(async () => (await count("bench-warm")) === warmTraces.length, 600_000, server.output);
 
   const cpu0 = cpuMsOfTree(server.pid);
   const t0 = performance.now();
-  await pool(exports, otlp);
+  await pool(exports, CONCURRENCY, otlp);
   const accepted = performance.now() - t0;
   const stagingCpuPerExport = (cpuMsOfTree(server.pid) - cpu0) / exports.length;
   await waitFor(async () => (await count("bench-otlp")) === TRACES, 600_000, server.output);
@@ -83,7 +83,7 @@ try {
   for (let i = 0; i < runs.length; i += 500) batches.push(runs.slice(i, i + 500));
   const warmRuns = warmExports.flatMap((e) => runsOfTrace(decodeProtobuf(e).spans).map((r) => r.workflow));
   for (let i = 0; i < warmRuns.length; i += 500) await send("POST", "/api/v1/agents/bench-batch-warm/workflows/batch", { workflows: warmRuns.slice(i, i + 500) });
-  const batch = await measured(server.pid, TRACES, () => pool(batches, (workflows) => send("POST", "/api/v1/agents/bench-batch/workflows/batch", { workflows })));
+  const batch = await measured(server.pid, TRACES, () => pool(batches, CONCURRENCY, async (workflows) => void (await send("POST", "/api/v1/agents/bench-batch/workflows/batch", { workflows }))));
   const batchMs = batch.seconds * 1000;
   const otlpStored = await count("bench-otlp");
   const batchStored = await count("bench-batch");
@@ -124,13 +124,6 @@ async function send(method: string, path: string, body: unknown) {
   const r = await fetch(server.baseUrl + path, { method, headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(body) });
   if (r.status >= 300 && r.status !== 207) throw new Error(`${method} ${path} answered ${r.status}: ${await r.text()}`);
   return r.json();
-}
-
-async function pool<T>(items: T[], each: (item: T) => Promise<unknown>) {
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) await each(items[next++]);
-  }));
 }
 
 /** GenAI traces of one agent: invoke_agent, two chats and three tool calls each. */

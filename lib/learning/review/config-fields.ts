@@ -4,7 +4,7 @@
 // of the schema appears exactly once (a unit test checks it).
 // Browser-safe: the form validates with the same schema before the server does again.
 import { z } from "zod";
-import { DEFAULT_LEARNING_CONFIG, type LearningConfig } from "../config";
+import { learningConfigSchema, type LearningConfig } from "../config";
 import configCopy from "./config-fields.json";
 
 const FIELD_KINDS = ["int", "number", "rate", "nullable-rate", "nullable-int", "boolean", "text"] as const;
@@ -18,7 +18,7 @@ export type ConfigGroup = { id: string; title: string; description: string; fiel
 export const AUTHORITY_KEYS = ["skill_injection_role", "require_shadow", "shadow_evaluation_enabled", "auto_activate", "require_qualification"] as const;
 
 const configField = z.object({
-  key: z.enum(Object.keys(DEFAULT_LEARNING_CONFIG) as [keyof LearningConfig, ...(keyof LearningConfig)[]]),
+  key: learningConfigSchema.keyof(),
   label: z.string().min(1),
   kind: z.enum(FIELD_KINDS),
   help: z.string().min(1),
