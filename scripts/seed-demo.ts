@@ -11,7 +11,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded
 import { createPrismaClient, type Db } from "../lib/db/prisma.ts";
 import { systemAuditContext } from "../lib/audit/record.ts";
 import { declareAgent, recordConversation, recordWorkflowBatch } from "../lib/learning/operations/index.ts";
-import { agentPutBody, conversationBody } from "../lib/learning/schemas.ts";
+import { agentPutBody, conversationBody } from "../lib/learning/capture/schemas.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { answers } from "./db/answers.ts";
 import { DEMO_AGENT_ID, classCount, demoAgentBody, demoConversations, demoRuns } from "./demo/data.ts";

@@ -1,6 +1,6 @@
 // What an agent keeps and for how long (issue 16), one sentence each for runs and conversations,
 // from its own settings or the instance defaults.
-import { effectiveRetention, retentionDefaultsFromEnv } from "@/lib/learning/retention";
+import { effectiveRetention, retentionDefaultsFromEnv } from "@/lib/learning/monitor/retention";
 
 const span = (days: number) => (days === 1 ? "1 day" : `${days.toLocaleString("en")} days`);
 

@@ -4,7 +4,7 @@
 import Link from "@/components/ui/link";
 import type { ClassDetail, ClassRun } from "@/lib/learning/review/class-detail";
 import { GATE_LABEL, GATE_MEASURES } from "@/lib/learning/review/status";
-import { CLASS_WORDS } from "@/lib/learning/vocabulary";
+import { CLASS_WORDS } from "@/lib/learning/review/vocabulary";
 import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { LocalTime } from "../ui/local-time";

@@ -1,6 +1,6 @@
 // One chip per promotion gate, pass or fail, with the engine's detail on hover and for
 // screen readers.
-import type { Gate } from "@/lib/learning/class-gates";
+import type { Gate } from "@/lib/learning/classes/class-gates";
 import { GATE_LABEL, GATE_SHORT } from "@/lib/learning/review/status";
 
 export function GateChips({ gates }: { gates: Gate[] }) {

@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { distillClass, runPromotionCycle } from "@/lib/actions/learning";
 import { unwrap } from "@/lib/actions/client";
-import { createdSkillsSentence } from "@/lib/learning/vocabulary";
+import { createdSkillsSentence } from "@/lib/learning/review/vocabulary";
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 import { ReportCard } from "./report-card";

@@ -4,7 +4,7 @@
 import type { ComponentProps } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
-import { splitFrontmatter } from "@/lib/learning/skill-md-split";
+import { splitFrontmatter } from "@/lib/learning/distill/skill-md-split";
 
 const HEADING = ["text-base font-semibold", "text-sm font-semibold", "text-sm font-semibold", "text-sm font-medium", "text-sm font-medium", "text-sm font-medium"];
 type Tag = "h3" | "h4" | "h5" | "h6";

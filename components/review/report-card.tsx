@@ -2,7 +2,7 @@
 // skipped, deferred past the per-cycle cap, deprecated, and the review flags.
 import Link from "@/components/ui/link";
 import type { ReportWithSkills } from "@/lib/learning/review/reports";
-import { CREATED_SKILLS } from "@/lib/learning/vocabulary";
+import { CREATED_SKILLS } from "@/lib/learning/review/vocabulary";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";
 import { linkClass, shortHash } from "./styles";

@@ -9,7 +9,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { saveLearningSettings } from "@/lib/actions/learning";
 import { ActionFailure, unwrap } from "@/lib/actions/client";
-import { learningConfigSchema, type LearningConfig } from "@/lib/learning/config";
+import { learningConfigSchema, type LearningConfig } from "@/lib/learning/agents/config";
 import { AUTHORITY_KEYS, CONFIG_FIELDS, CONFIG_GROUPS, type ConfigField } from "@/lib/learning/review/config-fields";
 import { configIssueMessage, type ConfigIssue } from "@/lib/learning/review/config-errors";
 import { Button } from "../ui/button";

@@ -2,7 +2,7 @@
 // rate, matched success rate, last evaluation, the advisory Ready / Not ready verdict with its
 // reasons, and the newest evaluations, each linking to its run.
 import Link from "@/components/ui/link";
-import type { Readiness } from "@/lib/learning/readiness";
+import type { Readiness } from "@/lib/learning/shadow/readiness";
 import type { RecentShadowEvaluation } from "@/lib/learning/shadow/recent";
 import { Badge } from "../ui/badge";
 import { LocalTime } from "../ui/local-time";

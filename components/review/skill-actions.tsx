@@ -8,7 +8,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { activateSkill, demoteSkill } from "@/lib/actions/skills";
 import { unwrap } from "@/lib/actions/client";
-import type { Readiness } from "@/lib/learning/readiness";
+import type { Readiness } from "@/lib/learning/shadow/readiness";
 import type { SkillQualificationSummary } from "@/lib/ledger/skills";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";

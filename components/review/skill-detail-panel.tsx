@@ -4,7 +4,7 @@
 // and, for admins, the review decisions.
 import Link from "@/components/ui/link";
 import type { SkillDetail } from "@/lib/learning/review/skill-detail";
-import { SKILL_EVENT_LABEL } from "@/lib/learning/vocabulary";
+import { SKILL_EVENT_LABEL } from "@/lib/learning/review/vocabulary";
 import { Badge } from "../ui/badge";
 import { buttonClasses } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";

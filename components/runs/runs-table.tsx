@@ -2,8 +2,8 @@
 import { Badge } from "../ui/badge";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "../ui/table";
 import { LocalTime } from "../ui/local-time";
-import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
-import type { RunSummary } from "@/lib/console/runs";
+import { outcomeSourceLabel } from "@/lib/learning/capture/outcome-source";
+import type { RunSummary } from "@/lib/learning/review/run-list";
 import { AccountLinks, AgentLink, RunLink } from "../links/record-link";
 
 type Props = {

@@ -2,7 +2,7 @@
 // supplied to them, and persona reviews (status and usage only). React escapes all text.
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { CodeBlock } from "@/components/ui/code-block";
-import { outcomeSourceLabel } from "@/lib/learning/outcome-source";
+import { outcomeSourceLabel } from "@/lib/learning/capture/outcome-source";
 import { LocalTime } from "@/components/ui/local-time";
 import { AccountLinks, ClassLink, RunLink, SkillLink } from "@/components/links/record-link";
 import type { TimelineEvent, TraceStep } from "@/lib/traces/timeline";

@@ -1,7 +1,7 @@
 // The wire shapes of forgetting an account: the API's path, query and answer, and the
 // console action's input (a reason is required there, optional over the API).
 import { z } from "zod";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 
 const reason = z.string().trim().min(1).max(2000);
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { action } from "./action";
 import { db } from "../db/client";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 import { cancelExperiment as cancel, createExperiment as create } from "../experiments/operations";
 import { createExperimentBody, experimentParams } from "../experiments/schemas";
 

@@ -5,10 +5,10 @@
 import { z } from "zod";
 import { action } from "./action";
 import { db } from "../db/client";
-import { learningConfigSchema } from "../learning/config";
+import { learningConfigSchema } from "../learning/agents/config";
 import { deadJobParams, deleteAgent as startDeletion, distillClass as distill, retryShadowJob as retry, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
 import { withSkillNames } from "../learning/review/reports";
-import { agentIdParams, classParams } from "../learning/schemas";
+import { agentIdParams, classParams } from "../learning/capture/schemas";
 
 const distillInput = classParams
   .extend({

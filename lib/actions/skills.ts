@@ -4,7 +4,7 @@
 import { action } from "./action";
 import { db } from "../db/client";
 import { activateSkill as activate, demoteSkill as demote, qualificationBody, startSkillQualification } from "../learning/operations";
-import { activateBody, demoteBody, skillParams } from "../learning/schemas";
+import { activateBody, demoteBody, skillParams } from "../learning/capture/schemas";
 
 export const activateSkill = action("learning:write", activateBody.extend(skillParams.shape), async ({ skill_id, ...body }, { audit }) =>
   activate(db(), { skillId: skill_id, ...body }, audit),

@@ -3,7 +3,7 @@
 // operations (./operations).
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 import { ledgerIdSchema } from "../ledger/schemas";
 import { API_SCOPES } from "./actor";
 import { keyScopeProblem } from "./api-keys";

@@ -7,7 +7,7 @@ import "server-only";
 import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
 import type { Scope } from "../auth/access";
-import { DEVIATION_FLAG_PREFIX } from "../learning/drift";
+import { DEVIATION_FLAG_PREFIX } from "../learning/monitor/drift";
 import { agentConfigs, likeEscape } from "../learning/review/agent-configs";
 import { readyClassCountSql } from "../learning/review/class-list";
 import { skillInboxCountsSql } from "../learning/review/skill-list";

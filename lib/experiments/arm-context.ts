@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "../db/prisma";
 import type { Experiment, Skill, WorkflowRun } from "../db/generated/client";
-import { assembleContext, type AssembledContext, type ContextMemory, type RenderedSkill } from "../learning/context";
-import type { Provider } from "../learning/message-roles";
+import { assembleContext, type AssembledContext, type ContextMemory, type RenderedSkill } from "../learning/inject/context";
+import type { Provider } from "../learning/inject/provider-roles";
 import type { Arm } from "./scoring";
 
 /** The marker assembleContext wraps developer-authority skills in, wherever the provider put them. */

@@ -2,11 +2,11 @@
 // the seed's three arms: three successful raw workflows, the skill at user authority, the same
 // skill at developer authority.
 import { z } from "zod";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 import { textProblem } from "../db/storable-text";
 import { ledgerIdSchema } from "../ledger/schemas";
-import { PROVIDERS } from "../learning/message-roles";
-import { stepSchema } from "../learning/schemas";
+import { PROVIDERS } from "../learning/inject/provider-roles";
+import { stepSchema } from "../learning/capture/schemas";
 import { ANSWER_MATCHES, ARM_MODES, type Arm } from "./scoring";
 
 const storable = (max: number) =>

@@ -4,12 +4,12 @@ import { systemAuditContext } from "../audit/record";
 import { registerJobHandler, registerPeriodicTask } from "../jobs/runtime";
 import { isDomainError } from "../errors";
 import { runPromotionCycle } from "./operations";
-import { PROMOTION_CYCLE_JOB } from "./monitor";
-import { applyRetention } from "./retention";
+import { PROMOTION_CYCLE_JOB } from "./monitor/monitor";
+import { applyRetention } from "./monitor/retention";
 // Passive shadow evaluation of new runs (the outbox rows written at ingestion).
 import "./shadow/jobs";
-import { AGENT_DELETION_JOB } from "./deletion/tables";
-import { runAgentDeletionJob } from "./deletion/run";
+import { AGENT_DELETION_JOB } from "./agents/deletion-tables";
+import { runAgentDeletionJob } from "./agents/deletion";
 
 registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
   if (!agentId) return;

@@ -6,11 +6,11 @@
 // Scope: tenant = this deployment (a persisted random id), agent = the agent id, environment
 // = a fingerprint of the agent's toolbox and model, so a changed toolbox or model starts over.
 // Task = the skill's source trajectory class; baseline and policy = the agent's learning
-// configuration (the ledger_* keys of lib/learning/config.ts).
+// configuration (the ledger_* keys of lib/learning/agents/config.ts).
 import { createHash, randomUUID } from "node:crypto";
 import { Prisma, type Agent, type Skill } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
-import { resolveLearningConfig, type LearningConfig } from "../learning/config";
+import { resolveLearningConfig, type LearningConfig } from "../learning/agents/config";
 import { LedgerError } from "./errors";
 import { proposeProcedure } from "./operations/propose-procedure";
 import { getProcedure, procedureRecords } from "./read";

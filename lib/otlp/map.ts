@@ -4,7 +4,7 @@
 // invoke_agent's subtree is that agent's own run); query, user, thread, messages, outcome and
 // skills from the GenAI semantic conventions (current attributes and the older event forms).
 import { createHash } from "node:crypto";
-import type { WorkflowInput } from "../learning/schemas";
+import type { WorkflowInput } from "../learning/capture/schemas";
 import { agentOf, isInvocation, isToolCall, operationOf, stringAttr, STATUS_ERROR, STATUS_OK, type Attributes, type StagedSpan } from "./spans";
 
 export type ObservedTool = { name: string; description: string; parameters: Record<string, unknown> };

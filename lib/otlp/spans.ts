@@ -1,6 +1,6 @@
 // A span as staged: what the mapping to runs reads of an OTLP span, with OTLP's AnyValues turned
 // into plain JSON values and ids into lowercase hex. The same for protobuf and JSON exports.
-import { PATH_ID } from "../ids";
+import { PATH_ID } from "../path-id";
 
 export type Attributes = Record<string, unknown>;
 export type SpanEvent = { name: string; timeNs: string; attributes: Attributes };

@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "../db/prisma";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 import { pseudonymKey } from "../auth/instance-secret";
 
 /** GET /api/v1/accounts/{user_id}/persona?agent_id=… */

@@ -11,7 +11,7 @@ export type EvidenceItem = {
   timestamp: string;
   /** An excerpt of the message (private text); "" once expired. */
   text: string;
-  /** Conversation retention deleted the message and this excerpt of it (lib/learning/quote-expiry.ts). */
+  /** Conversation retention deleted the message and this excerpt of it (lib/learning/monitor/quote-expiry.ts). */
   expired?: true;
 };
 

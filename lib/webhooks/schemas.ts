@@ -1,7 +1,7 @@
 // The console's webhook forms and the endpoint and delivery views.
 import { z } from "zod";
 import type { WebhookDelivery, WebhookEndpoint } from "../db/generated/client";
-import { pathId } from "../ids";
+import { pathId } from "../path-id";
 import { isWebhookEventType, webhookEventType, type WebhookEventType } from "./events";
 
 /** http(s) only: anything else (file:, javascript:, ftp:…) is refused before anything is written. */

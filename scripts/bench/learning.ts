@@ -12,12 +12,12 @@
 import { loadavg } from "node:os";
 import pg from "pg";
 import { startTestServer, type TestServer } from "../../tests/helpers/server.ts";
-import { applicabilityVectors } from "../../lib/learning/applicability.ts";
-import { offlineEmbedder } from "../../lib/learning/embedder.ts";
+import { applicabilityVectors } from "../../lib/learning/inject/applicability.ts";
+import { offlineEmbedder } from "../../lib/learning/inject/embedder.ts";
 import { createPrismaClient } from "../../lib/db/prisma.ts";
-import { listClasses } from "../../lib/learning/classes.ts";
-import { agentContext } from "../../lib/learning/skills-api.ts";
-import { contextBody } from "../../lib/learning/schemas.ts";
+import { listClasses } from "../../lib/learning/classes/trajectory-classes.ts";
+import { agentContext } from "../../lib/learning/skills/skill-reads.ts";
+import { contextBody } from "../../lib/learning/capture/schemas.ts";
 import {
   describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, memoryOf, mib, QUICK, sampleRss, sleep, Verdicts,
 } from "./measure.ts";

@@ -17,7 +17,7 @@
 // (b) 100,000 runs (147 MiB) exported in 55.1 s = 1,816 rows/s against 13,679 rows/s read
 //     straight from PostgreSQL; server RSS 430 MiB idle, 484 MiB peak. The gap is Prisma's row
 //     decoding and the JSON of each run. Since then the export reads each page with one raw
-//     statement on the pg pool (lib/learning/export.ts gives an in-process comparison); this
+//     statement on the pg pool (lib/learning/capture/workflow-export.ts gives an in-process comparison); this
 //     benchmark could not start its console on the overloaded machine to measure it end to end.
 import http from "node:http";
 import pg from "pg";

@@ -12,8 +12,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../tests/helpers/server.ts";
-import { applicabilityVectors } from "../../lib/learning/applicability.ts";
-import { offlineEmbedder } from "../../lib/learning/embedder.ts";
+import { applicabilityVectors } from "../../lib/learning/inject/applicability.ts";
+import { offlineEmbedder } from "../../lib/learning/inject/embedder.ts";
 import { describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, mib, QUICK, sampleRss, Verdicts, type Phase } from "./measure.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 500 : 3000));

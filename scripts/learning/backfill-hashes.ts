@@ -2,8 +2,8 @@
 // identity of the current rule version (runs without one, or with an older version) and
 // rebuilds the statistics of the classes involved. Uses DATABASE_URL.
 import { createPrismaClient } from "../../lib/db/prisma.ts";
-import { backfillHashes } from "../../lib/learning/backfill.ts";
-import { CANONICAL_VERSION } from "../../lib/learning/canonical.ts";
+import { backfillHashes } from "../../lib/learning/capture/backfill.ts";
+import { CANONICAL_VERSION } from "../../lib/learning/capture/canonical.ts";
 
 const dryRun = process.argv.includes("--dry-run");
 const url = process.env.DATABASE_URL;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { systemAuditContext } from "../../lib/audit/record.ts";
 import { createPrismaClient } from "../../lib/db/prisma.ts";
-import { readMemorizzFile } from "../../lib/learning/import/memorizz-documents.ts";
+import { readMemorizzFile } from "../../lib/learning/skills-io/memorizz-documents.ts";
 import { importMemorizz } from "../../lib/learning/operations/import-memorizz.ts";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { agent: { type: "string" } } });

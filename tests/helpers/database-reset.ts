@@ -7,7 +7,7 @@
 // - the instance keys (`settings` rows `secret:*`, e.g. the pseudonym key) are kept: the
 //   server caches them and never reads them again;
 // - skill retrieval caches vectors per (agent, scope) checked against agents.skills_version
-//   (lib/learning/retrieval.ts): an agent made again must not meet its old versions, so after
+//   (lib/learning/inject/retrieval.ts): an agent made again must not meet its old versions, so after
 //   each reset a trigger starts new agents SKILLS_VERSION_STEP past the previous reset's (Prisma
 //   writes the column's default itself, so the column's DEFAULT cannot do it);
 // - the ledger schema version row is kept: the server checked it once and will not write it again;

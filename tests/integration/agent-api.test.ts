@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
 import { anonymous, call, withKey } from "../helpers/http";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 import { workflowCreated, workflowDetail, classListResponse, agentResponse, workflowBatchResponse } from "@/lib/api/v1/schemas";
 
 const VECTOR = "5e6b70e86ec21732b51dd93e2ddd9627b12c43186d3d048e7a8d356b41c37e12";

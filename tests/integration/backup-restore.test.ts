@@ -13,7 +13,7 @@ import { PrismaClient } from "@/lib/db/generated/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { systemAuditContext } from "@/lib/audit/record";
 import { declareAgent, recordWorkflowBatch } from "@/lib/learning/operations";
-import { agentPutBody } from "@/lib/learning/schemas";
+import { agentPutBody } from "@/lib/learning/capture/schemas";
 import { createPostgresDatabase, launchTestServer, startTestServer, testDatabase } from "../helpers/server";
 import { seedEmbeddedDatabase } from "../helpers/embedded-template";
 import { call } from "../helpers/http";

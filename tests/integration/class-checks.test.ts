@@ -1,4 +1,4 @@
-// Incremental promotion cycles (lib/learning/class-checks.ts) against full ones, on two
+// Incremental promotion cycles (lib/learning/classes/class-checks.ts) against full ones, on two
 // databases holding the same data: A runs its cycles as production does (only the classes
 // whose marks say they may have changed), B forgets its marks before every cycle (a full
 // evaluation of every class). Through new runs, a class reaching its gates, promotions, a
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { systemAuditContext } from "@/lib/audit/record";
-import { templateDistiller } from "@/lib/learning/distiller";
-import { ingestWorkflows } from "@/lib/learning/ingest";
+import { templateDistiller } from "@/lib/learning/distill/distiller";
+import { ingestWorkflows } from "@/lib/learning/capture/ingest";
 import { demoteSkill } from "@/lib/learning/operations";
-import { promotionCycle, type PromotionReportView } from "@/lib/learning/promotion";
+import { promotionCycle, type PromotionReportView } from "@/lib/learning/skills/promotion";
 import { openDomainDatabase, type DomainDatabase } from "../helpers/domain-database";
 import { testDatabase } from "../helpers/server";
 

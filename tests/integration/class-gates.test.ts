@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/db/generated/client";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { classVerdictOf, evaluateClasses } from "@/lib/learning/class-gates";
-import { listClasses } from "@/lib/learning/classes";
-import { GATE_BIT } from "@/lib/learning/gates";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
+import { classVerdictOf, evaluateClasses } from "@/lib/learning/classes/class-gates";
+import { listClasses } from "@/lib/learning/classes/trajectory-classes";
+import { GATE_BIT } from "@/lib/learning/classes/gates";
 import { listReviewClasses } from "@/lib/learning/review/class-list";
 import { openDomainDatabase } from "../helpers/domain-database";
 import { testDatabase } from "../helpers/server";

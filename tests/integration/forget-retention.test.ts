@@ -10,7 +10,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { isDomainError } from "@/lib/errors";
 import type { AuditContext } from "@/lib/audit/record";
 import { reflectPersona } from "@/lib/persona/operations";
-import { applyRetention } from "@/lib/learning/retention";
+import { applyRetention } from "@/lib/learning/monitor/retention";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, testDatabase, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { admin as adminKey, cycle, postRuns, putAgent } from "../helpers/learning";

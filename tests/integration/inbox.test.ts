@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/prisma";
 import { inboxCounts } from "@/lib/console/inbox";
-import { listAccounts } from "@/lib/console/accounts";
+import { listAccounts } from "@/lib/accounts/account-list";
 import { personaDecisions } from "@/lib/persona/decisions";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";

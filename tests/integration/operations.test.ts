@@ -8,7 +8,7 @@ import { createApiKey, createUser, revokeApiKey, updateUser } from "@/lib/auth/o
 import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { isDomainError, type ErrorKind } from "@/lib/errors";
 import { declareAgent, runPromotionCycle } from "@/lib/learning/operations";
-import { agentPutBody } from "@/lib/learning/schemas";
+import { agentPutBody } from "@/lib/learning/capture/schemas";
 import { openDomainDatabase } from "../helpers/domain-database";
 import { testDatabase } from "../helpers/server";
 

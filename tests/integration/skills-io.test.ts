@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { strToU8, unzipSync, zipSync, type Zippable } from "fflate";
 import { parse } from "yaml";
-import { parseSkillMd } from "@/lib/learning/skill-md";
+import { parseSkillMd } from "@/lib/learning/distill/skill-md";
 import { checkReply } from "../helpers/contract-check";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
@@ -17,7 +17,7 @@ import { changedTables, rowCounter, type RowCounts } from "../helpers/row-counts
 import { runScript } from "../helpers/scripts";
 import { createPrismaClient } from "@/lib/db/prisma";
 import { systemAuditContext } from "@/lib/audit/record";
-import { readMemorizzFile } from "@/lib/learning/import/memorizz-documents";
+import { readMemorizzFile } from "@/lib/learning/skills-io/memorizz-documents";
 import { importMemorizz } from "@/lib/learning/operations";
 
 const key = withKey(ADMIN_KEY);

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { agentSkillName, fromAgentSkillMd, isAgentSkillName, toAgentSkillMd, uniqueAgentSkillNames, type ExportedSkill } from "@/lib/learning/skills-io/agent-skills-format";
-import { referenceHash, referenceSignature } from "@/lib/learning/import/reference-hash";
-import { parseSkillMd, printFrontmatter } from "@/lib/learning/skill-md";
+import { referenceHash, referenceSignature } from "@/lib/learning/skills-io/memorizz-reference-hash";
+import { parseSkillMd, printFrontmatter } from "@/lib/learning/distill/skill-md";
 
 const BODY = "# Refund a paid order\n\n## When to apply\nA refund of a paid order. When NOT to apply: unpaid orders.\n\n## Procedure\n1. Call `lookup_order`.\n";
 const skill = (over: Partial<ExportedSkill> = {}): ExportedSkill => ({

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bodyHash } from "@/lib/learning/ingest";
-import { workflowInput } from "@/lib/learning/schemas";
+import { bodyHash } from "@/lib/learning/capture/ingest";
+import { workflowInput } from "@/lib/learning/capture/schemas";
 
 /** The definition stored hashes were made with: the validated body's present fields as JSON. */
 function definition(input: Record<string, unknown>): string {

@@ -13,7 +13,7 @@ import {
   parseTimestamp,
   pythonJson,
   unitJson,
-} from "@/lib/learning/canonical";
+} from "@/lib/learning/capture/canonical";
 
 const VECTOR = "5e6b70e86ec21732b51dd93e2ddd9627b12c43186d3d048e7a8d356b41c37e12";
 const lookup = (args: unknown = { order_id: "A1" }, extra: object = {}) => ({ tool: "lookup_order", arguments: args, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { learningConfigSchema } from "@/lib/learning/config";
+import { learningConfigSchema } from "@/lib/learning/agents/config";
 import { configIssueMessage } from "@/lib/learning/review/config-errors";
 
 const messages = (input: Record<string, unknown>) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { HashingEmbedder, OpenAIEmbedder, cosine, defaultEmbedder, embedArrayLiterals, embedTexts, embedderForId, offlineEmbedder } from "@/lib/learning/embedder";
+import { HashingEmbedder, OpenAIEmbedder, cosine, defaultEmbedder, embedArrayLiterals, embedTexts, embedderForId, offlineEmbedder } from "@/lib/learning/inject/embedder";
 
 /** The numbers an array literal spells (-0 read as 0): six fixed decimals and shortest form say the same. */
 const values = (literal: string) => literal.slice(1, -1).split(",").map((v) => Number(v) + 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEARNING_CONFIG, learningConfigSchema } from "@/lib/learning/config";
+import { DEFAULT_LEARNING_CONFIG, learningConfigSchema } from "@/lib/learning/agents/config";
 import { agentPutBody } from "@/lib/api/v1/schemas";
 
 describe("learning configuration (learningConfigSchema)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalIdentity } from "@/lib/learning/canonical";
-import { decideOutcome, outcomeRuleSchema, valueAtPath } from "@/lib/learning/outcome";
+import { canonicalIdentity } from "@/lib/learning/capture/canonical";
+import { decideOutcome, outcomeRuleSchema, valueAtPath } from "@/lib/learning/capture/outcome";
 
 const rule = { fail_when: [{ tool: "charge_card", path: "accepted", equals: false }] };
 const charged = (result: unknown, extra: object = {}) => ({ tool: "charge_card", arguments: { amount: 1 }, result, ...extra });

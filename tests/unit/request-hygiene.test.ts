@@ -8,7 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkQuery, pathProblem, unstorableValues } from "@/lib/api/request-hygiene";
-import { parsedArgumentsProblem } from "@/lib/learning/canonical";
+import { parsedArgumentsProblem } from "@/lib/learning/capture/canonical";
 import { requestGate } from "@/lib/api/gate";
 import { CONSOLE_JSON_ROUTES } from "@/middleware";
 

@@ -1,7 +1,7 @@
 // Pure parts of the review pages: every learning setting is on the settings page exactly
 // once and the SKILL.md version diff (the class status rule is SQL: class-gates.test.ts).
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 import { AUTHORITY_KEYS, CONFIG_GROUPS } from "@/lib/learning/review/config-fields";
 import { sideBySideDiff } from "@/lib/learning/review/diff";
 

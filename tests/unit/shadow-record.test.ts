@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { applyRecord, buildRecord, recountStats, type ShadowRecord } from "@/lib/learning/shadow/record";
 import { shadowEligible } from "@/lib/learning/shadow/enqueue";
-import { shadowReadiness, shadowStatsOf } from "@/lib/learning/readiness";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { shadowReadiness, shadowStatsOf } from "@/lib/learning/shadow/readiness";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 
 const skill = { id: "sk1", version: 2, sourceCanonicalHash: "h-skill" };
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s));

@@ -10,7 +10,7 @@ import { SearchBox } from "@/components/review/search-box";
 import { linkClass } from "@/components/review/styles";
 import { reviewStatus } from "@/lib/persona/monitor";
 import { requireScope } from "@/lib/auth/page-access";
-import { ACCOUNTS_PAGE_SIZE, loadAccountsPage } from "@/lib/console/pages/accounts";
+import { ACCOUNTS_PAGE_SIZE, loadAccountsPage } from "@/lib/accounts/pages/accounts";
 import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";

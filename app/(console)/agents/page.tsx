@@ -8,7 +8,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { requireScope } from "@/lib/auth/page-access";
-import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/console/pages/agents";
+import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/learning/pages/agents";
 import { readDb } from "@/lib/db/client";
 import { agentHref } from "@/lib/console/links";
 

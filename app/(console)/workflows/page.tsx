@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
-import { CLASS_WORDS } from "@/lib/learning/vocabulary";
+import { CLASS_WORDS } from "@/lib/learning/review/vocabulary";
 import { Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { ClassesTable } from "@/components/review/classes-table";
 import { ClassDetailPanel } from "@/components/review/class-detail-panel";

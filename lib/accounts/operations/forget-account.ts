@@ -1,6 +1,6 @@
 // Forget an account (issue 16): in one transaction, its conversation messages, persona (the
 // profile row with its goals, every version, proposal and reflection) and queued daily reviews
-// are deleted, and the private fields of its runs removed (lib/learning/run-privacy.ts) with the
+// are deleted, and the private fields of its runs removed (lib/learning/monitor/run-privacy.ts) with the
 // runs marked forgotten. Class statistics and skills stay exact: runs keep their identity,
 // outcome, time and trajectory hash; the classes' distinct queries and the account's skills'
 // sample queries become digests or go, their counts unchanged. The forget watermark is raised in
@@ -15,7 +15,7 @@ import { NotFound } from "../../errors";
 import { accountPseudonym } from "../../persona/audit";
 import { cancelDailyChecks } from "../../persona/daily-jobs";
 import { lockAccount, raiseForgetMark } from "../../persona/forget-mark";
-import { queryDigestSql, stripRunSql } from "../../learning/run-privacy";
+import { queryDigestSql, stripRunSql } from "../../learning/monitor/run-privacy";
 
 export type ForgetAccountInput = { userId: string; reason: string | null };
 

@@ -15,7 +15,7 @@ import * as otlp from "./otlp";
 import * as ledger from "./ledger";
 import * as ledgerOut from "./ledger-responses";
 import * as learning from "./learning";
-import * as learned from "../../learning/api-responses";
+import * as learned from "./learning-responses";
 import { personaParams, personaQuery } from "../../persona/reference";
 import { qualificationBody } from "../../learning/operations/start-skill-qualification";
 import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/skills-io/archive";
@@ -233,7 +233,7 @@ export const v1 = {
     responses: { 200: ok("the injected skills and the provider's messages", learned.contextResponse), 409: agentDeleting },
   },
 
-  // Conversations and personas (lib/learning/conversations, lib/persona).
+  // Conversations and personas (lib/learning/capture/conversations, lib/persona).
   ingestConversation: {
     method: "POST", path: `${agentPath}/conversations`, tag: "conversations", summary: "Store conversation messages (idempotent on message_id)",
     auth: "any", access: "runs:write", params: s.agentParams, reach: agentInPath, body: s.conversationBody, rateLimit: INGEST_RATE_PER_KEY,

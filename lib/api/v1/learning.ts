@@ -2,7 +2,7 @@
 // skills, context assembly): path parameters, query strings and decision bodies.
 import { z } from "zod";
 
-export { agentIdParams, skillParams, classParams, activateBody, demoteBody } from "../../learning/schemas";
+export { agentIdParams, skillParams, classParams, activateBody, demoteBody } from "../../learning/capture/schemas";
 
 export const skillStatus = z.enum(["candidate", "shadow", "active", "deprecated", "demoted"]);
 

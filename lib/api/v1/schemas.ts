@@ -1,12 +1,12 @@
 // zod schemas of the agent API (api.md): path parameters, query strings and the request and
 // response shapes that exist only on the wire. The learning engine's own shapes live in
-// lib/learning/schemas.ts and are re-exported here, so routes, tests and
+// lib/learning/capture/schemas.ts and are re-exported here, so routes, tests and
 // /api/v1/openapi.json find every shape in one module.
 import { z } from "zod";
-import { pathId } from "../../ids";
-import { shortText, workflowDetail } from "../../learning/schemas";
+import { pathId } from "../../path-id";
+import { shortText, workflowDetail } from "../../learning/capture/schemas";
 
-export * from "../../learning/schemas";
+export * from "../../learning/capture/schemas";
 
 export const agentParams = z.object({ agent_id: pathId });
 export const workflowParams = z.object({ id: pathId });

@@ -2,7 +2,7 @@
 // the panel from /api/console/api-keys, so it refreshes after each change).
 import "server-only";
 import type { Db } from "../../db/prisma";
-import { agentOptions } from "../../console/agents";
+import { agentOptions } from "../../learning/review/agent-list";
 
 export type BindableAgent = { id: string; name: string };
 

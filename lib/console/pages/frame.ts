@@ -5,7 +5,7 @@
 import "server-only";
 import type { Db } from "../../db/prisma";
 import type { Scope } from "../../auth/access";
-import { agentOptions } from "../agents";
+import { agentOptions } from "../../learning/review/agent-list";
 import { scopedAgent } from "../agent-scope";
 import { inboxCounts } from "../inbox";
 

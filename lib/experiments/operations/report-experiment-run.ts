@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/prisma";
 import type { ExperimentRun } from "../../db/generated/client";
 import { Conflict, InvalidState } from "../../errors";
-import { canonicalIdentity, pythonJson } from "../../learning/canonical";
+import { canonicalIdentity, pythonJson } from "../../learning/capture/canonical";
 import { requireOpen, resolveAssignment } from "../assignment";
 import { loadExperiment } from "../experiments";
 import { runFigures } from "../scoring";

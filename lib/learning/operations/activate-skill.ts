@@ -9,12 +9,12 @@ import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, Validation } from "../../errors";
 import { qualificationSummary, skillQualification } from "../../ledger/skills";
-import { toolboxOf } from "../promotion";
-import { assertAgentWritable } from "../agent-writes";
-import { qualificationBlocker } from "../qualification-gate";
-import type { activateBody } from "../schemas";
-import { activateSkillTx, actorLabel } from "../skill-lifecycle";
-import { agentConfig, getSkill, loadSkill } from "../skills-api";
+import { toolboxOf } from "../skills/promotion";
+import { assertAgentWritable } from "../agents/writable";
+import { qualificationBlocker } from "../skills/qualification-gate";
+import type { activateBody } from "../capture/schemas";
+import { activateSkillTx, actorLabel } from "../skills/lifecycle";
+import { agentConfig, getSkill, loadSkill } from "../skills/skill-reads";
 
 export type ActivateSkillInput = { skillId: string } & z.output<typeof activateBody>;
 

@@ -5,12 +5,12 @@
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { agentView } from "../agents";
-import { refuseIfDeleting } from "../agent-writes";
-import { toolboxOf } from "../promotion";
-import { runTotalsOf } from "../run-counters";
-import { deprecateSkillsMissingTools } from "../tool-removal";
-import type { AgentPutBody, AgentResponse } from "../schemas";
+import { agentView } from "../agents/agent";
+import { refuseIfDeleting } from "../agents/writable";
+import { toolboxOf } from "../skills/promotion";
+import { runTotalsOf } from "../capture/run-counters";
+import { deprecateSkillsMissingTools } from "../monitor/tool-removal";
+import type { AgentPutBody, AgentResponse } from "../capture/schemas";
 
 /** The body has passed agentPutBody (its defaults filled). */
 export type DeclareAgentInput = { agentId: string } & AgentPutBody;

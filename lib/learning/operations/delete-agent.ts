@@ -1,6 +1,6 @@
 // Delete an agent (DELETE /api/v1/agents/{id}, the agent page's "Delete agent"): one short
 // transaction marks it deleting (hidden from lists and the switcher, every write about it
-// refused with 409 agent_deleting from its commit on: lib/learning/agent-writes.ts), enqueues
+// refused with 409 agent_deleting from its commit on: lib/learning/agents/writable.ts), enqueues
 // the worker's deletion job and writes agent.deletion_started. The worker then deletes its data
 // in batches (../deletion/run.ts) and finally the agent row, audited as agent.deleted.
 // Asked again while under way: nothing new is started (a job that died is enqueued again);
@@ -9,8 +9,8 @@ import type { Db, Tx } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { enqueueJob } from "../../jobs/queue";
 import { agentNotFound } from "../errors";
-import { AGENT_DELETION_JOB } from "../deletion/tables";
-import { initialProgress, type DeletionPayload } from "../deletion/progress";
+import { AGENT_DELETION_JOB } from "../agents/deletion-tables";
+import { initialProgress, type DeletionPayload } from "../agents/deletion-progress";
 
 export type DeleteAgentInput = { agentId: string; includeLedger: boolean; reason: string | null };
 

@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState } from "../../errors";
-import type { demoteBody } from "../schemas";
-import { actorLabel, retireSkill } from "../skill-lifecycle";
-import { assertAgentWritable } from "../agent-writes";
-import { getSkill, loadSkill } from "../skills-api";
+import type { demoteBody } from "../capture/schemas";
+import { actorLabel, retireSkill } from "../skills/lifecycle";
+import { assertAgentWritable } from "../agents/writable";
+import { getSkill, loadSkill } from "../skills/skill-reads";
 
 export type DemoteSkillInput = { skillId: string } & z.output<typeof demoteBody>;
 

@@ -3,8 +3,8 @@
 // audit row (class.distilled) commit together.
 import type { Db } from "../../db/prisma";
 import type { AuditContext } from "../../audit/record";
-import { lockedPromotionCycle } from "../engine";
-import type { PromotionReportView } from "../promotion";
+import { lockedPromotionCycle } from "../skills/promotion-engine";
+import type { PromotionReportView } from "../skills/promotion";
 
 /** userId: absent for every user scope of the hash, null for runs without a user. */
 export type DistillClassInput = { agentId: string; canonicalHash: string; userId?: string | null };

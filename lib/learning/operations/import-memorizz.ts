@@ -1,4 +1,4 @@
-// Import MemoRizz workflow and skill documents (lib/learning/import/memorizz-documents.ts) into
+// Import MemoRizz workflow and skill documents (lib/learning/skills-io/memorizz-documents.ts) into
 // agents declared here. Runs keep the reference's canonical hash (rule version 1) and become
 // trajectory classes; skills keep their id, status, version, authority, baseline, stats and
 // demotion (the retirement reason and time, and lifecycle events dated from the document). Only
@@ -8,14 +8,14 @@ import { createHash } from "node:crypto";
 import type { Db, Tx } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { applicabilityVectors } from "../applicability";
-import { rebuildClasses } from "../backfill";
-import { normalizeQuery } from "../canonical";
-import { defaultEmbedder, embedTexts } from "../embedder";
-import { newId } from "../ids";
-import { REFERENCE_CANONICAL_VERSION } from "../import/reference-hash";
-import { timeOf, type MemorizzDocument, type MemorizzSkill, type MemorizzWorkflow, type Refusal } from "../import/memorizz-documents";
-import { actorLabel, bumpSkillsVersion, recordSkillEvent, stampClass, type SkillEventKind } from "../skill-lifecycle";
+import { applicabilityVectors } from "../inject/applicability";
+import { rebuildClasses } from "../capture/backfill";
+import { normalizeQuery } from "../capture/canonical";
+import { defaultEmbedder, embedTexts } from "../inject/embedder";
+import { newId } from "../../db/row-ids";
+import { REFERENCE_CANONICAL_VERSION } from "../skills-io/memorizz-reference-hash";
+import { timeOf, type MemorizzDocument, type MemorizzSkill, type MemorizzWorkflow, type Refusal } from "../skills-io/memorizz-documents";
+import { actorLabel, bumpSkillsVersion, recordSkillEvent, stampClass, type SkillEventKind } from "../skills/lifecycle";
 
 export type ImportMemorizzInput = {
   documents: MemorizzDocument[];

@@ -14,8 +14,8 @@ export { qualificationBody, startSkillQualification, type StartSkillQualificatio
 export { updateLearningConfig, type UpdateLearningConfigInput } from "./update-learning-config";
 
 // Ingestion: the agents' hot path, not audited (an ingest key's runs are their own record).
-// Its code stays beside its SQL in lib/learning/ingest.ts and lib/learning/conversations.ts,
+// Its code stays beside its SQL in lib/learning/capture/ingest.ts and lib/learning/capture/conversations.ts,
 // where the statements and their benchmark figures are kept together; it keeps the signature
 // (db, agentId, body) it is benchmarked with.
-export { ingestWorkflow as recordWorkflowRun, ingestWorkflows as recordWorkflowBatch } from "../ingest";
-export { ingestConversation as recordConversation, ingestConversations as recordConversations } from "../conversations";
+export { ingestWorkflow as recordWorkflowRun, ingestWorkflows as recordWorkflowBatch } from "../capture/ingest";
+export { ingestConversation as recordConversation, ingestConversations as recordConversations } from "../capture/conversations";

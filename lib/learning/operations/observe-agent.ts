@@ -5,8 +5,8 @@
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { toolboxOf } from "../promotion";
-import { agentPutBody, toolSchema } from "../schemas";
+import { toolboxOf } from "../skills/promotion";
+import { agentPutBody, toolSchema } from "../capture/schemas";
 import type { z } from "zod";
 
 export type ObserveAgentInput = { agentId: string; name: string; tools: z.input<typeof toolSchema>[] };

@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { NotFound } from "../../errors";
-import { pathId } from "../../ids";
+import { pathId } from "../../path-id";
 import { retryDeadJob } from "../../jobs/queue";
 import { SHADOW_EVALUATION_JOB } from "../shadow/enqueue";
-import { assertAgentWritable } from "../agent-writes";
+import { assertAgentWritable } from "../agents/writable";
 
 export const deadJobParams = z.object({ agent_id: pathId, job_id: z.string().regex(/^\d{1,18}$/) });
 

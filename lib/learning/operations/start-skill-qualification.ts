@@ -10,7 +10,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { NotFound } from "../../errors";
 import { ledgerIdSchema } from "../../ledger/schemas";
 import { proposeSkillQualification } from "../../ledger/skills";
-import { assertAgentWritable } from "../agent-writes";
+import { assertAgentWritable } from "../agents/writable";
 import type { ProcedureRecord } from "../../ledger/types";
 
 export const qualificationBody = z

@@ -4,8 +4,8 @@
 import type { Db } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { resolveLearningConfig, type LearningConfig } from "../config";
-import { assertAgentWritable } from "../agent-writes";
+import { resolveLearningConfig, type LearningConfig } from "../agents/config";
+import { assertAgentWritable } from "../agents/writable";
 
 /** `learning` has passed learningConfigSchema. */
 export type UpdateLearningConfigInput = { agentId: string; learning: LearningConfig };

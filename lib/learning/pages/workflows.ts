@@ -5,7 +5,7 @@
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { hrefWith, type Chip, type SearchParams, type SortHeader } from "../../console/url";
-import type { Gate } from "../class-gates";
+import type { Gate } from "../classes/class-gates";
 import { classStatusCountsByAgent, listReviewClasses, totalCounts, type ReviewClassList } from "../review/class-list";
 import { getClassDetail, listClassRuns, resolveClassKey, type ClassDetail, type ClassKey, type ClassRun } from "../review/class-detail";
 import { classQuerySchema, defaultDir, type ClassQuery, type ClassSort } from "../review/class-query";

@@ -1,7 +1,7 @@
 // The learning configuration of the agents a review page looks at (one, or all of them),
 // resolved with defaults. Agents are few; their classes and runs are what is paged.
 import type { Db } from "../../db/prisma";
-import { resolveLearningConfig, type LearningConfig } from "../config";
+import { resolveLearningConfig, type LearningConfig } from "../agents/config";
 
 export type AgentConfig = { id: string; name: string; config: LearningConfig };
 

@@ -2,11 +2,11 @@
 // skills that cover or covered it, a 30-day daily success series (from the maintained daily
 // counters) and a page of its newest runs (through the class index).
 import type { Db } from "../../db/prisma";
-import { resolveLearningConfig } from "../config";
-import { evaluateClasses, type Gate } from "../class-gates";
-import type { GateStats } from "../gates";
+import { resolveLearningConfig } from "../agents/config";
+import { evaluateClasses, type Gate } from "../classes/class-gates";
+import type { GateStats } from "../classes/gates";
 import type { ClassStatus } from "./status";
-import { observedFailureModes, toSampleRun, type FailureMode } from "../sample-run";
+import { observedFailureModes, toSampleRun, type FailureMode } from "../distill/sample-run";
 
 export type ClassKey = { agentId: string; userScope: string; canonicalHash: string };
 

@@ -6,8 +6,8 @@
 // the engine itself (evaluateClasses) so that they are its verdict, not a copy of it.
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
-import { normalizeQuery } from "../canonical";
-import { classStatsRowOf, evaluateClasses, type ClassSqlRow, type ClassStatsRow, type Gate } from "../class-gates";
+import { normalizeQuery } from "../capture/canonical";
+import { classStatsRowOf, evaluateClasses, type ClassSqlRow, type ClassStatsRow, type Gate } from "../classes/class-gates";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
 import { defaultDir, type ClassListInput, type ClassSort } from "./class-query";
 import { CLASS_STATUSES, type ClassStatus } from "./status";

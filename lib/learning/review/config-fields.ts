@@ -4,7 +4,7 @@
 // of the schema appears exactly once (a unit test checks it).
 // Browser-safe: the form validates with the same schema before the server does again.
 import { z } from "zod";
-import { learningConfigSchema, type LearningConfig } from "../config";
+import { learningConfigSchema, type LearningConfig } from "../agents/config";
 import configCopy from "./config-fields.json";
 
 const FIELD_KINDS = ["int", "number", "rate", "nullable-rate", "nullable-int", "boolean", "text"] as const;

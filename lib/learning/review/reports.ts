@@ -1,7 +1,7 @@
 // Stored promotion reports, newest first and paged, with the names of the skills they
 // promoted or deprecated so that the page can link them.
 import type { Db } from "../../db/prisma";
-import type { PromotionReportView } from "../promotion";
+import type { PromotionReportView } from "../skills/promotion";
 
 export type SkillName = { id: string; name: string; version: number; status: string };
 

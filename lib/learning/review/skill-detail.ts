@@ -6,12 +6,12 @@ import type { Db } from "../../db/prisma";
 import { parseAuditEvent, type AuditEvent } from "../../audit/events";
 import { auditNames, NO_NAMES, type AuditNames } from "../../audit/names";
 import { isDomainError } from "../../errors";
-import { resolveLearningConfig, type LearningConfig } from "../config";
-import { getSkill } from "../skills-api";
+import { resolveLearningConfig, type LearningConfig } from "../agents/config";
+import { getSkill } from "../skills/skill-reads";
 import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/recent";
 import { recentSkillDeviations, type SkillDeviationEntry } from "./skill-deviations";
 import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
-import { qualificationBlocker } from "../qualification-gate";
+import { qualificationBlocker } from "../skills/qualification-gate";
 
 const HISTORY_LIMIT = 100;
 const VERSION_LIMIT = 50;

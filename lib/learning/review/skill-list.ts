@@ -3,7 +3,7 @@
 // SKILL.md bodies and vectors load on the detail view.
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
-import { shadowReadiness, shadowStatsOf, type Readiness } from "../readiness";
+import { shadowReadiness, shadowStatsOf, type Readiness } from "../shadow/readiness";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
 import { defaultSkillDir, SKILL_FILTERS, type SkillFilter, type SkillListInput, type SkillQuery, type SkillSort, type SkillStatusName } from "./skill-query";
 

@@ -2,8 +2,8 @@
 // has is decided in SQL by class_review_status (prisma/migrations/*_class_review_status), from
 // the engine's own verdict (gap 14: a class whose skill awaits review is "In review", never
 // "Ready to distill"); the review list and the class detail both take it from there.
-import type { GateName } from "../gates";
-import { CLASS_WORDS } from "../vocabulary";
+import type { GateName } from "../classes/gates";
+import { CLASS_WORDS } from "./vocabulary";
 
 export const CLASS_STATUSES = ["ready", "failing", "evidence", "in_review", "promoted"] as const;
 export type ClassStatus = (typeof CLASS_STATUSES)[number];

@@ -1,5 +1,5 @@
 // The outbox half of passive shadow evaluation. The ingestion statement itself
-// (lib/learning/ingest/sql.ts) enqueues one job per eligible new run, bounded by the agent's
+// (lib/learning/capture/ingest-sql.ts) enqueues one job per eligible new run, bounded by the agent's
 // queue size, and counts the runs beyond the bound in agents.shadow_dropped (the reference drops
 // them from its in-memory queue with a warning). Eligibility is decided here, per run.
 export const SHADOW_EVALUATION_JOB = "shadow_evaluation";

@@ -5,11 +5,11 @@
 // per (run, skill, evaluator version), enforced by a unique key; the skill's statistics updated
 // from the new record in the same transaction. No prompt, no LLM, no tool, no lifecycle change.
 import type { Db } from "../../db/prisma";
-import { resolveLearningConfig } from "../config";
-import { shadowReadiness, shadowStatsOf } from "../readiness";
+import { resolveLearningConfig } from "../agents/config";
+import { shadowReadiness, shadowStatsOf } from "./readiness";
 import { emitWebhookEvent } from "../../webhooks/emit";
-import type { Embedder } from "../embedder";
-import { scoreSkills } from "../retrieval";
+import type { Embedder } from "../inject/embedder";
+import { scoreSkills } from "../inject/retrieval";
 import { applyRecord, buildRecord, EVALUATOR_VERSION } from "./record";
 
 type Run = {

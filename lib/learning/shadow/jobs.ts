@@ -4,7 +4,7 @@
 import { registerJobHandler } from "../../jobs/runtime";
 import { evaluateShadowRun } from "./evaluate";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
-import { agentBeingDeleted } from "../agent-writes";
+import { agentBeingDeleted } from "../agents/writable";
 
 export class ShadowEvaluationError extends Error {
   override name = "ShadowEvaluationError";

@@ -4,7 +4,7 @@
 // (./../skill-md.ts). Our fields ride in `metadata` (string values, as the format requires);
 // preconditions go there too so that an exported skill passes the validation gate again on import.
 import { stringify } from "yaml";
-import { parseSkillMd, printFrontmatter } from "../skill-md";
+import { parseSkillMd, printFrontmatter } from "../distill/skill-md";
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;

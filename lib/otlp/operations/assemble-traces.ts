@@ -13,7 +13,7 @@ import type { Db } from "../../db/prisma";
 import { enqueueJobs } from "../../jobs/queue";
 import { systemAuditContext } from "../../audit/record";
 import { observeAgent, recordConversations, recordWorkflowBatch } from "../../learning/operations";
-import type { ConversationBody } from "../../learning/schemas";
+import type { ConversationBody } from "../../learning/capture/schemas";
 import { runsOfTrace, type AssembledRun, type ObservedTool } from "../map";
 import { ASSEMBLY_JOB, autoAgents, settleMs, STAGED_SPAN_TTL_MS } from "../config";
 import type { StagedSpan } from "../spans";

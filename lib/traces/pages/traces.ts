@@ -3,7 +3,7 @@
 // filter's options. The search text travels in the URL only; it is never logged.
 import "server-only";
 import type { Db } from "../../db/prisma";
-import { agentOptions } from "../../console/agents";
+import { agentOptions } from "../../learning/review/agent-list";
 import { agentParam } from "../../console/agent-scope";
 import { AGENT_PARAM } from "../../console/links";
 import { hrefWith, pageParam, param, type SearchParams } from "../../console/url";

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
-import { newId } from "../../learning/ids";
+import { newId } from "../../db/row-ids";
 import { auditUrl, endpointView, type createWebhookEndpointSchema } from "../schemas";
 import { encryptSecret, newSigningSecret } from "../secret";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { applicabilityText, applicabilityVectors, bestScores, packVectors } from "@/lib/learning/applicability";
-import { cosine } from "@/lib/learning/embedder";
-import { offlineEmbedder } from "@/lib/learning/embedder";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { parseSkillMd } from "@/lib/learning/skill-md";
+import { applicabilityText, applicabilityVectors, bestScores, packVectors } from "@/lib/learning/inject/applicability";
+import { cosine } from "@/lib/learning/inject/embedder";
+import { offlineEmbedder } from "@/lib/learning/inject/embedder";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
+import { parseSkillMd } from "@/lib/learning/distill/skill-md";
 import { distillInput, templateDoc } from "./fixtures";
 
 const fields = {

@@ -2,11 +2,11 @@
 // the intent they share; content terms never include identifiers, numbers, e-mail addresses or names.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { classIntent } from "@/lib/learning/class-intent";
-import { contentTerms, kebabName } from "@/lib/learning/content-terms";
-import { distillAndValidate, templateDistiller } from "@/lib/learning/distiller";
-import { parseSkillMd } from "@/lib/learning/skill-md";
-import { templateDistill } from "@/lib/learning/template-distiller";
+import { classIntent } from "@/lib/learning/classes/class-intent";
+import { contentTerms, kebabName } from "@/lib/learning/classes/content-terms";
+import { distillAndValidate, templateDistiller } from "@/lib/learning/distill/distiller";
+import { parseSkillMd } from "@/lib/learning/distill/skill-md";
+import { templateDistill } from "@/lib/learning/distill/template-distiller";
 import { distillInput, run, TOOLBOX } from "./fixtures";
 import { COHERENT_CLASSES, VAGUE_CLASSES } from "../../helpers/offline-text";
 

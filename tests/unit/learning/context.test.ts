@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assembleContext, filterSkillCoveredWorkflows, SKILL_CONTRACT, type ContextMemory, type RenderedSkill } from "@/lib/learning/context";
+import { assembleContext, filterSkillCoveredWorkflows, SKILL_CONTRACT, type ContextMemory, type RenderedSkill } from "@/lib/learning/inject/context";
 
 const skill = (over: Partial<RenderedSkill> = {}): RenderedSkill => ({
   skillId: "sk1",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyOutcomes, deviationFlag, driftReason, isDeviationFlag, type MonitorState } from "@/lib/learning/drift";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { applyOutcomes, deviationFlag, driftReason, isDeviationFlag, type MonitorState } from "@/lib/learning/monitor/drift";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 
 const cfg = { ...DEFAULT_LEARNING_CONFIG, demotion_success_delta: 0.2, drift_window_activations: 10, min_activations_before_drift_check: 5 };
 const state = (outcomes: boolean[], over: Partial<MonitorState> = {}): MonitorState => ({

@@ -1,8 +1,8 @@
 // Shared sample runs for the learning-engine unit tests: a refund procedure
 // (lookup_order → issue_refund) with one business failure.
-import type { SampleRun } from "@/lib/learning/sample-run";
-import type { DistillInput } from "@/lib/learning/distill-prompt";
-import { templateDistill } from "@/lib/learning/template-distiller";
+import type { SampleRun } from "@/lib/learning/distill/sample-run";
+import type { DistillInput } from "@/lib/learning/distill/distill-prompt";
+import { templateDistill } from "@/lib/learning/distill/template-distiller";
 
 export const TOOLBOX = new Set(["lookup_order", "issue_refund", "send_email"]);
 export const TOOL_PATH = ["lookup_order", "issue_refund"];

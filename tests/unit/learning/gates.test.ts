@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { GATE_BIT, evaluateGates, rankScore, type GateStats } from "@/lib/learning/gates";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
+import { GATE_BIT, evaluateGates, rankScore, type GateStats } from "@/lib/learning/classes/gates";
 
 const now = new Date("2026-11-30T12:00:00Z");
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);

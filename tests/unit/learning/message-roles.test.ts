@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contextBody } from "@/lib/learning/schemas";
-import { developerMessagesToSystem, mapForProvider, PROVIDERS, type ChatMessage } from "@/lib/learning/message-roles";
+import { contextBody } from "@/lib/learning/capture/schemas";
+import { developerMessagesToSystem, mapForProvider, PROVIDERS, type ChatMessage } from "@/lib/learning/inject/provider-roles";
 import { openApiDocument } from "@/lib/api/v1/openapi";
 
 const messages = (): ChatMessage[] => [

@@ -1,12 +1,12 @@
 // Offline skill retrieval with the default threshold: 20 labeled (query, skill) pairs scored the way
-// lib/learning/retrieval.ts scores them (best cosine over the skill's applicability text and
+// lib/learning/inject/retrieval.ts scores them (best cosine over the skill's applicability text and
 // trigger queries, terms weighted by the agent's document frequencies). Paraphrases must clear
 // the threshold; near-misses that share one generic noun ("order", "password") must not.
 import { describe, expect, it } from "vitest";
-import { applicabilityText, applicabilityTexts, type ApplicabilityFields } from "@/lib/learning/applicability";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
-import { cosine, offlineEmbedder, type TermWeight } from "@/lib/learning/embedder";
-import { termWeights } from "@/lib/learning/term-weights";
+import { applicabilityText, applicabilityTexts, type ApplicabilityFields } from "@/lib/learning/inject/applicability";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
+import { cosine, offlineEmbedder, type TermWeight } from "@/lib/learning/inject/embedder";
+import { termWeights } from "@/lib/learning/inject/term-weights";
 import { NEAR_MISSES, PARAPHRASES, RETRIEVAL_CLASSES, UNCOVERED_QUERIES, type SkillKey } from "../../helpers/offline-text";
 
 const THRESHOLD = DEFAULT_LEARNING_CONFIG.retrieval_min_similarity;

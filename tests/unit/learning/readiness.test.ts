@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { shadowReadiness, shadowStatsOf } from "@/lib/learning/readiness";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/config";
+import { shadowReadiness, shadowStatsOf } from "@/lib/learning/shadow/readiness";
+import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 
 describe("shadow readiness (advisory)", () => {
   it("reports every threshold reason in order", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calledTools, findSection, parseSkillMd, printFrontmatter } from "@/lib/learning/skill-md";
+import { calledTools, findSection, parseSkillMd, printFrontmatter } from "@/lib/learning/distill/skill-md";
 
 describe("SKILL.md parsing", () => {
   it("reads scalars, quoted values, inline and dash lists, and a scalar list as one item", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { intentWords, shapeOf } from "@/lib/learning/template-distiller";
-import { sharedTerms } from "@/lib/learning/class-intent";
-import { distillAndValidate, templateDistiller } from "@/lib/learning/distiller";
-import { parseSkillMd, findSection, calledTools } from "@/lib/learning/skill-md";
-import { leakProbes } from "@/lib/learning/leaks";
+import { intentWords, shapeOf } from "@/lib/learning/distill/template-distiller";
+import { sharedTerms } from "@/lib/learning/classes/class-intent";
+import { distillAndValidate, templateDistiller } from "@/lib/learning/distill/distiller";
+import { parseSkillMd, findSection, calledTools } from "@/lib/learning/distill/skill-md";
+import { leakProbes } from "@/lib/learning/distill/leaks";
 import { distillInput, templateDoc, FAILURES, SUCCESSES, TOOLBOX, run } from "./fixtures";
 
 describe("template distiller", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolFieldsOf, toolMentions } from "@/lib/learning/tool-mentions";
+import { toolFieldsOf, toolMentions } from "@/lib/learning/distill/tool-mentions";
 
 describe("tool mentions", () => {
   it("reads backticked names, call verbs and call syntax, and leaves prose alone", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { validateSkill, type Judge } from "@/lib/learning/validation";
-import { deterministicJudge, judgeVerdict, llmJudge } from "@/lib/learning/judge";
+import { validateSkill, type Judge } from "@/lib/learning/distill/validation-gate";
+import { deterministicJudge, judgeVerdict, llmJudge } from "@/lib/learning/distill/judge";
 import type { ChatModel } from "@/lib/llm/client";
 import { FAILURES, GOOD_SKILL, SUCCESSES, TOOLBOX, TOOL_PATH, run } from "./fixtures";
 

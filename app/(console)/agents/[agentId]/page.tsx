@@ -15,7 +15,7 @@ import { RetentionNote } from "@/components/agents/retention-note";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
-import { loadAgentPage } from "@/lib/console/pages/agent";
+import { loadAgentPage } from "@/lib/learning/pages/agent";
 import { readDb } from "@/lib/db/client";
 import { skillsHref, workflowsHref } from "@/lib/console/links";
 

@@ -7,7 +7,7 @@ import { hrefWith, type SearchParams } from "@/components/ui/table";
 import { RunsTable } from "@/components/runs/runs-table";
 import { WorkflowTabs } from "@/components/review/workflow-tabs";
 import { requireScope } from "@/lib/auth/page-access";
-import { loadRunsPage } from "@/lib/console/pages/runs";
+import { loadRunsPage } from "@/lib/learning/pages/runs";
 import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";

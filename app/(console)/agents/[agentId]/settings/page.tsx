@@ -9,7 +9,7 @@ import { LearningSettingsForm } from "@/components/review/settings-form";
 import { RetentionNote } from "@/components/agents/retention-note";
 import { denial } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
-import { loadAgentSettingsPage } from "@/lib/console/pages/agent-settings";
+import { loadAgentSettingsPage } from "@/lib/learning/pages/agent-settings";
 import { readDb } from "@/lib/db/client";
 import { agentHref, workflowsHref } from "@/lib/console/links";
 

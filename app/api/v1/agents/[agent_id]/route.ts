@@ -1,7 +1,7 @@
 import { json, route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { getAgent } from "@/lib/learning/agents";
+import { getAgent } from "@/lib/learning/agents/agent";
 import { declareAgent, deleteAgent } from "@/lib/learning/operations";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { getWorkflow } from "@/lib/learning/workflows";
+import { getWorkflow } from "@/lib/learning/capture/workflow-reads";
 import { inReach } from "@/lib/api/v1/reach";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { listClasses } from "@/lib/learning/classes";
+import { listClasses } from "@/lib/learning/classes/trajectory-classes";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
 import { runPromotionCycle } from "@/lib/learning/operations";
-import { listPromotionReports } from "@/lib/learning/skills-api";
+import { listPromotionReports } from "@/lib/learning/skills/skill-reads";
 
 export const dynamic = "force-dynamic";
 

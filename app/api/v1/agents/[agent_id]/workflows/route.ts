@@ -2,7 +2,7 @@ import { json, route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
 import { recordWorkflowRun } from "@/lib/learning/operations";
-import { searchWorkflows } from "@/lib/learning/workflows";
+import { searchWorkflows } from "@/lib/learning/capture/workflow-reads";
 
 export const dynamic = "force-dynamic";
 

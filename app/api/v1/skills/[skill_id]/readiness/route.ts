@@ -1,7 +1,7 @@
 import { route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { skillReadiness } from "@/lib/learning/skills-api";
+import { skillReadiness } from "@/lib/learning/skills/skill-reads";
 import { requireSkillInReach } from "@/lib/api/v1/reach";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { route } from "@/lib/api/handler";
 import { streamedResponse } from "@/lib/api/stream";
 import { NDJSON, v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { exportWorkflows } from "@/lib/learning/export";
+import { exportWorkflows } from "@/lib/learning/capture/workflow-export";
 
 export const dynamic = "force-dynamic";
 

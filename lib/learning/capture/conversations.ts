@@ -1,0 +1,52 @@
+// Conversation messages (the evidence persona reflection reads), idempotent on message_id.
+import { createHash } from "node:crypto";
+import type { Db } from "../../db/prisma";
+import type { ConversationBody } from "./schemas";
+import { newId } from "../../db/row-ids";
+import { assertAgentWritable } from "../agents/writable";
+
+/** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
+function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
+  const textHash = createHash("sha256").update(text).digest("hex");
+  const at = new Date(timestamp).toISOString();
+  return "m_" + createHash("sha256").update([threadId, at, role, textHash].join("\u0000")).digest("hex").slice(0, 32);
+}
+
+
+/** Stores a thread's messages. A message already stored counts as a duplicate. */
+export async function ingestConversation(db: Db, agentId: string, c: ConversationBody): Promise<{ stored: number; duplicates: number }> {
+  return ingestConversations(db, agentId, [c]);
+}
+
+/** Stores the messages of several threads in one statement (OTLP assembly: a batch of traces); counts are totals. */
+export async function ingestConversations(db: Db, agentId: string, cs: ConversationBody[]): Promise<{ stored: number; duplicates: number }> {
+  await assertAgentWritable(db, agentId);
+  const rows = new Map<string, object>();
+  for (const c of cs) {
+    for (const m of c.messages) {
+      const messageId = m.message_id ?? derivedMessageId(c.thread_id, m.timestamp, m.role, m.text);
+      const key = `${c.thread_id}\u0000${messageId}`;
+      if (rows.has(key)) continue;
+      rows.set(key, {
+        id: newId(),
+        thread_id: c.thread_id,
+        user_id: c.user_id,
+        root_trace_id: c.root_trace_id ?? null,
+        message_id: messageId,
+        role: m.role,
+        text: m.text,
+        timestamp: m.timestamp,
+      });
+    }
+  }
+  const inserted = await db.$queryRaw<unknown[]>`
+    INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
+    SELECT id, ${agentId}::text, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
+    FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
+      message_id text, role text, text text, timestamp timestamptz)
+    ORDER BY thread_id, message_id
+    ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
+    RETURNING 1`;
+  const sent = cs.reduce((n, c) => n + c.messages.length, 0);
+  return { stored: inserted.length, duplicates: sent - inserted.length };
+}

@@ -1,0 +1,65 @@
+// The literal-value leak check of the validation gate: a skill is a generalization, so no
+// value of its source runs may appear in it. Probes: argument values of 6+ characters at any
+// depth, result values of 6+ characters, and the identifiers, numbers and e-mail addresses
+// that appear in the sample queries.
+import { parseJsonText } from "../capture/canonical";
+import type { SampleRun } from "./sample-run";
+
+export type LeakProbe = { value: string; whole: boolean };
+
+const MIN_VALUE_CHARS = 6;
+const MAX_DEPTH = 32;
+
+function leaves(value: unknown, out: string[], depth = 0) {
+  if (depth > MAX_DEPTH || value === null || value === undefined) return;
+  const v = parseJsonText(value);
+  if (Array.isArray(v)) v.forEach((x) => leaves(x, out, depth + 1));
+  else if (typeof v === "object") Object.values(v as object).forEach((x) => leaves(x, out, depth + 1));
+  else out.push(String(v).trim());
+}
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+/** Tokens with a digit: order numbers like A1 or ORD-2231, amounts like 12.50, account ids. */
+const WITH_DIGIT = /[A-Za-z0-9][A-Za-z0-9._:/#-]*/g;
+
+function queryProbes(query: string): string[] {
+  const out: string[] = [...(query.match(EMAIL) ?? [])];
+  for (const raw of query.replace(EMAIL, " ").match(WITH_DIGIT) ?? []) {
+    const tok = raw.replace(/[.:/#-]+$/, "");
+    if (!/\d/.test(tok)) continue;
+    // A lone digit would match step numbering; two characters (A1, 42) are already specific.
+    if (tok.length >= 2) out.push(tok);
+  }
+  return out;
+}
+
+export function leakProbes(runs: SampleRun[]): LeakProbe[] {
+  const probes = new Map<string, LeakProbe>();
+  const add = (value: string, whole: boolean) => {
+    const key = `${whole ? "w" : "s"}:${whole ? value.toLowerCase() : value}`;
+    if (!probes.has(key)) probes.set(key, { value, whole });
+  };
+  for (const run of runs) {
+    const values: string[] = [];
+    for (const step of run.steps) {
+      leaves(step.arguments, values);
+      leaves(step.result, values);
+    }
+    for (const v of values) if (v.length >= MIN_VALUE_CHARS) add(v, false);
+    for (const q of queryProbes(run.query)) add(q, true);
+  }
+  // Longest first, so the reported value is the most specific one.
+  return [...probes.values()].sort((a, b) => b.value.length - a.value.length);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function probeMatches(text: string, probe: LeakProbe): boolean {
+  if (!probe.whole) return text.includes(probe.value);
+  return new RegExp(`(?<![A-Za-z0-9])${escapeRe(probe.value)}(?![A-Za-z0-9])`, "i").test(text);
+}
+
+/** The first leaked value, or null. */
+export function findLeak(content: string, probes: LeakProbe[]): string | null {
+  return probes.find((p) => probeMatches(content, p))?.value ?? null;
+}

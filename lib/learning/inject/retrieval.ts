@@ -1,0 +1,134 @@
+// Skill retrieval for context assembly (ACTIVE skills) and for passive shadow evaluation
+// (SHADOW candidates). Status, agent and user scope are filtered BEFORE the top-k: only the
+// skills of (agent, user scope) in the wanted status are ever scored. Their vectors are
+// cached per process, keyed by (agent, scope) and checked against the agent's
+// skills_version, which every lifecycle change bumps in the same transaction, so a cache is
+// never stale across processes.
+// Skills in the offline embedder's space are scored on their applicability texts embedded with the
+// agent's term weights (./term-weights.ts), which change with its recent queries: that matrix is
+// rebuilt whenever the weights are, not read from the stored (unweighted) vectors.
+import type { Db } from "../../db/prisma";
+import { perDatabase } from "../../db/per-database";
+import type { LearningConfig } from "../agents/config";
+import { applicabilityTexts, bestScores, packVectors, type VectorMatrix } from "./applicability";
+import { defaultEmbedder, embedderForId, isOfflineSpace, offlineEmbedder, type Embedder } from "./embedder";
+import { agentTermWeights, type TermWeights } from "./term-weights";
+import type { RenderedSkill } from "./context";
+
+type SkillMeta = Omit<RenderedSkill, "similarity">;
+
+type Status = "ACTIVE" | "SHADOW";
+
+/**
+ * The scope's skills of one status and their applicability vectors: one packed matrix per
+ * external embedder space, and the offline skills' texts with their matrix under the weights it
+ * was built with.
+ */
+type Entry = {
+  version: number;
+  skills: SkillMeta[];
+  spaces: Map<string, VectorMatrix>;
+  offlineTexts: { index: number; texts: string[] }[];
+  offline: { weights: TermWeights; matrix: VectorMatrix } | null;
+};
+
+const MAX_ENTRIES = 2000;
+const entries = perDatabase(() => new Map<string, Entry>());
+
+type Row = {
+  id: string;
+  name: string;
+  version: number;
+  injection_role: "USER" | "DEVELOPER";
+  content: string;
+  source_canonical_hash: string;
+  source_workflow_ids: string[];
+  embedder_id: string;
+  embedding: number[];
+  query_embeddings: unknown;
+  description: string;
+  preconditions: string[];
+  queries: string[];
+};
+
+async function scopeSkills(db: Db, agentId: string, userScope: string, skillsVersion: number, status: Status): Promise<Entry> {
+  const key = `${status}\u0000${agentId}\u0000${userScope}`;
+  const cache = entries(db);
+  const hit = cache.get(key);
+  if (hit && hit.version === skillsVersion) return hit;
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT id, name, version, injection_role::text AS injection_role, content, source_canonical_hash, source_workflow_ids,
+           embedder_id, embedding, query_embeddings, description, preconditions, queries
+    FROM skills WHERE agent_id = ${agentId} AND user_scope = ${userScope} AND status = ${status}::"SkillStatus"`;
+  const skills: SkillMeta[] = rows.map((r) => ({
+    skillId: r.id,
+    name: r.name,
+    version: r.version,
+    injectionRole: r.injection_role === "DEVELOPER" ? "developer" : "user",
+    content: r.content,
+    sourceCanonicalHash: r.source_canonical_hash,
+    sourceWorkflowIds: r.source_workflow_ids,
+  }));
+  const bySpace = new Map<string, { index: number; vectors: number[][] }[]>();
+  const offlineTexts: Entry["offlineTexts"] = [];
+  rows.forEach((r, index) => {
+    if (isOfflineSpace(r.embedder_id)) {
+      offlineTexts.push({ index, texts: applicabilityTexts(r) });
+      return;
+    }
+    const vectors = [r.embedding, ...(Array.isArray(r.query_embeddings) ? (r.query_embeddings as number[][]) : [])];
+    bySpace.set(r.embedder_id, [...(bySpace.get(r.embedder_id) ?? []), { index, vectors }]);
+  });
+  const spaces = new Map<string, VectorMatrix>();
+  for (const [id, list] of bySpace) spaces.set(id, packVectors(list[0].vectors[0]?.length ?? 0, list));
+  const entry: Entry = { version: skillsVersion, skills, spaces, offlineTexts, offline: null };
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, entry);
+  return entry;
+}
+
+/** ACTIVE skills of this agent and user scope at or above the threshold, best first, at most the cap. */
+export async function retrieveSkills(
+  db: Db,
+  agent: { id: string; skillsVersion: number },
+  userScope: string,
+  query: string,
+  config: Pick<LearningConfig, "retrieval_min_similarity" | "max_skills_in_context">,
+  current: Embedder = defaultEmbedder(),
+): Promise<RenderedSkill[]> {
+  return scoreSkills(db, agent, userScope, query, { status: "ACTIVE", minSimilarity: config.retrieval_min_similarity, limit: config.max_skills_in_context }, current);
+}
+
+/** Skills of one status in this agent and user scope at or above `minSimilarity`, best first, at most `limit`. */
+export async function scoreSkills(
+  db: Db,
+  agent: { id: string; skillsVersion: number },
+  userScope: string,
+  query: string,
+  opts: { status: Status; minSimilarity: number; limit: number },
+  current: Embedder = defaultEmbedder(),
+): Promise<RenderedSkill[]> {
+  const entry = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
+  const { skills, spaces } = entry;
+  if (skills.length === 0) return [];
+  const scored: RenderedSkill[] = [];
+  const keep = (best: Float32Array) =>
+    best.forEach((similarity, i) => {
+      if (similarity >= opts.minSimilarity) scored.push({ ...skills[i], similarity });
+    });
+  // Vectors are only comparable within one embedder's space: the query is embedded once per space.
+  for (const [embedderId, matrix] of spaces) {
+    const embedder = embedderForId(embedderId, current);
+    const vector = embedder ? (await embedder.embed([query]).catch(() => [null]))[0] : null;
+    if (vector) keep(bestScores(matrix, vector, skills.length));
+  }
+  if (entry.offlineTexts.length) {
+    const weights = await agentTermWeights(db, agent.id, agent.skillsVersion);
+    if (entry.offline?.weights !== weights) {
+      const weighted = entry.offlineTexts.map((s) => ({ index: s.index, vectors: s.texts.map((t) => offlineEmbedder.embedOne(t, weights.weight)) }));
+      entry.offline = { weights, matrix: packVectors(offlineEmbedder.dimensions, weighted) };
+    }
+    keep(bestScores(entry.offline.matrix, offlineEmbedder.embedOne(query, weights.weight), skills.length));
+  }
+  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
+}

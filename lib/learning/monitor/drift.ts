@@ -1,0 +1,79 @@
+// Outcome monitoring rules for ACTIVE skills: counters, the rolling window, drift demotion
+// (rolling rate strictly below the frozen baseline minus the delta, after the grace period)
+// and the deviation review flag. Pure: the monitor applies them under a row lock.
+// Drift is judged on the procedure (issue 12, the reference's gap 10): a run that took another
+// path than the skill's class is a deviation. It counts as an activation (and its success or
+// failure in the activation counters) but never enters the rolling window nor the grace period,
+// so a miscalibrated retrieval flags a skill for review and never demotes it.
+import type { LearningConfig } from "../agents/config";
+
+export type MonitorState = {
+  activations: number;
+  successes: number;
+  failures: number;
+  deviations: number;
+  recentOutcomes: boolean[];
+};
+
+export type RunOutcome = { success: boolean; deviated: boolean };
+
+/** Floating-point slack so that 7/10 vs 0.9 − 0.2 counts as equal (equality never demotes). */
+const EPSILON = 1e-9;
+
+type DriftConfig = Pick<LearningConfig, "drift_window_activations" | "demotion_success_delta" | "min_activations_before_drift_check">;
+
+/** Activations that followed the skill's procedure (the runs the drift window is made of). */
+const followedActivations = (state: Pick<MonitorState, "activations" | "deviations">) => state.activations - state.deviations;
+
+export function driftReason(state: MonitorState, baselineRate: number | null, config: DriftConfig): string | null {
+  if (baselineRate === null || followedActivations(state) < config.min_activations_before_drift_check) return null;
+  const window = state.recentOutcomes.slice(-config.drift_window_activations);
+  if (window.length === 0) return null;
+  const rolling = window.filter(Boolean).length / window.length;
+  if (rolling < baselineRate - config.demotion_success_delta - EPSILON) {
+    return `drift: rolling ${rolling.toFixed(2)} vs baseline ${baselineRate.toFixed(2)}`;
+  }
+  return null;
+}
+
+/**
+ * Applies runs in order. Stops at a demotion: later runs of the batch found the skill no
+ * longer ACTIVE and are not attributed to it. `applied` says how many runs counted.
+ */
+export function applyOutcomes(
+  start: MonitorState,
+  runs: RunOutcome[],
+  baselineRate: number | null,
+  config: DriftConfig,
+  now: Date,
+): { state: MonitorState; applied: number; demotionReason: string | null; lastActivatedAt: Date | null } {
+  const state: MonitorState = { ...start, recentOutcomes: [...start.recentOutcomes] };
+  let applied = 0;
+  for (const run of runs) {
+    applied++;
+    state.activations++;
+    if (run.success) state.successes++;
+    else state.failures++;
+    if (run.deviated) {
+      state.deviations++;
+      continue;
+    }
+    state.recentOutcomes = [...state.recentOutcomes, run.success].slice(-config.drift_window_activations);
+    const reason = driftReason(state, baselineRate, config);
+    if (reason) return { state, applied, demotionReason: reason, lastActivatedAt: now };
+  }
+  return { state, applied, demotionReason: null, lastActivatedAt: applied ? now : null };
+}
+
+/** The reference's thresholds: a review flag when more than half of at least `min_activations_before_drift_check` activations took another path. */
+export function deviationFlag(state: Pick<MonitorState, "activations" | "deviations">, config: Pick<LearningConfig, "min_activations_before_drift_check">): string | null {
+  if (state.activations === 0 || state.activations < config.min_activations_before_drift_check) return null;
+  const rate = state.deviations / state.activations;
+  if (rate <= 0.5) return null;
+  return `${DEVIATION_FLAG_PREFIX}${rate.toFixed(2)} over ${state.activations} activations: applicability likely miscalibrated`;
+}
+
+export const DEVIATION_FLAG_PREFIX = "deviation rate ";
+
+/** Whether a stored review flag is the deviation flag (the monitor rewrites only its own flag). */
+export const isDeviationFlag = (flag: string) => flag.startsWith(DEVIATION_FLAG_PREFIX);

@@ -1,0 +1,14 @@
+// One agent's page: its detail, a page of its newest runs and its shadow-evaluation queue,
+// read in parallel; null when there is no such agent.
+import "server-only";
+import type { Db } from "../../db/prisma";
+import { shadowQueueStatus } from "../shadow/queue-status";
+import type { SearchParams } from "../../console/url";
+import { getAgentDetail } from "../review/agent-list";
+import { listRuns, runsQuerySchema } from "../review/run-list";
+
+export async function loadAgentPage(db: Db, agentId: string, sp: SearchParams) {
+  const q = runsQuerySchema.parse({ ...sp, agent: agentId });
+  const [agent, { runs, total }, shadow] = await Promise.all([getAgentDetail(db, agentId), listRuns(db, q), shadowQueueStatus(db, agentId)]);
+  return agent ? { agent, q, runs, total, shadow } : null;
+}

@@ -1,0 +1,50 @@
+// The reference's trajectory identity (MemoRizz canonicalization, rule version 1 here; spec
+// continual-learning.md §2.1), for documents imported from it: the tool from the step key
+// (`Step <n>: <tool>`), top-level argument keys only, an `errored` flag instead of an error class,
+// timestamp order when every step has one, retries folded. Imported runs keep this hash, stored
+// with canonical_version 1, so `learning:backfill-hashes` can move them to the current rules.
+import { createHash } from "node:crypto";
+import { compareCodePoints, parseTimestamp, pythonJson, type SignatureUnit } from "../capture/canonical";
+
+export const REFERENCE_CANONICAL_VERSION = 1;
+
+/** A step document as the reference stores it in the `steps` map. */
+export type ReferenceStep = { arguments?: unknown; result?: unknown; timestamp?: unknown; error?: unknown };
+
+const STEP_KEY = /^Step\s+\d+:\s*(.*)$/s;
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const toolOfStepKey = (key: string) => (STEP_KEY.exec(key.trim())?.[1] ?? key).trim();
+
+/** The signature units of a `steps` map, in the reference's order, retries folded. */
+export function referenceSignature(steps: Record<string, unknown>): SignatureUnit[] {
+  const entries = Object.entries(steps).map(([key, raw], index) => {
+    const step = isMap(raw) ? raw : {};
+    return {
+      index,
+      tool: toolOfStepKey(key),
+      arg_keys: isMap(step.arguments) ? Object.keys(step.arguments).map(String).sort(compareCodePoints) : [],
+      errored: step.error !== null && step.error !== undefined && step.error !== "",
+      at: parseTimestamp(step.timestamp),
+    };
+  });
+  if (entries.length > 0 && entries.every((e) => e.at !== null)) entries.sort((a, b) => a.at! - b.at! || a.index - b.index);
+  const units: SignatureUnit[] = [];
+  for (const e of entries) {
+    const prev = units[units.length - 1];
+    if (prev && prev.errored && prev.tool === e.tool && prev.arg_keys.join("\u0000") === e.arg_keys.join("\u0000")) {
+      prev.retry_count += 1;
+      prev.errored = e.errored;
+      continue;
+    }
+    units.push({ tool: e.tool, arg_keys: e.arg_keys, errored: e.errored, retry_count: 1 });
+  }
+  return units;
+}
+
+/** sha256 of the sorted-key compact JSON of [{arg_keys, errored, tool}]; null without steps. */
+export function referenceHash(signature: readonly SignatureUnit[]): string | null {
+  if (signature.length === 0) return null;
+  const units = signature.map((u) => ({ arg_keys: u.arg_keys, errored: u.errored, tool: u.tool }));
+  return createHash("sha256").update(pythonJson(units), "utf8").digest("hex");
+}
