@@ -1,5 +1,6 @@
-// The id rule for agents, runs, skills and accounts wherever they are named from outside (api.md:
-// ids in paths). Ledger procedure and case ids have their own rule (lib/ledger/schemas.ts).
+// The one id rule for what callers name from outside: agents, runs, skills, accounts and
+// experiments in API paths, record ids in console URLs and actions, and request ids. Ledger
+// procedure and case ids have their own, longer rule (lib/ledger/schemas.ts).
 import { z } from "zod";
 
 export const PATH_ID = /^[A-Za-z0-9._:-]{1,128}$/;

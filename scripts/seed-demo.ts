@@ -10,7 +10,7 @@ import path from "node:path";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient, type Db } from "../lib/db/prisma.ts";
 import { systemAuditContext } from "../lib/audit/record.ts";
-import { declareAgent, recordConversation, recordWorkflowBatch } from "../lib/learning/operations/index.ts";
+import { declareAgent, ingestConversation, ingestWorkflows } from "../lib/learning/operations/index.ts";
 import { agentPutBody, conversationBody } from "../lib/learning/capture/schemas.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { answers } from "./db/answers.ts";
@@ -71,7 +71,7 @@ async function seed(database: Db) {
   const tally = { created: 0, duplicate: 0, rejected: 0 };
   const started = Date.now();
   for (let i = 0; i < runs.length; i += BATCH) {
-    const results = await recordWorkflowBatch(database, DEMO_AGENT_ID, runs.slice(i, i + BATCH));
+    const results = await ingestWorkflows(database, DEMO_AGENT_ID, runs.slice(i, i + BATCH));
     for (const r of results) {
       if (r.status === 201) tally.created++;
       else if (r.status === 200) tally.duplicate++;
@@ -90,7 +90,7 @@ async function seed(database: Db) {
   const conversations = demoConversations(runs);
   const messages = { stored: 0, duplicates: 0 };
   for (const c of conversations) {
-    const r = await recordConversation(database, DEMO_AGENT_ID, conversationBody.parse(c));
+    const r = await ingestConversation(database, DEMO_AGENT_ID, conversationBody.parse(c));
     messages.stored += r.stored;
     messages.duplicates += r.duplicates;
   }

@@ -14,13 +14,11 @@ import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
 import type { AuditContext } from "../audit/record";
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
+import { PATH_ID } from "../path-id";
 
 export type ActionError = { kind: ErrorKind | "unauthorized"; message: string; fields?: FieldError[] };
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
 export type ActionContext = { actor: Extract<Actor, { type: "user" }>; audit: AuditContext };
-
-/** A caller's own request id (as route handlers accept it) ties the audit row to its request. */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const fail = (kind: ActionError["kind"], message: string, fields?: FieldError[]): ActionResult<never> => ({
   ok: false,
@@ -34,7 +32,7 @@ export const actionDeclaration = (fn: unknown) => (typeof fn === "function" ? de
 export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (input: z.output<S>, ctx: ActionContext) => Promise<T>) {
   const declared = async (raw: z.input<S>): Promise<ActionResult<T>> => {
     const incoming = await headers();
-    const requestId = REQUEST_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
+    const requestId = PATH_ID.test(incoming.get("x-request-id") ?? "") ? incoming.get("x-request-id")! : randomUUID();
     try {
       const foreign = crossOrigin(incoming);
       if (foreign) return fail("forbidden", ORIGIN_REFUSAL[foreign]);

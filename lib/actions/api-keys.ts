@@ -1,7 +1,7 @@
 "use server";
 // Settings → API keys: create and rotate (the secret is in that answer only), revoke with a reason.
 import { action } from "./action";
-import { consoleId } from "./ids";
+import { pathId } from "../path-id";
 import { db } from "../db/client";
 import { createApiKeySchema, revokeApiKeySchema, rotateApiKeySchema } from "../auth/api-key-admin";
 import { createApiKey as create, revokeApiKey as revoke, rotateApiKey as rotate } from "../auth/operations";
@@ -11,11 +11,11 @@ export const createApiKey = action("apiKeys:manage", createApiKeySchema, async (
   return { api_key: key, secret };
 });
 
-export const revokeApiKey = action("apiKeys:manage", revokeApiKeySchema.extend({ id: consoleId }), async ({ id, reason }, { audit }) => ({
+export const revokeApiKey = action("apiKeys:manage", revokeApiKeySchema.extend({ id: pathId }), async ({ id, reason }, { audit }) => ({
   api_key: await revoke(db(), { apiKeyId: id, reason }, audit),
 }));
 
-export const rotateApiKey = action("apiKeys:manage", rotateApiKeySchema.extend({ id: consoleId }), async ({ id, reason }, { audit }) => {
+export const rotateApiKey = action("apiKeys:manage", rotateApiKeySchema.extend({ id: pathId }), async ({ id, reason }, { audit }) => {
   const { key, secret } = await rotate(db(), { apiKeyId: id, reason }, audit);
   return { api_key: key, secret };
 });

@@ -20,6 +20,7 @@ import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
 import { takeToken } from "./rate-limit";
 import { zodProblem } from "./zod-errors";
+import { PATH_ID } from "../path-id";
 
 export const ONE_MIB = 1024 * 1024;
 
@@ -74,7 +75,6 @@ type Handler<B, Q, P> = (ctx: RouteContext<B, Q, P>) => Promise<Response | unkno
 type NextCtx = { params: Promise<Record<string, string | string[]>> };
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function route<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, P extends Schema | undefined = undefined>(
   opts: RouteOptions<B, Q, P>,
@@ -82,7 +82,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
 ) {
   return async (req: Request, nextCtx?: NextCtx): Promise<Response> => {
     const incoming = req.headers.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = incoming && PATH_ID.test(incoming) ? incoming : randomUUID();
     try {
       // Who calls comes first: an anonymous write is a 401 whatever its headers say.
       const actor = await authenticate(req, opts);

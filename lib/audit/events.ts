@@ -210,7 +210,6 @@ export const auditEventSchema = z.discriminatedUnion("type", [
 
 export type AuditEvent = z.input<typeof auditEventSchema>;
 export type AuditEventType = AuditEvent["type"];
-export type AuditEventOf<T extends AuditEventType> = Extract<AuditEvent, { type: T }>;
 
 /** Every event type, in the order above: the audit page's action filter. */
 export const AUDIT_EVENT_TYPES = auditEventSchema.options.map((o) => o.shape.type.value) as AuditEventType[];

@@ -13,8 +13,3 @@ export type Actor =
 export function actorRole(actor: Actor): string {
   return actor.type === "user" ? actor.role : `api_key:${actor.scopes.join("+")}`;
 }
-
-/** Admin users and admin-scope keys may mutate learning state. */
-export function isAdmin(actor: Actor): boolean {
-  return actor.type === "user" ? actor.role === "ADMIN" : actor.scopes.includes("admin");
-}

@@ -77,7 +77,6 @@ export const createExperimentBody = z
     cases: z.array(caseInput).min(1).max(200),
   })
   .strict();
-export type CreateExperimentBody = z.input<typeof createExperimentBody>;
 
 export const experimentParams = z.object({ experiment_id: pathId });
 
@@ -98,7 +97,6 @@ export const reportRunBody = z
     end_to_end_ms: z.number().int().min(0).max(86_400_000),
   })
   .strict();
-export type ReportRunBody = z.input<typeof reportRunBody>;
 
 export const assignmentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 

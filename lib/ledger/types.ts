@@ -54,5 +54,3 @@ export type EvaluationReceipt = { evaluation: PairedEvaluation; state_after: Pro
 
 /** On a duplicate delivery the receipt is the original one, with its original state_after. */
 export type EvaluationResult = { receipt: EvaluationReceipt; duplicate: boolean };
-
-export type SelectionQuery = z.output<typeof selectionSchema>;

@@ -12,7 +12,7 @@ import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { systemAuditContext } from "@/lib/audit/record";
-import { declareAgent, recordWorkflowBatch } from "@/lib/learning/operations";
+import { declareAgent, ingestWorkflows } from "@/lib/learning/operations";
 import { agentPutBody } from "@/lib/learning/capture/schemas";
 import { createPostgresDatabase, launchTestServer, startTestServer, testDatabase } from "../helpers/server";
 import { seedEmbeddedDatabase } from "../helpers/embedded-template";
@@ -95,7 +95,7 @@ describe("backup and restore", () => {
     let runId: string;
     try {
       await declareAgent(db, { agentId: "backed-up", ...agentPutBody.parse({ name: "Backed up" }) }, systemAuditContext());
-      const [result] = await recordWorkflowBatch(db, "backed-up", [
+      const [result] = await ingestWorkflows(db, "backed-up", [
         { workflow_id: "b-1", user_id: "acct-b", query: "Refund order B-1", steps: [{ tool: "lookup_order", arguments: {}, result: {} }], outcome: "success" },
       ]);
       expect(result.status).toBe(201);

@@ -356,5 +356,3 @@ export const v1 = {
     responses: { 200: ok("the cancelled experiment", expOut.experimentResponse), 409: refused("already completed or cancelled (code invalid_state)") },
   },
 } satisfies Record<string, Operation>;
-
-export type OperationId = keyof typeof v1;

@@ -13,9 +13,8 @@ export { runPromotionCycle, type RunPromotionCycleInput } from "./run-promotion-
 export { qualificationBody, startSkillQualification, type StartSkillQualificationInput } from "./start-skill-qualification";
 export { updateLearningConfig, type UpdateLearningConfigInput } from "./update-learning-config";
 
-// Ingestion: the agents' hot path, not audited (an ingest key's runs are their own record).
-// Its code stays beside its SQL in lib/learning/capture/ingest.ts and lib/learning/capture/conversations.ts,
-// where the statements and their benchmark figures are kept together; it keeps the signature
-// (db, agentId, body) it is benchmarked with.
-export { ingestWorkflow as recordWorkflowRun, ingestWorkflows as recordWorkflowBatch } from "../capture/ingest";
-export { ingestConversation as recordConversation, ingestConversations as recordConversations } from "../capture/conversations";
+// Ingestion is the agents' hot path and is not audited (an ingest key's runs are their own record).
+// It lives in the capture stage beside its SQL, with the (db, agentId, body) signature that
+// `npm run bench:ingest` measures.
+export { ingestWorkflow, ingestWorkflows } from "../capture/ingest";
+export { ingestConversation, ingestConversations } from "../capture/conversations";

@@ -1,6 +1,7 @@
 // URL parameters of the trajectory-classes review page: filters, sort, page and selection.
 import { z } from "zod";
 import { CLASS_STATUSES } from "./status";
+import { pathId } from "../../path-id";
 
 const text = (max: number) => z.string().trim().max(max).optional().catch(undefined).transform((v) => v || undefined);
 
@@ -16,7 +17,7 @@ export const classQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).catch(25).default(25),
   /** The selected class: hash, agent and user scope ("" or absent: runs without a user). */
-  class: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().catch(undefined),
+  class: pathId.optional().catch(undefined),
   class_agent: text(128),
   class_user: z.string().max(256).optional().catch(undefined),
   runs_page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),

@@ -1,5 +1,6 @@
 // URL parameters of the skills review page: filters, sort, page and the selected skill.
 import { z } from "zod";
+import { pathId } from "../../path-id";
 
 const text = (max: number) => z.string().trim().max(max).optional().catch(undefined).transform((v) => v || undefined);
 
@@ -21,7 +22,7 @@ export const skillQuerySchema = z.object({
   dir: z.enum(["asc", "desc"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).catch(25).default(25),
-  skill: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().catch(undefined),
+  skill: pathId.optional().catch(undefined),
 });
 
 export type SkillQuery = z.output<typeof skillQuerySchema>;

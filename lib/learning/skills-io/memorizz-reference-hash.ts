@@ -8,8 +8,6 @@ import { compareCodePoints, parseTimestamp, pythonJson, type SignatureUnit } fro
 
 export const REFERENCE_CANONICAL_VERSION = 1;
 
-/** A step document as the reference stores it in the `steps` map. */
-export type ReferenceStep = { arguments?: unknown; result?: unknown; timestamp?: unknown; error?: unknown };
 
 const STEP_KEY = /^Step\s+\d+:\s*(.*)$/s;
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

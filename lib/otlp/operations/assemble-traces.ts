@@ -12,7 +12,7 @@
 import type { Db } from "../../db/prisma";
 import { enqueueJobs } from "../../jobs/queue";
 import { systemAuditContext } from "../../audit/record";
-import { observeAgent, recordConversations, recordWorkflowBatch } from "../../learning/operations";
+import { observeAgent, ingestConversations, ingestWorkflows } from "../../learning/operations";
 import type { ConversationBody } from "../../learning/capture/schemas";
 import { runsOfTrace, type AssembledRun, type ObservedTool } from "../map";
 import { ASSEMBLY_JOB, autoAgents, settleMs, STAGED_SPAN_TTL_MS } from "../config";
@@ -85,7 +85,7 @@ async function storeRuns(db: Db, runs: AssembledRun[]) {
   if (autoAgents()) await observeAgent(db, { agentId: agent.id, name: agent.name, tools: toolsOf(runs) }, systemAuditContext("otlp"));
   else if ((await db.agent.count({ where: { id: agent.id } })) === 0) return;
   for (let i = 0; i < runs.length; i += RUNS_PER_BATCH) {
-    const results = await recordWorkflowBatch(db, agent.id, runs.slice(i, i + RUNS_PER_BATCH).map((r) => r.workflow));
+    const results = await ingestWorkflows(db, agent.id, runs.slice(i, i + RUNS_PER_BATCH).map((r) => r.workflow));
     // 400: a run the ingestion refuses (limits) stays out, as the batch API would leave it.
     for (const r of results) if (r.status === 400) console.warn(`otlp: run ${runs[i + r.index].workflow.workflow_id} refused by validation`);
   }
@@ -101,13 +101,13 @@ async function storeRuns(db: Db, runs: AssembledRun[]) {
   let size = 0;
   for (const piece of pieces) {
     if (size + piece.messages.length > MESSAGES_PER_STATEMENT) {
-      await recordConversations(db, agent.id, statement);
+      await ingestConversations(db, agent.id, statement);
       [statement, size] = [[], 0];
     }
     statement.push(piece);
     size += piece.messages.length;
   }
-  if (statement.length) await recordConversations(db, agent.id, statement);
+  if (statement.length) await ingestConversations(db, agent.id, statement);
 }
 
 // Map.groupBy needs Node 21.

@@ -1,10 +1,10 @@
 import { json, route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { recordConversation } from "@/lib/learning/operations";
+import { ingestConversation } from "@/lib/learning/operations";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route(v1.ingestConversation, async ({ params, body }) =>
-  json(await recordConversation(db(), params.agent_id, body), 201),
+  json(await ingestConversation(db(), params.agent_id, body), 201),
 );

@@ -1,14 +1,14 @@
 import { json, route } from "@/lib/api/handler";
 import { v1 } from "@/lib/api/v1/contract";
 import { db } from "@/lib/db/client";
-import { recordWorkflowRun } from "@/lib/learning/operations";
+import { ingestWorkflow } from "@/lib/learning/operations";
 import { searchWorkflows } from "@/lib/learning/capture/workflow-reads";
 
 export const dynamic = "force-dynamic";
 
 // The same schema and error description as a batch item.
 export const POST = route(v1.ingestWorkflow, async ({ params, body }) => {
-  const { status, run } = await recordWorkflowRun(db(), params.agent_id, body);
+  const { status, run } = await ingestWorkflow(db(), params.agent_id, body);
   return json(run, status);
 });
 
