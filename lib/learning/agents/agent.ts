@@ -2,7 +2,7 @@
 import type { Db } from "../../db/prisma";
 import type { Agent } from "../../db/generated/client";
 import { resolveLearningConfig } from "./config";
-import { runTotalsOf, type RunTotals } from "../capture/run-counters";
+import { runTotalsOf, type RunTotals } from "./run-counters";
 import type { AgentResponse } from "../capture/schemas";
 import { agentNotFound } from "../errors";
 

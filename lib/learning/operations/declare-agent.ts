@@ -8,7 +8,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { agentView } from "../agents/agent";
 import { refuseIfDeleting } from "../agents/writable";
 import { toolboxOf } from "../skills/promotion";
-import { runTotalsOf } from "../capture/run-counters";
+import { runTotalsOf } from "../agents/run-counters";
 import { deprecateSkillsMissingTools } from "../monitor/tool-removal";
 import type { AgentPutBody, AgentResponse } from "../capture/schemas";
 

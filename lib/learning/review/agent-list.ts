@@ -2,7 +2,7 @@
 // the detail page. Agents being deleted (deleting_at set) are left out of all of them. Run counts and last-run times are maintained at ingestion (agent_run_counters).
 import type { Db } from "../../db/prisma";
 import { resolveLearningConfig, type LearningConfig } from "../agents/config";
-import { runTotalsOf } from "../capture/run-counters";
+import { runTotalsOf } from "../agents/run-counters";
 
 export type Tool = { name: string; description: string };
 
