@@ -1,6 +1,6 @@
 // The layout rules of CONTRIBUTING.md that a reviewer cannot check by eye: the import graph of
-// lib has no circle, domain code never imports app/ or components/, and the learning engine keeps
-// its files in its pipeline's stage folders (lib/learning/README.md).
+// lib has no circle, domain code never imports app/, components/, lib/api or lib/actions, and
+// the learning engine keeps its files in its pipeline's stage folders (lib/learning/README.md).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -69,8 +69,9 @@ describe("code layout", () => {
     expect(circles(new Map([["a.ts", ["b.ts", "c.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []]]))).toEqual([]);
   });
 
-  it("domain code never imports app/ or components/", () => {
-    const outward = lib.flatMap((f) => importsOf(f).filter((t) => /^(app|components)\//.test(t)).map((t) => `${f} → ${t}`));
+  it("domain code never imports app/, components/ or the HTTP edge", () => {
+    const domain = lib.filter((f) => !/^lib\/(api|actions)\//.test(f));
+    const outward = domain.flatMap((f) => importsOf(f).filter((t) => /^(app|components|lib\/api|lib\/actions)\//.test(t)).map((t) => `${f} → ${t}`));
     expect(outward).toEqual([]);
   });
 
