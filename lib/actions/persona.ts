@@ -1,6 +1,6 @@
 "use server";
 // The persona page's buttons: the same operations, body rules and audit rows as the published
-// POST /persona-evolution/action route (seed 003), which stays for other clients; the console
+// POST /persona-evolution/action route, which stays for other clients; the console
 // also requires a reason to dismiss or undo.
 import { action } from "./action";
 import { db } from "../db/client";

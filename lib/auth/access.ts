@@ -28,7 +28,7 @@ export type Scope =
   /** Webhook endpoints and their deliveries (signing secrets are shown once, at creation). */
   | "webhooks:read"
   | "webhooks:manage"
-  /** Agents propose ledger procedures; never with ledger:evaluate on one key (seed 001's trust boundary). */
+  /** Agents propose ledger procedures; never with ledger:evaluate on one key (README "API keys"). */
   | "ledger:propose"
   /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
   | "ledger:evaluate"
@@ -83,7 +83,7 @@ export const keyScopeFor = (scope: Scope): ApiScope => API_SCOPES.find((k) => AC
 /** The refusal callers see, the same from a route handler and a server action. */
 export function refusal(actor: Actor, scope: Scope, why: Denial): Forbidden {
   if (why === "read_only") return new Forbidden("This Proctor instance is read-only (PROCTOR_READ_ONLY=1).");
-  // Seed 003's exact wording for the persona actions flag being off.
+  // The reference implementation's exact wording for the persona actions flag being off.
   if (why === "persona_actions_off") return new Forbidden("Persona changes are not enabled for this UI");
   return new Forbidden(actor.type === "api_key" ? `This API key lacks the '${keyScopeFor(scope)}' scope.` : "This action needs an admin account.");
 }

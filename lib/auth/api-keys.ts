@@ -26,7 +26,7 @@ export function generateApiKey(prefix?: string): { key: string; prefix: string }
   return { key: `pk_${p}_${randomBytes(24).toString("base64url")}`, prefix: p };
 }
 
-/** Why these scopes and bindings cannot make one key, or null (seed 001: proposer ≠ evaluator). */
+/** Why these scopes and bindings cannot make one key, or null (a ledger procedure's proposer never evaluates it). */
 export function keyScopeProblem(scopes: readonly ApiScope[], evaluatorId: string | null | undefined): string | null {
   if (scopes.includes("ledger:propose") && scopes.includes("ledger:evaluate")) {
     return "A key cannot both propose and evaluate ledger procedures: create one key for the agent (ledger:propose) and one for its evaluator (ledger:evaluate).";

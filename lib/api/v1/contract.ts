@@ -253,7 +253,7 @@ export const v1 = {
 
   // Evidence ledger (lib/ledger): ids are any non-blank text up to 512 UTF-8 bytes, percent-encoded.
   // Console sessions need ADMIN for its reads: viewers do not see the ledger. Proposing needs a
-  // ledger:propose key, evaluating a ledger:evaluate key (never both on one key, seed 001).
+  // ledger:propose key, evaluating a ledger:evaluate key (never both on one key).
   proposeProcedure: {
     method: "POST", path: "/api/v1/ledger/procedures", tag: "ledger",
     summary: "Propose an immutable procedure (identical re-proposal returns the current record)",

@@ -1,5 +1,5 @@
 // POST /persona-evolution/action: one audited persona action by a signed-in admin, answered
-// with the latest canonical state (seed 003's published contract). Only enabled with
+// with the latest canonical state (the route's published contract). Only enabled with
 // PROCTOR_PERSONA_ACTIONS=1 (then also in read-only mode: the access table says so). The body is
 // read here by the shared reader: one over the limit is a 413 as on every route, a malformed one
 // the reference's 400. The console's buttons call the same operations.
