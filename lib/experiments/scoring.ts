@@ -1,5 +1,5 @@
-// Experiment scoring (issue 17, seed 000 "Measuring whether skills help"): pure functions from
-// stored cases and runs to the seed's figures. Accuracy per run, means per (case, arm) over
+// Experiment scoring (issue 17): pure functions from stored cases and runs to the report's
+// figures. Accuracy per run, means per (case, arm) over
 // repetitions, aggregates as the mean of the case means (every case weighs the same), each
 // treatment's delta from the baseline arm paired by case, and a paired bootstrap 95 % interval
 // for each delta drawn with a seeded PRNG (pure-rand), so the same seed gives the same interval.

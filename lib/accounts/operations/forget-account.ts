@@ -5,8 +5,9 @@
 // outcome, time and trajectory hash; the classes' distinct queries and the account's skills'
 // sample queries become digests or go, their counts unchanged. The forget watermark is raised in
 // the same transaction, so a reflection in flight writes nothing afterwards, and a persona made
-// later starts from a new random identity at version 1 (seed 003: rotate the identity when
-// versions reset). The audit row names the account by its keyed pseudonym only.
+// later starts from a new random identity at version 1 (versions restart, so the identity
+// changes: one identity and version never name two different personas). The audit row names
+// the account by its keyed pseudonym only.
 // Idempotent: forgetting again finds nothing left and answers the same way with zero counts.
 import type { Db, Tx } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
