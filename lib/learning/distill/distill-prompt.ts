@@ -1,4 +1,5 @@
-// The distillation and judge prompts (reference §2.7 and §2.8 step 9).
+// The distillation and judge prompts: the sampled runs, the requirements and skeleton a
+// distilled SKILL.md must follow, and the judge's YES/NO question.
 import type { SampleRun } from "./sample-run";
 
 const RESULT_CHARS = 300;

@@ -1,4 +1,4 @@
-// Distillation strategy: the configured LLM (prompt per reference §2.7, LLM judge), or the
+// Distillation strategy: the configured LLM (prompt in distill-prompt.ts, LLM judge), or the
 // deterministic template distiller and judge when no LLM is configured. Either way the
 // result passes the same validation gate before anything is stored.
 import type { ChatModel } from "../../llm/client";

@@ -1,4 +1,4 @@
-// Prompt assembly with learned skills (reference §2.14): a static system contract, reviewed
+// Prompt assembly with learned skills: a static system contract, reviewed
 // developer-authority skills as their own developer message, user-authority skills leading
 // the volatile context of the final user message, and the one-representation rule (no raw
 // workflow next to the skill compiled from it). Pure: retrieval happens elsewhere.

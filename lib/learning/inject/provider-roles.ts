@@ -1,5 +1,6 @@
-// Provider mapping of the developer role (reference §2.15, seed 000's provider list). The
-// caller's messages are never mutated: every mapping works on copies.
+// Provider mapping of the developer role: OpenAI's API has it natively; every other provider
+// gets developer contents as system instructions, in its own form (below). The caller's
+// messages are never mutated: every mapping works on copies.
 export type ChatRole = "system" | "developer" | "user" | "assistant";
 export type ChatMessage = { role: ChatRole; content: string };
 /** Gemini names the assistant's turns "model". */

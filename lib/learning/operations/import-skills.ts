@@ -1,5 +1,5 @@
 // Import Agent Skills (a zip's SKILL.md files, or one SKILL.md) into an agent as SHADOW skills at
-// user authority: imported text stays at user authority until a reviewer activates it (seed 000),
+// user authority: imported text stays at user authority until a reviewer activates it,
 // and never goes ACTIVE here. Each file passes the machine checks of the distillation gate
 // (frontmatter, declared tools in this agent's toolbox, undeclared tool mentions, sections, size,
 // literal values leaked), with the agent's recent runs standing in for the source runs it has

@@ -1,4 +1,4 @@
-// One shadow evaluation job, exactly the reference's steps (§2.13): candidate SHADOW skills by
+// One shadow evaluation job, as MemoRizz's shadow worker runs it: candidate SHADOW skills by
 // applicability similarity under the exact agent and user scope (filters before the top-k);
 // each candidate reloaded (locked) and required still SHADOW, same scope, created strictly
 // before the run (timestamptz, so UTC); source runs skipped; one idempotent versioned record

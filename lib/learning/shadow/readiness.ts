@@ -1,4 +1,4 @@
-// Advisory shadow readiness (reference §2.13), computed from the skill's passive shadow
+// Advisory shadow readiness, computed from the skill's passive shadow
 // statistics. It never activates anything; activation stays an explicit review decision.
 import type { LearningConfig } from "../agents/config";
 

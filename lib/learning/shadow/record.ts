@@ -1,4 +1,4 @@
-// The shadow evaluation record (reference §1.5) and the skill's shadow statistics derived
+// The versioned shadow evaluation record and the skill's shadow statistics derived
 // from the records. Pure: the worker applies one new record incrementally (applyRecord) and
 // the result always equals a full recount of the records (recountStats), which tests check.
 import { shadowStatsOf, type ShadowStats } from "./readiness";

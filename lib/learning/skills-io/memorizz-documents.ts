@@ -1,5 +1,5 @@
 // MemoRizz export files: a JSON array or JSON Lines of workflow documents (memory type
-// WORKFLOW_MEMORY, spec continual-learning.md §1.1) and skill documents (SKILLBOX, §1.2), read
+// WORKFLOW_MEMORY) and skill documents (SKILLBOX), read
 // into typed records with their line (or array item) number, or refused with the reason. Pure:
 // the operation (../operations/import-memorizz.ts) decides what is new and writes it.
 import { z } from "zod";
@@ -51,7 +51,7 @@ const skillDocument = z.looseObject({
   promoted_at: when,
   demoted_at: when,
   demotion_reason: z.string().max(2000).nullable().optional(),
-  // A legacy document without it loads as user; any other value is refused (spec §1.2).
+  // A legacy document without it loads as user; any other value is refused, as MemoRizz does.
   injection_role: z.preprocess(lower, z.enum(["user", "developer"], { error: "injection_role must be user or developer" }).nullable().optional()),
   baseline: z.record(z.string(), z.unknown()).default({}),
   stats: z

@@ -1,5 +1,5 @@
-// The reference's trajectory identity (MemoRizz canonicalization, rule version 1 here; spec
-// continual-learning.md §2.1), for documents imported from it: the tool from the step key
+// MemoRizz's trajectory identity (its canonicalization, rule version 1 here), for documents
+// imported from it: the tool from the step key
 // (`Step <n>: <tool>`), top-level argument keys only, an `errored` flag instead of an error class,
 // timestamp order when every step has one, retries folded. Imported runs keep this hash, stored
 // with canonical_version 1, so `learning:backfill-hashes` can move them to the current rules.
