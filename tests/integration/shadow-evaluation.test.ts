@@ -1,5 +1,5 @@
-// Passive shadow evaluation through the API (every ★ shadow case of the reference's tests,
-// spec §4): opt-in, exact scope, separate counters with idempotent retries, exclusion of
+// Passive shadow evaluation through the API: opt-in, exact scope, separate counters with
+// idempotent retries, exclusion of
 // source, pre-skill and cross-tenant runs, advisory readiness, and the shared post-store path
 // (single and batch ingestion) without re-execution, injection or lifecycle change. The server
 // runs without its worker; the worker runs in this process when the test wants jobs evaluated
@@ -70,7 +70,7 @@ describe(`passive shadow evaluation (${db})`, () => {
     expect(s.recent_evaluations.map((r: { idempotency_key: string }) => r.idempotency_key)).toEqual([`${c.id}:${skill.skill_id}:v1`, `${d.id}:${skill.skill_id}:v1`]);
     expect(s.last_evaluated_at).toBe(s.recent_evaluations[1].evaluated_at);
 
-    // The versioned record on the workflow (§1.5).
+    // The versioned record on the workflow.
     const wa = await workflow(server, a.id);
     expect(wa.shadow_evaluations).toEqual([
       {

@@ -19,7 +19,7 @@ describe("learning configuration (learningConfigSchema)", () => {
       max_skills_in_context: 2,
       promotion_every_n_runs: 25,
     });
-    // Every key of the reference configuration (spec §1.4) is present.
+    // Every key of MemoRizz's configuration is present.
     for (const key of [
       "recency_halflife_days", "max_promotions_per_cycle", "distill_sample_size", "include_failure_samples",
       "skill_max_content_chars", "shadow_evaluation_enabled", "shadow_evaluation_max_candidates",

@@ -1,5 +1,5 @@
-// The shadow evaluation record and statistics (reference §1.5, §2.13): incremental updates
-// always equal the reference's full recount; the enqueue preconditions; readiness wording.
+// The shadow evaluation record and statistics: incremental updates always equal a full
+// recount of the records; the enqueue preconditions; readiness wording.
 import { describe, expect, it } from "vitest";
 import { applyRecord, buildRecord, recountStats, type ShadowRecord } from "@/lib/learning/shadow/record";
 import { shadowEligible } from "@/lib/learning/shadow/enqueue";
