@@ -10,13 +10,7 @@ function Progress() {
   const pathname = usePathname();
   const search = useSearchParams();
   const [pending, setPending] = useState(false);
-  // The next page's URL ends the bar (state adjusted while rendering, not in an effect).
-  const url = `${pathname}?${search}`;
-  const [renderedUrl, setRenderedUrl] = useState(url);
-  if (renderedUrl !== url) {
-    setRenderedUrl(url);
-    setPending(false);
-  }
+  useEffect(() => setPending(false), [pathname, search]);
   useEffect(() => {
     // Bubbling to the document: a guard that cancels the navigation (unsaved settings) stops the event first.
     const onClick = (e: MouseEvent) => {

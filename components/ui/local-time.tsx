@@ -1,9 +1,7 @@
 "use client";
 // A timestamp in the reader's local time, with the exact ISO value on hover. The server
 // renders UTC (it does not know the reader's zone); the browser swaps in local time.
-import { useSyncExternalStore } from "react";
-
-const subscribeToNothing = () => () => {};
+import { useEffect, useState } from "react";
 
 function parse(iso: string | Date | null | undefined): Date | null {
   if (!iso) return null;
@@ -14,9 +12,10 @@ function parse(iso: string | Date | null | undefined): Date | null {
 export function LocalTime({ iso, fallback = "—" }: { iso: string | Date | null | undefined; fallback?: string }) {
   const value = parse(iso);
   const exact = value?.toISOString();
-  // UTC while the server renders and the browser hydrates (the two must agree), local time after.
-  const inBrowser = useSyncExternalStore(subscribeToNothing, () => true, () => false);
-  const local = inBrowser && exact ? new Date(exact).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : null;
+  const [local, setLocal] = useState<string | null>(null);
+  useEffect(() => {
+    setLocal(exact ? new Date(exact).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : null);
+  }, [exact]);
   if (!exact) return <span>{fallback}</span>;
   return (
     <time dateTime={exact} title={exact} className="whitespace-nowrap">

@@ -4,7 +4,7 @@
 
 /** The query parameter that scopes a page to one agent, everywhere (the switcher writes it). */
 export const AGENT_PARAM = "agent";
-/** Older spellings still read as the agent scope (traces links written before, the persona spec's `agent_id`). */
+/** Older spellings still read as the agent scope (traces links written before, and persona evidence links' `agent_id`). */
 export const AGENT_PARAM_ALIASES = ["agent_id"] as const;
 
 const enc = encodeURIComponent;
