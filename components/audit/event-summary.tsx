@@ -42,23 +42,21 @@ export function targetOf(e: AuditEvent, names: AuditNames = NO_NAMES): { label: 
 }
 
 export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: AuditEvent; names?: AuditNames }) {
-  const Agent = ({ id }: { id: string }) => <A href={agentHref(id)}>{names.agent[id] ?? id}</A>;
-  const Skill = ({ agentId, id, version }: { agentId: string; id: string; version?: number }) => {
+  // Render helpers, not components: a component declared in here would be a new type on every
+  // render, and React would remount its subtree each time.
+  const agent = (id: string) => <A href={agentHref(id)}>{names.agent[id] ?? id}</A>;
+  const skill = (agentId: string, id: string, version?: number) => {
     const s = names.skill[id];
     return <A href={skillHref(agentId, id)}>{s ? `${s.name} v${s.version}` : `skill ${id}${version !== undefined ? ` v${version}` : ""}`}</A>;
   };
-  const Target = () => {
-    const t = targetOf(e, names);
-    return t.href ? <A href={t.href}>{t.label}</A> : <>{t.label}</>;
-  };
-  const Account = () => {
-    const plain = names.account[e.target.id];
-    return plain ? (
-      <>
-        {" "}of <A href={personaHref(plain)}>account {plain}</A> (<A href={accountAuditHref(plain)}>its events</A>)
-      </>
-    ) : null;
-  };
+  const t = targetOf(e, names);
+  const target = t.href ? <A href={t.href}>{t.label}</A> : <>{t.label}</>;
+  const plain = names.account[e.target.id];
+  const account = plain ? (
+    <>
+      {" "}of <A href={personaHref(plain)}>account {plain}</A> (<A href={accountAuditHref(plain)}>its events</A>)
+    </>
+  ) : null;
   const cycle = (agentId: string, d: Omit<Extract<AuditEvent, { type: "promotion_cycle.ran" }>["data"], "trigger">) => (
     <>
       {": "}
@@ -66,7 +64,7 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       {d.promoted.map((id, i) => (
         <span key={id}>
           {i === 0 ? " (" : ", "}
-          <Skill agentId={agentId} id={id} />
+          {skill(agentId, id)}
           {i === d.promoted.length - 1 ? ")" : ""}
         </span>
       ))}
@@ -74,7 +72,7 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       {d.deprecated.map((id, i) => (
         <span key={id}>
           {i === 0 ? " (" : ", "}
-          <Skill agentId={agentId} id={id} />
+          {skill(agentId, id)}
           {i === d.deprecated.length - 1 ? ")" : ""}
         </span>
       ))}
@@ -86,11 +84,11 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
 
   switch (e.type) {
     case "user.bootstrapped":
-      return <>Created the first admin, <Target />, at first start.</>;
+      return <>Created the first admin, {target}, at first start.</>;
     case "user.created":
       return (
         <>
-          Created <Target /> as {e.data.role.toLowerCase()}
+          Created {target} as {e.data.role.toLowerCase()}
           {e.data.password_generated ? ", with a generated password" : ""}.
         </>
       );
@@ -100,30 +98,30 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
         d.active_before !== d.active_after ? (d.active_after ? "reactivated" : "deactivated") : null,
         d.role_before !== d.role_after ? `role ${d.role_before.toLowerCase()} → ${d.role_after.toLowerCase()}` : null,
       ].filter(Boolean);
-      return <>Changed <Target />: {changes.join(", ") || "no change"}<Reason text={d.reason} /></>;
+      return <>Changed {target}: {changes.join(", ") || "no change"}<Reason text={d.reason} /></>;
     }
     case "api_key.bootstrapped":
-      return <>Registered <Target /> from PROCTOR_API_KEY at start.</>;
+      return <>Registered {target} from PROCTOR_API_KEY at start.</>;
     case "api_key.created": {
       const d = e.data;
       const bound = [d.tenant ? `tenant ${d.tenant}` : null, d.agents?.length ? `agents ${d.agents.join(", ")}` : null, d.evaluator_id ? `evaluator ${d.evaluator_id}` : null].filter(Boolean);
       return (
         <>
-          Created <Target /> ({d.prefix}…) with scopes {d.scopes.join(", ")}
+          Created {target} ({d.prefix}…) with scopes {d.scopes.join(", ")}
           {bound.length ? `, bound to ${bound.join("; ")}` : ""}
           {d.expires_at ? `, expiring ${d.expires_at}` : ""}.
         </>
       );
     }
     case "api_key.rotated":
-      return <>Rotated the secret of <Target /> ({e.data.prefix}…; the old secret works until {e.data.previous_valid_until})<Reason text={e.data.reason} /></>;
+      return <>Rotated the secret of {target} ({e.data.prefix}…; the old secret works until {e.data.previous_valid_until})<Reason text={e.data.reason} /></>;
     case "api_key.revoked":
-      return <>Revoked <Target /><Reason text={e.data.reason} /></>;
+      return <>Revoked {target}<Reason text={e.data.reason} /></>;
     case "agent.created":
     case "agent.replaced":
       return (
         <>
-          {e.type === "agent.created" ? "Declared" : "Replaced"} agent <Agent id={e.target.id} /> (“{e.data.name}”) with {e.data.tools.length} tools
+          {e.type === "agent.created" ? "Declared" : "Replaced"} agent {agent(e.target.id)} (“{e.data.name}”) with {e.data.tools.length} tools
           {e.data.outcome_rule === null ? "" : " and an outcome rule"}.
         </>
       );
@@ -145,76 +143,76 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       );
     }
     case "agent.tools_observed":
-      return <>Added {e.data.tools.length} tool{e.data.tools.length === 1 ? "" : "s"} seen in OpenTelemetry runs ({e.data.tools.join(", ")}) to agent <Agent id={e.target.id} />&apos;s toolbox.</>;
+      return <>Added {e.data.tools.length} tool{e.data.tools.length === 1 ? "" : "s"} seen in OpenTelemetry runs ({e.data.tools.join(", ")}) to agent {agent(e.target.id)}&apos;s toolbox.</>;
     case "learning_config.updated":
       return (
         <>
-          Changed the learning configuration of <Agent id={e.target.id} />:{" "}
+          Changed the learning configuration of {agent(e.target.id)}:{" "}
           {Object.entries(e.data.changed).map(([k, c]) => `${k} ${json(c.from)} → ${json(c.to)}`).join(", ") || "nothing"}.
         </>
       );
     case "promotion_cycle.ran":
-      return <>Ran a {e.data.trigger} promotion cycle on <Agent id={e.target.id} />{cycle(e.target.id, e.data)}</>;
+      return <>Ran a {e.data.trigger} promotion cycle on {agent(e.target.id)}{cycle(e.target.id, e.data)}</>;
     case "class.distilled":
       return (
         <>
-          Distilled class <A href={classHref(e.target.id, e.data.canonical_hash, null)}>{shortHash(e.data.canonical_hash)}</A> of <Agent id={e.target.id} />
+          Distilled class <A href={classHref(e.target.id, e.data.canonical_hash, null)}>{shortHash(e.data.canonical_hash)}</A> of {agent(e.target.id)}
           {cycle(e.target.id, e.data)}
         </>
       );
     case "skill.activated":
-      return <>Activated <Skill agentId={e.data.agent_id} id={e.target.id} version={e.data.version} /> of <Agent id={e.data.agent_id} /> with {e.data.injection_role} authority<Reason text={e.data.reason} /></>;
+      return <>Activated {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)} with {e.data.injection_role} authority<Reason text={e.data.reason} /></>;
     case "skill.demoted":
-      return <>Demoted <Skill agentId={e.data.agent_id} id={e.target.id} version={e.data.version} /> of <Agent id={e.data.agent_id} /><Reason text={e.data.reason} /></>;
+      return <>Demoted {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)}<Reason text={e.data.reason} /></>;
     case "skill.deprecated":
-      return <>Deprecated <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
+      return <>Deprecated {skill(e.data.agent_id, e.target.id)} of {agent(e.data.agent_id)} {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
     case "skill.deviation_flagged":
       return (
         <>
-          Flagged <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> for review: {e.data.deviations} of {e.data.activations} activations took another path<Reason text={e.data.reason} />
+          Flagged {skill(e.data.agent_id, e.target.id)} of {agent(e.data.agent_id)} for review: {e.data.deviations} of {e.data.activations} activations took another path<Reason text={e.data.reason} />
         </>
       );
     case "skill_qualification.started":
       return (
         <>
-          Started paired-evaluation qualification of <Skill agentId={e.data.agent_id} id={e.target.id} /> of <Agent id={e.data.agent_id} /> as procedure{" "}
+          Started paired-evaluation qualification of {skill(e.data.agent_id, e.target.id)} of {agent(e.data.agent_id)} as procedure{" "}
           <A href={procedureHref(e.data.scope, e.data.procedure_id)}>{e.data.procedure_id}</A> (model {e.data.model})<Reason text={e.data.reason} />
         </>
       );
     case "skills.imported":
       return (
         <>
-          Imported {e.data.created.length} skill{e.data.created.length === 1 ? "" : "s"} into <Agent id={e.target.id} /> as shadow from {e.data.format === "zip" ? "a zip" : "one SKILL.md"}:{" "}
+          Imported {e.data.created.length} skill{e.data.created.length === 1 ? "" : "s"} into {agent(e.target.id)} as shadow from {e.data.format === "zip" ? "a zip" : "one SKILL.md"}:{" "}
           {e.data.duplicates.length} already present, {e.data.refused} refused{e.data.ignored ? `, ${e.data.ignored} other files ignored` : ""}.
         </>
       );
     case "memorizz.imported":
       return (
         <>
-          Imported MemoRizz documents into <Agent id={e.target.id} />: {e.data.workflows} runs, {e.data.skills.length} skills ({e.data.already_imported} already imported).
+          Imported MemoRizz documents into {agent(e.target.id)}: {e.data.workflows} runs, {e.data.skills.length} skills ({e.data.already_imported} already imported).
         </>
       );
     case "shadow_job.retried":
-      return <>Retried dead shadow evaluation job {e.target.id} of <Agent id={e.data.agent_id} />.</>;
+      return <>Retried dead shadow evaluation job {e.target.id} of {agent(e.data.agent_id)}.</>;
     case "persona_profile.viewed":
-      return <>Viewed the persona profile<Account />.</>;
+      return <>Viewed the persona profile{account}.</>;
     case "persona_reflection.requested":
-      return <>{e.data.trigger === "daily" ? "The daily review started a persona reflection" : "Requested a persona reflection"}<Account />.</>;
+      return <>{e.data.trigger === "daily" ? "The daily review started a persona reflection" : "Requested a persona reflection"}{account}.</>;
     case "persona_proposal.approved":
     case "persona_proposal.dismissed":
-      return <>{e.type === "persona_proposal.approved" ? "Approved" : "Dismissed"} persona suggestion {e.data.proposal_id}<Account /> (revision {e.data.revision}).</>;
+      return <>{e.type === "persona_proposal.approved" ? "Approved" : "Dismissed"} persona suggestion {e.data.proposal_id}{account} (revision {e.data.revision}).</>;
     case "persona_profile.paused":
     case "persona_profile.resumed":
-      return <>{e.type === "persona_profile.paused" ? "Paused" : "Resumed"} persona reflection<Account /> (revision {e.data.revision}).</>;
+      return <>{e.type === "persona_profile.paused" ? "Paused" : "Resumed"} persona reflection{account} (revision {e.data.revision}).</>;
     case "persona_daily_review.enabled":
     case "persona_daily_review.disabled":
-      return <>Turned daily persona review {e.type === "persona_daily_review.enabled" ? "on" : "off"}<Account /> (revision {e.data.revision}).</>;
+      return <>Turned daily persona review {e.type === "persona_daily_review.enabled" ? "on" : "off"}{account} (revision {e.data.revision}).</>;
     case "persona_change.undone":
-      return <>Undid the last persona change<Account /> (revision {e.data.revision}).</>;
+      return <>Undid the last persona change{account} (revision {e.data.revision}).</>;
     case "user.signed_out_everywhere":
-      return <>Signed <Target /> out everywhere<Reason text={e.data.reason} /></>;
+      return <>Signed {target} out everywhere<Reason text={e.data.reason} /></>;
     case "user.password_reset":
-      return <>Reset the password of <Target /> (signed out everywhere)<Reason text={e.data.reason} /></>;
+      return <>Reset the password of {target} (signed out everywhere)<Reason text={e.data.reason} /></>;
     case "webhook_endpoint.created":
     case "webhook_endpoint.updated":
       return (
@@ -233,7 +231,7 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       const d = e.data;
       return (
         <>
-          Forgot <Target />: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
+          Forgot {target}: {d.runs_forgotten} runs stripped of their private fields, {d.messages_deleted} messages,{" "}
           {d.persona_versions_deleted} persona versions, {d.proposals_deleted} proposals and {d.reviews_deleted} reflections deleted,{" "}
           {d.skills_cleared} skills kept without their sample queries<Reason text={d.reason} />
         </>
@@ -243,7 +241,7 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       const d = e.data;
       return (
         <>
-          Created <Target /> “{d.name}” on <Skill agentId={d.agent_id} id={d.skill_id} version={d.skill_version} /> of <Agent id={d.agent_id} />: {d.cases} cases ×{" "}
+          Created {target} “{d.name}” on {skill(d.agent_id, d.skill_id, d.skill_version)} of {agent(d.agent_id)}: {d.cases} cases ×{" "}
           {d.arms.map((a) => a.name).join(", ")} × {d.repetitions} repetitions, baseline {d.baseline_arm}, model {d.model}, bootstrap seed {d.bootstrap_seed}.
         </>
       );
@@ -254,14 +252,14 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       const ledger = d.ledger.procedure_id ? `${d.ledger.recorded} paired evaluations recorded to ${d.ledger.procedure_id}` : `nothing recorded to the ledger (${d.ledger.skipped})`;
       return (
         <>
-          Completed <Target /> of <Skill agentId={d.agent_id} id={d.skill_id} /> with {d.runs} runs; checks: {checks}; {ledger}<Reason text={d.reason} />
+          Completed {target} of {skill(d.agent_id, d.skill_id)} with {d.runs} runs; checks: {checks}; {ledger}<Reason text={d.reason} />
         </>
       );
     }
     case "experiment.cancelled":
       return (
         <>
-          Cancelled <Target /> of <Skill agentId={e.data.agent_id} id={e.data.skill_id} /> after {e.data.reported} reported runs<Reason text={e.data.reason} />
+          Cancelled {target} of {skill(e.data.agent_id, e.data.skill_id)} after {e.data.reported} reported runs<Reason text={e.data.reason} />
         </>
       );
   }

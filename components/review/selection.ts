@@ -12,11 +12,17 @@ export type SelectableRow = { key: string; selectHref: string };
 export function useUrlSelection<R extends SelectableRow>(opts: { rows: R[]; selected: string | null; detailId: string; filterId: string; copyValue: (row: R) => string | null; copyLabel: string }) {
   const router = useRouter();
   const toast = useToast();
+  // A row picked here highlights at once; when the URL's selection changes, it wins (state
+  // adjusted while rendering, not in an effect, so no frame shows the stale row).
   const [local, setLocal] = useState(opts.selected);
+  const [urlSelected, setUrlSelected] = useState(opts.selected);
+  if (urlSelected !== opts.selected) {
+    setUrlSelected(opts.selected);
+    setLocal(opts.selected);
+  }
   const [loading, start] = useTransition();
   const scrollOnArrive = useRef(false);
   useEffect(() => {
-    setLocal(opts.selected);
     if (scrollOnArrive.current && window.matchMedia("(max-width: 1279px)").matches) {
       document.getElementById(opts.detailId)?.scrollIntoView({ block: "start" });
     }

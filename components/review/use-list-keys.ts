@@ -1,7 +1,7 @@
 "use client";
 // Review-list shortcuts: j/k move the selection, c copies, / focuses the filter box. They
 // never fire while typing in a field, with a modifier held, or while a dialog is open.
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent } from "react";
 
 type Handlers = { move: (delta: 1 | -1) => void; copy: () => void; filterId: string };
 
@@ -11,24 +11,24 @@ function typing(target: EventTarget | null): boolean {
 }
 
 export function useListKeys(handlers: Handlers) {
-  const ref = useRef(handlers);
-  ref.current = handlers;
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey || typing(e.target)) return;
-      if (document.querySelector("dialog[open]")) return;
-      if (e.key === "j" || e.key === "k") {
-        e.preventDefault();
-        ref.current.move(e.key === "j" ? 1 : -1);
-      } else if (e.key === "c") {
-        e.preventDefault();
-        ref.current.copy();
-      } else if (e.key === "/") {
-        e.preventDefault();
-        document.getElementById(ref.current.filterId)?.focus();
-      }
+  // An effect event: the listener is added once and always calls the latest handlers.
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey || typing(e.target)) return;
+    if (document.querySelector("dialog[open]")) return;
+    if (e.key === "j" || e.key === "k") {
+      e.preventDefault();
+      handlers.move(e.key === "j" ? 1 : -1);
+    } else if (e.key === "c") {
+      e.preventDefault();
+      handlers.copy();
+    } else if (e.key === "/") {
+      e.preventDefault();
+      document.getElementById(handlers.filterId)?.focus();
     }
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+  });
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => onKey(e);
+    document.addEventListener("keydown", listener);
+    return () => document.removeEventListener("keydown", listener);
   }, []);
 }

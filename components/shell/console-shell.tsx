@@ -3,7 +3,7 @@
 // agent switcher, dark mode, the user menu and the read-only banner.
 import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
-import { Fragment, useEffect, useState } from "react";
+import { Fragment, useState } from "react";
 import type { Scope } from "@/lib/auth/access";
 import { INBOX_KINDS, INBOX_LABEL, inboxTotal, type InboxCounts } from "@/lib/console/inbox-words";
 import { SECTIONS } from "./sections";
@@ -28,8 +28,14 @@ export function ConsoleShell({ user, agents, inbox: rendered, scope, readOnly, c
   const agent = useScopedAgent(scope);
   const inbox = useInboxCounts(agent, scope.agent, rendered);
   const waiting = inboxTotal(inbox);
+  // The mobile menu closes when the page changes (state adjusted while rendering, not in an
+  // effect, so the new page never paints with the menu still open).
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [pathname]);
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (menuPath !== pathname) {
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
   const sections = SECTIONS.filter((s) => user.scopes.includes(s.scope));
 
   const nav = (

@@ -10,7 +10,13 @@ function Progress() {
   const pathname = usePathname();
   const search = useSearchParams();
   const [pending, setPending] = useState(false);
-  useEffect(() => setPending(false), [pathname, search]);
+  // The next page's URL ends the bar (state adjusted while rendering, not in an effect).
+  const url = `${pathname}?${search}`;
+  const [renderedUrl, setRenderedUrl] = useState(url);
+  if (renderedUrl !== url) {
+    setRenderedUrl(url);
+    setPending(false);
+  }
   useEffect(() => {
     // Bubbling to the document: a guard that cancels the navigation (unsaved settings) stops the event first.
     const onClick = (e: MouseEvent) => {

@@ -3,7 +3,7 @@
 // pre-paint script reads, so reloads never flash the other theme. The toggle also applies the
 // stored choice when it mounts: pages rendered entirely in the browser (Next's 403 and 404
 // responses) never ran that script.
-import { useEffect, useState } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 
 export const THEME_KEY = "proctor-theme";
 
@@ -16,12 +16,20 @@ function storedPrefersDark(): boolean {
   }
 }
 
+// The theme lives in the root element's class (the pre-paint script, the effect below and the
+// toggle all set it there); the button shows it by watching that attribute.
+function subscribeToTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+}
+const pageIsDark = () => document.documentElement.classList.contains("dark");
+
 export function ThemeToggle() {
-  const [dark, setDark] = useState<boolean | null>(null);
+  // Null on the server and while hydrating: the server cannot know the reader's choice.
+  const dark = useSyncExternalStore<boolean | null>(subscribeToTheme, pageIsDark, () => null);
   useEffect(() => {
-    const d = storedPrefersDark();
-    document.documentElement.classList.toggle("dark", d);
-    setDark(d);
+    document.documentElement.classList.toggle("dark", storedPrefersDark());
   }, []);
   function toggle() {
     const next = !document.documentElement.classList.contains("dark");
@@ -31,7 +39,6 @@ export function ThemeToggle() {
     } catch {
       // Private mode: the choice lasts for this page only.
     }
-    setDark(next);
   }
   return (
     <button

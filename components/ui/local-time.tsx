@@ -1,7 +1,9 @@
 "use client";
 // A timestamp in the reader's local time, with the exact ISO value on hover. The server
 // renders UTC (it does not know the reader's zone); the browser swaps in local time.
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
+
+const subscribeToNothing = () => () => {};
 
 function parse(iso: string | Date | null | undefined): Date | null {
   if (!iso) return null;
@@ -12,10 +14,9 @@ function parse(iso: string | Date | null | undefined): Date | null {
 export function LocalTime({ iso, fallback = "—" }: { iso: string | Date | null | undefined; fallback?: string }) {
   const value = parse(iso);
   const exact = value?.toISOString();
-  const [local, setLocal] = useState<string | null>(null);
-  useEffect(() => {
-    setLocal(exact ? new Date(exact).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : null);
-  }, [exact]);
+  // UTC while the server renders and the browser hydrates (the two must agree), local time after.
+  const inBrowser = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const local = inBrowser && exact ? new Date(exact).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : null;
   if (!exact) return <span>{fallback}</span>;
   return (
     <time dateTime={exact} title={exact} className="whitespace-nowrap">
