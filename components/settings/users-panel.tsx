@@ -65,6 +65,7 @@ export function UsersPanel({ currentUserId }: { currentUserId: string }) {
     onSuccess: (r) => {
       setEnding(null);
       // Your own sessions end too, this one included.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose: the client router's cache holds the signed-in session's pages
       if (r.user.id === currentUserId) return window.location.assign("/login");
       toast.success(`${r.user.email} is signed out everywhere.`);
     },

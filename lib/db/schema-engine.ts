@@ -23,8 +23,8 @@ let bindings: Promise<Bindings> | undefined;
 async function loadBindings(): Promise<Bindings> {
   const bgPath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
   const bg = await import(pathToFileURL(bgPath).href);
-  const module = new WebAssembly.Module(readFileSync(path.join(path.dirname(bgPath), "schema_engine_bg.wasm")));
-  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": bg });
+  const wasm = new WebAssembly.Module(readFileSync(path.join(path.dirname(bgPath), "schema_engine_bg.wasm")));
+  const instance = new WebAssembly.Instance(wasm, { "./schema_engine_bg.js": bg });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   // Where a panic's message goes; without it a panic surfaces as an unrelated TypeError.
