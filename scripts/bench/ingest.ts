@@ -5,9 +5,9 @@
 // to the no-op route at the same concurrency. Each phase starts after a warm-up of its route under
 // another agent (10,000 runs in batches, 200 single runs), as the floor's does: the figures are
 // the steady state's, not the route's first load and compilation. A batch phase is only 40
-// requests, so its request path warms slowly: with a few warm-up batches V8 is still compiling
-// (optimizing, on its helper threads) during the measured batches, which inflates the batch CPU
-// per run by about a third (docs/benchmarks.md#ingest); hence 20 warm-up batches.
+// requests, so its request path warms slowly: after 4 warm-up batches V8 still ran about 100
+// optimizing compilations on its helper threads during the measured batches (--trace-opt), 0.8 of
+// the phase's 2.6 s of server CPU; after 20, 0.3 s (0.125 → 0.090 ms per run, two runs each).
 // A script, not a test: it prints figures, the server's CPU per request or run, the targets and
 // PASS/FAIL per target, and exits non-zero when a PostgreSQL target fails.
 //
