@@ -54,7 +54,7 @@ export class UnresolvedReference extends DomainError {
   }
 }
 
-/** The agent's deletion has started: it takes no more writes (issue 16). */
+/** The agent's deletion has started: it takes no more writes. */
 export class AgentDeleting extends DomainError {
   constructor(agentId: string) {
     super("agent_deleting", `Agent '${agentId}' is being deleted; it accepts no more changes.`);

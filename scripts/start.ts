@@ -71,9 +71,9 @@ if (process.env.PROCTOR_SKIP_BUILD !== "1" && needsBuild()) {
   if (r.status !== 0) await shutdown(1, "build failed");
 }
 
-// tsx turned source maps on for every module, so Node read and parsed the map of each compiled
-// chunk Next.js loads (38 MB): a second of CPU per start, measured. Node's default (off) for those
-// chunks unless the operator asks for mapped stack traces with NODE_OPTIONS=--enable-source-maps.
+// tsx turns source maps on for every module, so Node would read and parse the map of each
+// compiled chunk Next.js loads (38 MB): about a second of CPU per start. Those chunks keep Node's
+// default (off) unless the operator asks for mapped stack traces with NODE_OPTIONS=--enable-source-maps.
 if (![...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].includes("--enable-source-maps")) process.setSourceMapsEnabled(false);
 const { default: next } = await import("next");
 const app = next({ dev: false, dir: root, hostname: "localhost", port });

@@ -83,9 +83,9 @@ async function main() {
   // Each suite starts as soon as what it needs is done, and suites that overlap print their
   // output whole when they end. Typecheck, unit and sdk beside the build; PGlite and the browser
   // as soon as the build is there; PostgreSQL when the browser is done (beside PGlite's tail).
-  // The machine's 2 cores are the limit. Measured (whole runs): this order 611 s; PostgreSQL
-  // waiting for PGlite too, 617 s; PostgreSQL first, PGlite after the browser, 30 s slower;
-  // PGlite with two workers, 678 s; all three at once, 690 s.
+  // On 2 cores the CPU is the limit, and this order is the fastest of those tried: running the
+  // three database suites at once, or PGlite with two workers, takes longer (the whole-run
+  // timings: docs/benchmarks.md#npm-test-suite-order).
   const build = first.find(([suite]) => suite === "build");
   const running: Promise<void>[] = [];
   const overlapping = first.length + (["pglite", "e2e", "postgres"] as const).filter((s) => selected.has(s)).length > 1;

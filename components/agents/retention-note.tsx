@@ -1,4 +1,4 @@
-// What an agent keeps and for how long (issue 16), one sentence each for runs and conversations,
+// What an agent keeps and for how long (README "Forgetting and retention"), one sentence each for runs and conversations,
 // from its own settings or the instance defaults.
 import { effectiveRetention, retentionDefaultsFromEnv } from "@/lib/learning/monitor/retention";
 

@@ -1,7 +1,7 @@
 "use client";
 // The console's links. Next.js prefetches a link as soon as it scrolls into view: the runs page
-// alone has about fifty, so every page view sent ~50 prefetch requests, each a server render
-// (measured on /workflows/runs). Here a link is prefetched when someone reaches for it (pointer
+// alone has about fifty, so every page view would send ~50 prefetch requests, each a server
+// render. Here a link is prefetched when someone reaches for it (pointer
 // over it, focus, touch), which still starts the request before the click lands.
 import NextLink from "next/link";
 import { useRouter } from "next/navigation";

@@ -1,5 +1,5 @@
-// A three-arm experiment end to end, offline (issue 17, seed 000 "Measuring whether skills
-// help"): the agent records a few successful refunds, a promotion cycle distills them into a
+// A three-arm experiment end to end, offline (seed 000 "Measuring whether skills help"): the
+// agent records a few successful refunds, a promotion cycle distills them into a
 // shadow skill, and an experiment measures that skill against the raw workflows it came from —
 // baseline (three raw workflows), the skill at user authority, the same skill as a developer
 // message — on held-out requests. The agent's model is the `openai` client against a loopback

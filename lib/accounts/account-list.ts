@@ -19,7 +19,7 @@ export type AccountRow = {
 export type AccountQuery = { q?: string; agent?: string; pending?: boolean; page: number; pageSize: number };
 
 export async function listAccounts(db: Db, o: AccountQuery): Promise<{ rows: AccountRow[]; total: number }> {
-  // One agent's, or every agent's but those being deleted (hidden at once, issue 16).
+  // One agent's, or every agent's but those being deleted (hidden at once, as the deletion starts).
   const agentRuns = o.agent ? Prisma.sql`AND agent_id = ${o.agent}` : Prisma.sql`AND agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
   const like = o.q ? `%${likeEscape(o.q)}%` : null;
   const rows = await db.$queryRaw<

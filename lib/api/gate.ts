@@ -161,7 +161,7 @@ function problemsForBareErrors(res: ServerResponse) {
     if (!bare || res.headersSent || /json|application\/x-protobuf/.test(String(type ?? ""))) return false;
     const requestId = randomUUID();
     if (status >= 500) console.error(`[${requestId}] the framework answered ${status} without a problem body`);
-    // A framework 500 is answered as the API's 503 `unavailable` (api.md: a 5xx carries no internal text).
+    // A framework 500 is answered as the API's 503 `unavailable` (a 5xx of the agent API carries no internal text).
     const err = new ProblemError(bare[0], bare[1]);
     problem = JSON.stringify(problemBody(err.code, err.detail, requestId));
     writeHead(err.status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(problem), "x-request-id": requestId, "cache-control": "no-store" });

@@ -1,4 +1,5 @@
-// RFC 9457 problem+json errors. `code` values are part of the agent API contract (api.md).
+// RFC 9457 problem+json errors. `code` values are part of the agent API's published contract
+// (each operation's problem answers are listed in GET /api/v1/openapi.json): add codes, never rename one.
 // Domain errors (lib/errors.ts) become problems here and nowhere else.
 import { DomainError, type FieldError } from "../errors";
 
@@ -13,11 +14,11 @@ export type ProblemCode =
   | "payload_too_large"
   | "rate_limited"
   | "unavailable"
-  /** The key's secret is right but the key is past its expiry (issue 13). */
+  /** The key's secret is right but the key is past its expiry. */
   | "key_expired"
-  /** A reference names nothing stored: an evidence_ref's run or trace (issue 12). */
+  /** A reference names nothing stored: an evidence_ref's run or trace (README "API keys"). */
   | "unresolved_reference"
-  /** The agent's deletion has started: every write about it is refused (issue 16). */
+  /** The agent's deletion has started: every write about it is refused. */
   | "agent_deleting"
   | "method_not_allowed"
   | "unsupported_media_type"

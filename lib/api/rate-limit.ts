@@ -1,12 +1,10 @@
 // API rate limits, held in the database so that every web process enforces one limit per key
-// (issue 18): a GCRA (generic cell rate algorithm) state per API key, its theoretical arrival
-// time, in api_key_rate_limits (UNLOGGED: a crash forgets the counters, which only forgives a
-// burst). One statement per request on the plain pg pool, prepared once per connection; the clock
-// is the database's, so processes on several hosts agree. Quick PostgreSQL ingestion runs before →
-// after (`npm run bench:ingest -- --quick`, a machine at load 25 to 40 on 2 cores): batches 0.690 →
-// 0.490 ms server CPU per run (52 % of the INSERT ceiling both), single runs 8.60 → 6.87 ms per
-// request: nothing out of the noise; the statement costs about one `SELECT 1` of client CPU
-// (docs/fleet-state.md).
+// (docs/fleet-state.md): a GCRA (generic cell rate algorithm) state per API key, its theoretical
+// arrival time, in api_key_rate_limits (UNLOGGED: a crash forgets the counters, which only
+// forgives a burst). One statement per request on the plain pg pool, prepared once per
+// connection; the clock is the database's, so processes on several hosts agree. The statement
+// costs about one `SELECT 1` of client CPU, and the benchmarks' floor route pays it too
+// (docs/fleet-state.md has the measurement).
 import { Prisma } from "../db/generated/client";
 import { queryRows, type Db } from "../db/prisma";
 

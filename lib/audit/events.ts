@@ -101,7 +101,7 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     name: z.string(),
     prefix: z.string(),
     scopes: z.array(z.string()),
-    // Bindings and expiry (issue 12, 13); absent from rows written before them.
+    // Bindings and expiry: optional, since rows written before keys had them lack them.
     tenant: z.string().nullable().optional(),
     agents: z.array(z.string()).optional(),
     evaluator_id: z.string().nullable().optional(),

@@ -32,9 +32,9 @@ export type Scope =
   | "ledger:propose"
   /** Evaluators record paired evaluations, as the one evaluator_id their key is bound to. */
   | "ledger:evaluate"
-  /** Forget an account: its conversations, persona and the private fields of its runs (issue 16). */
+  /** Forget an account: its conversations, persona and the private fields of its runs (README "Forgetting and retention"). */
   | "accounts:forget"
-  /** Experiments and their reports (issue 17): case requests and answers are run data, as learning:read shows. */
+  /** Experiments and their reports: case requests and answers are run data, as learning:read shows. */
   | "experiments:read"
   /** Agents run experiments: pull assignments, ask an arm's context, report runs. */
   | "experiments:run"

@@ -1,7 +1,7 @@
 // API keys: "pk_<prefix>_<secret>". Only the prefix and a sha256 of the whole key are stored;
 // the secret is shown once. Keys are 190 bits of randomness, so a fast hash is enough.
-// The key check runs on the plain pg pool (every agent request pays it): Prisma 143 µs of client
-// CPU per check, pg 39 µs; 1,367 vs 5,302 checks/s at concurrency 8 (scripts/bench/pg-path.ts).
+// The key check runs on the plain pg pool (every agent request pays it): through Prisma it costs
+// several times pg's client CPU (`npm run bench:pg-path`, docs/benchmarks.md#pg-path).
 // Rotation keeps the record and its prefix: the secret before the last rotation stays valid
 // until previous_valid_until (PROCTOR_API_KEY_ROTATION_GRACE_HOURS, default 24), so the same
 // single-row lookup checks both. Nothing about a key is cached: a revocation, expiry or rotation

@@ -1,4 +1,4 @@
-// What a bound API key reaches (issue 12, seed 001's trust boundary): its one ledger tenant,
+// What a bound API key reaches (README "API keys", bindings): its one ledger tenant,
 // its agents and, for an evaluator key, its one evaluator_id. Scope strings in a request are
 // not authentication: a request naming anything else is refused (403), and reads of records
 // found by their own id (a run, a skill) treat another agent's as not found.

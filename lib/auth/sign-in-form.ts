@@ -1,7 +1,7 @@
 // The credentials sign-in form, parsed once. The route throttles on the email parsed here and
 // hands next-auth a form rebuilt from the same values, so the email that is throttled is the
-// email that authenticates (a form with two `email` fields used to be throttled on the first
-// and signed in with the last). A field given twice is refused outright.
+// email that authenticates (otherwise a form with two `email` fields could be throttled on the
+// first and signed in with the last). A field given twice is refused outright.
 import { z } from "zod";
 import { Validation } from "../errors";
 

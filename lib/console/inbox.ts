@@ -2,7 +2,7 @@
 // each read with the condition its own page uses (skill readiness, class_review_status, the
 // deviation flag, ledger state, persona proposals, dead jobs). Only the kinds the user may
 // read are counted, all in one statement after the agents' configuration: the sidebar asks on
-// every page. Agents being deleted (deleting_at, issue 16) count nowhere.
+// every page. Agents being deleted (deleting_at) count nowhere.
 import "server-only";
 import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";

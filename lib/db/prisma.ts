@@ -1,9 +1,9 @@
 // Builds a Prisma client on the pg adapter. The app's singleton (client.ts) and the
 // launcher, worker, scripts and tests all get their clients here. The client's pg pool is
-// reachable through pgPool() for the few hot paths where Prisma's per-query cost (1.7 to 3.7
-// times pg's client CPU, scripts/bench/pg-path.ts) is the bottleneck; they share its connections
-// and its limit (queryRows sends a tagged template there). Each such file's header gives its
-// figure; everything else uses Prisma.
+// reachable through pgPool() for the few hot paths where Prisma's per-query cost (a multiple of
+// pg's client CPU, `npm run bench:pg-path`; docs/benchmarks.md#pg-path) is the bottleneck; they
+// share its connections and its limit (queryRows sends a tagged template there). Each such
+// file's header says why it pays off there; everything else uses Prisma.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/client";

@@ -20,8 +20,8 @@ export const MAY_HOLD_UNSTORABLE = /\\u(?:0000|d[89a-f])/i;
  * `checkText` false checks only the nesting (for text known to hold no such characters).
  */
 export function findUnstorableText(value: unknown, path = "", depth = 0, checkText = true): FieldError | null {
-  // The path is written only for a problem: writing one for every node of a batch of runs was
-  // most of the walk's cost. `at` holds the keys down to the node being looked at.
+  // The path is written only for a problem: writing one for every node of a batch of runs would
+  // be most of the walk's cost. `at` holds the keys down to the node being looked at.
   const at: (string | number)[] = [];
   const message = problemAt(value, depth, checkText, at);
   if (message === null) return null;

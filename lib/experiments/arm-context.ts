@@ -1,4 +1,4 @@
-// Exactly one arm's context (issue 17): the baseline's n successful raw workflows of
+// Exactly one arm's context: the baseline's n successful raw workflows of
 // the skill's class and no skill; the skill alone at user authority; the same skill alone as a
 // developer message (after the experiment's provider mapping); or nothing. Proctor builds it,
 // so the facts the seed's checks read (raw workflow count, developer message, the skill body's

@@ -1,4 +1,4 @@
-// Into the ledger (issue 17): on completion every skill-arm case becomes one paired evaluation
+// Into the ledger: on completion every skill-arm case becomes one paired evaluation
 // of the skill's ledger procedure — candidate = the skill arm, baseline = the raw-workflow
 // baseline arm, utilities = their combined task accuracy on the case (mean over repetitions),
 // costs = the skill arm's mean total tokens and end-to-end latency — recorded as the procedure's

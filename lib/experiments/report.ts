@@ -1,4 +1,4 @@
-// The experiment report (issue 17): everything the report page, its CSV/JSON exports, the agent
+// The experiment report: everything the report page, its CSV/JSON exports, the agent
 // API and the ledger hand-off show, recomputed from the stored cases and runs on every read
 // (nothing derived is stored, so the figures always equal a recount from the runs).
 import type { Db, Tx } from "../db/prisma";

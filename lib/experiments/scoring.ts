@@ -1,5 +1,5 @@
-// Experiment scoring (issue 17): pure functions from stored cases and runs to the report's
-// figures. Accuracy per run, means per (case, arm) over
+// Experiment scoring: pure functions from stored cases and runs to the report's figures.
+// Accuracy per run, means per (case, arm) over
 // repetitions, aggregates as the mean of the case means (every case weighs the same), each
 // treatment's delta from the baseline arm paired by case, and a paired bootstrap 95 % interval
 // for each delta drawn with a seeded PRNG (pure-rand), so the same seed gives the same interval.

@@ -22,7 +22,7 @@ registerJobHandler(PROMOTION_CYCLE_JOB, async (database, _payload, agentId) => {
   }
 });
 
-// Run and conversation retention (issue 16): at worker start and hourly.
+// Run and conversation retention: at worker start and hourly.
 registerPeriodicTask("retention", (database) => applyRetention(database));
 // Deleting an agent in batches, after the operation marked it (operations/delete-agent.ts).
 registerJobHandler(AGENT_DELETION_JOB, (database, payload, agentId) => runAgentDeletionJob(database, payload, agentId));

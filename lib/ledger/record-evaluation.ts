@@ -9,13 +9,11 @@
 // radius needs ln, whose last bit differs between libms, so the function asks for it and the
 // call is repeated with the radius computed here (lib/ledger/arithmetic.ts), as the spec's
 // arithmetic is bit-exact.
-// The call goes straight to the client's pg pool: a single-row UPDATE costs the client 237 µs
-// of CPU through Prisma, 103 µs through pg, at concurrency 8 (scripts/bench/pg-path.ts).
-// In process, 8 clients on 8 procedures (scripts/bench/ledger.ts --quick, shared 2-core machine,
-// load 4–5): 1599 and 1434 evaluations/s against a plain single-row transaction ceiling of 2216
-// and 2021/s (72 %, 71 %); the former read-then-commit statements made 768/s against 2418/s
-// (32 %, load 7). A one-off probe reading the database backends' /proc CPU: 0.34 ms per evaluation, flat
-// as receipts accumulate, against 0.19 ms per ceiling transaction.
+// The call goes straight to the client's pg pool: through Prisma a single-row UPDATE costs the
+// client about twice the CPU (`npm run bench:pg-path`), and the row lock is held meanwhile.
+// `npm run bench:ledger` holds evaluations to at least half the rate of plain single-row
+// transactions on the same database; a read-then-commit sequence of statements stays well
+// below that (figures: docs/benchmarks.md#ledger).
 import { pgPool, type Db } from "../db/prisma";
 import { hoeffdingRadius } from "./arithmetic";
 import { LedgerError, type LedgerErrorKind } from "./errors";

@@ -105,7 +105,7 @@ export async function listThreads(
   const agent = f.agentId ?? null;
   const user = f.userId ?? null;
   const like = f.search ? containing(f.search) : null;
-  // Agents being deleted are hidden at once (issue 16).
+  // Agents being deleted are hidden at once (README "Deleting an agent and exporting data").
   const live = Prisma.sql`agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
   const threads = Prisma.sql`
     SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (

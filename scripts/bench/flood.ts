@@ -1,13 +1,12 @@
 // `npm run bench:flood`: an anonymous flood of 10 MB request bodies against the built console on
-// PostgreSQL (issue 13): 16 concurrent clients for 2 minutes (15 s with --quick), each sending
+// PostgreSQL: 16 concurrent clients for 2 minutes (15 s with --quick), each sending
 // whole 10 MB bodies, by turns with a Content-Length and chunked, to console pages, console JSON
 // routes, server-action posts, the agent API without a key, and the sign-in form, some with a
 // forged session cookie. The gate in front of Next (lib/api/gate.ts) must answer each before
 // reading it. Prints the status histogram and the server's peak RSS; PASS only if the peak stays
 // under 1 GiB and every request got an answer, 401 or 413.
-// Full run (2026-12-01, the shared 2-core machine under other load): 339 requests in 120 s
-// (3.3 GiB sent), 140 × 401 and 199 × 413, server RSS 387 MiB idle → 411 MiB peak. Before the
-// gate, 64 such requests moved it from 336 to 629 MiB (issue 13).
+// Without that gate a few dozen such requests add hundreds of MiB to the server's RSS; figures
+// in docs/benchmarks.md#flood.
 // Knobs (environment): BENCH_FLOOD_SECONDS (120; 15 with --quick), BENCH_CONCURRENCY (16).
 import http from "node:http";
 import { startTestServer } from "../../tests/helpers/server.ts";

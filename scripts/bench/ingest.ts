@@ -5,17 +5,17 @@
 // to the no-op route at the same concurrency. Each phase starts after a warm-up of its route under
 // another agent (10,000 runs in batches, 200 single runs), as the floor's does: the figures are
 // the steady state's, not the route's first load and compilation. A batch phase is only 40
-// requests, so its request path warms slowly: after 4 warm-up batches V8 still ran about 100
-// optimizing compilations on its helper threads during the measured batches (--trace-opt), 0.8 of
-// the phase's 2.6 s of server CPU; after 20, 0.3 s (0.125 → 0.090 ms per run, two runs each).
+// requests, so its request path warms slowly: with a few warm-up batches V8 is still compiling
+// (optimizing, on its helper threads) during the measured batches, which inflates the batch CPU
+// per run by about a third (docs/benchmarks.md#ingest); hence 20 warm-up batches.
 // A script, not a test: it prints figures, the server's CPU per request or run, the targets and
 // PASS/FAIL per target, and exits non-zero when a PostgreSQL target fails.
 //
 // The server runs without its in-process worker (PROCTOR_WORKER=0, as web processes do when
 // workers run apart), so the figures are the request path's own: the promotion cycles that
 // ingestion queues at the cadence mark are measured by bench:learning. BENCH_WORKER=inline keeps
-// the worker in the server, whose cycles are then counted per request (on 40,000 stored runs at
-// the default cadence of 25: single runs 4.29 vs 1.71 ms of server CPU, batch 0.415 vs 0.160 ms).
+// the worker in the server, whose cycles are then counted per request (at the default cadence of
+// 25 they more than double the server CPU per run).
 //
 // Knobs (environment): BENCH_RUNS (20000; 2000 with --quick), BENCH_SINGLE_RUNS (same),
 // BENCH_BATCH_SIZE (500), BENCH_BATCH_CONCURRENCY (1), BENCH_CONCURRENCY (16),

@@ -1,4 +1,4 @@
-// `npm run bench:lifecycle` (issue 16), on PostgreSQL against the built console with its
+// `npm run bench:lifecycle`, on PostgreSQL against the built console with its
 // in-process worker:
 // (a) an agent with 50,000 runs (plus their classes, daily counts, distinct queries and
 //     conversations; 10,000 with --quick) deleted through DELETE /api/v1/agents/{id} while a probe
@@ -10,15 +10,8 @@
 //     (the same rows read by this process straight from PostgreSQL in keyset batches, no HTTP, no
 //     JSON building), and the peak RSS beside the idle RSS (ceiling 1 GiB).
 // Runs are seeded with SQL (generate_series), not through the API.
-// Full run (2026-12-01, the shared 2-core machine at a load average of ~25 from other work):
-// (a) 112,161 rows (50,000 runs) deleted in 12.3 s, 70 batches of ≤ 2,000 rows, longest batch
-//     608 ms, longest open transaction of any session 956 ms; probe /api/health p50 147 ms,
-//     p99/max 2.4 s, /agents p50 329 ms, p99/max 4.1 s, no failures (the latencies are the load's).
-// (b) 100,000 runs (147 MiB) exported in 55.1 s = 1,816 rows/s against 13,679 rows/s read
-//     straight from PostgreSQL; server RSS 430 MiB idle, 484 MiB peak. The gap is Prisma's row
-//     decoding and the JSON of each run. Since then the export reads each page with one raw
-//     statement on the pg pool (lib/learning/capture/workflow-export.ts gives an in-process comparison); this
-//     benchmark could not start its console on the overloaded machine to measure it end to end.
+// Targets: every run deleted and exported, the longest deletion batch under 1 s, the probe
+// answered throughout, the server's peak RSS under 1 GiB. Figures: docs/benchmarks.md#lifecycle.
 import http from "node:http";
 import pg from "pg";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer } from "../../tests/helpers/server.ts";

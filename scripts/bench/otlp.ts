@@ -10,16 +10,10 @@
 // phase follows a warm-up under another agent (a tenth of the traces, then their runs in
 // batches). Needs a production build; exits non-zero when a target fails.
 //
-// First figures (--quick, PostgreSQL, this 2-core machine at load average ~15 from other work):
-// exports staged at 765 spans/s; 68 spans/s (11 runs/s) until every run existed, beside the batch
-// API's 270 runs/s for the same runs. The assembly was the bottleneck: one worker job per trace,
-// each a handful of round trips run one after another.
-// Assembly in batches (the worker hands up to 200 due assembly jobs to one call: one ingestion per
-// agent, one conversation statement, one update of the traces), --quick, same machine at load
-// average ~30, before → after in back-to-back runs: 42 → 164 spans/s ingested (7 → 27 runs/s),
-// beside the batch API's 145 and 95 runs/s in the same runs (the load rose between them): from 5 %
-// to 28 % of the batch API's rate. What remains is mostly the staging of the exports themselves
-// (268 spans/s staged, 6.7 of the 11 s) and the settle time.
+// The worker assembles settled traces in batches (up to 200 due assembly jobs per call: one
+// ingestion per agent, one conversation statement, one update of the traces), so the end-to-end
+// rate is mostly the staging of the exports themselves and the settle time. Figures and their
+// history: docs/benchmarks.md#otlp.
 //
 // Knobs (environment): BENCH_TRACES (3000; 300 with --quick), BENCH_TRACES_PER_EXPORT (50),
 // BENCH_CONCURRENCY (4), BENCH_SETTLE_MS (200: the console's PROCTOR_OTLP_SETTLE_MS).
@@ -37,10 +31,9 @@ const SETTLE_MS = process.env.BENCH_SETTLE_MS ?? "200";
 const VERBS = ["refund", "cancel", "track", "upgrade", "reschedule", "invoice", "unlock", "transfer"];
 const NOUNS = ["order", "subscription", "shipment", "account", "booking", "payment", "device", "ticket"];
 /**
- * No CPU target: the issue restating the targets sets none for OTLP, and these figures are where
- * its cost stands (a CPU profile of the OTLP phase, main thread: the export route's protobuf
- * decoding and toObject ~17 %, span-to-run mapping ~9 %, Prisma's reads and result mapping in
- * the assembly ~15 %, the ingestion itself ~10 %). The targets are completeness and memory.
+ * No CPU target: OTLP ingestion has no agreed CPU budget yet, so these figures report where its
+ * cost stands beside the floor and the batch API (docs/benchmarks.md#otlp has a CPU profile of
+ * where it goes). The targets are completeness and memory.
  */
 ensureBuild();
 const server = await startTestServer({

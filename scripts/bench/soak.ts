@@ -1,5 +1,5 @@
 // `npm run bench:soak`: a mixed load held for 10 minutes (`--minutes N`; 1 with --quick)
-// against a fleet on one new PostgreSQL database (issue 18): two web processes with
+// against a fleet on one new PostgreSQL database (docs/deploy.md): two web processes with
 // PROCTOR_WORKER=0 on two ports sharing NEXTAUTH_SECRET, and two `npm run worker` processes.
 // Each kind of request fires at a fixed rate, alternating between the two web processes:
 // single-run ingestion, 20-run batches, /context calls, console page loads with a session
@@ -10,11 +10,8 @@
 // RSS_SLOPE_CEILING. A request still unanswered when its kind already has MAX_IN_FLIGHT open is
 // not sent and counted as dropped: the fleet did not keep the rate (FAIL).
 // Knobs (environment): BENCH_SOAK_SCALE (1: multiplies every rate).
-// First runs (2026-12-01) were on the shared 2-core machine at a load average of 35–40 from other
-// builds and test suites: `--minutes 3` at BENCH_SOAK_SCALE=0.25 answered in 10–200 s (p50
-// 12–130 s by kind), dropped a third of the scheduled requests, and the web processes' RSS still
-// climbed (+23 and +32 MiB/min, 303–422 MiB) while their request queues grew: FAIL, and no figure
-// of Proctor's. The 10-minute run at full rates needs a machine of its own.
+// The 10-minute run at full rates needs a machine of its own: on one shared with other builds
+// the queues grow and the verdict measures that load, not Proctor (docs/benchmarks.md#soak).
 import { randomBytes } from "node:crypto";
 import { callAction } from "../../tests/helpers/actions.ts";
 import { login, type Caller } from "../../tests/helpers/http.ts";

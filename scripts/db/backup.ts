@@ -1,4 +1,4 @@
-// `npm run db:dump -- <file>` and `npm run db:restore -- <file>` (issue 16): one backup command
+// `npm run db:dump -- <file>` and `npm run db:restore -- <file>` (README "Backups"): one backup command
 // for both databases, chosen as the console chooses (DATABASE_URL set: PostgreSQL; else the
 // embedded PGlite in PROCTOR_DATA_DIR, default ./.data).
 // - PostgreSQL: pg_dump --format=custom (a consistent snapshot; the console may keep running) and

@@ -1,4 +1,4 @@
-// The learning settings form in daily use (issue 15): sections, changed fields marked and
+// The learning settings form in daily use: sections, changed fields marked and
 // counted in the save bar, errors in words next to their field, a warning before a link drops
 // unsaved changes, and a saved value surviving a reload; a list page past its last page says so.
 // At 1440 px, then 375 px; screenshots under tests/e2e/artifacts/forms-*.png.

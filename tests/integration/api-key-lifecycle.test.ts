@@ -1,4 +1,4 @@
-// API keys over their life (issue 13) on the real server: optional expiry (401 key_expired once
+// API keys over their life (README "API keys") on the real server: optional expiry (401 key_expired once
 // past, only to a caller holding the secret), rotation (a new secret for the same record, the
 // old one valid for the grace period), last use and client address recorded at most once a
 // minute, all shown in Settings → API keys; create, rotate and revoke audited without secrets.

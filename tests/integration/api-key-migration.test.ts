@@ -1,4 +1,4 @@
-// The API key migration (issue 12): keys stored before the ledger scopes split keep what they
+// The API key migration (README "API keys", scopes): keys stored before the ledger scopes split keep what they
 // could do that an agent should (ingest keys get ledger:propose, never ledger:evaluate), stay
 // unbound and without expiry, and still authenticate afterwards with the same secret.
 import pg from "pg";

@@ -1,4 +1,4 @@
-// Backups as the README describes them (issue 16), with `npm run db:dump` / `npm run db:restore`
+// Backups as the README describes them ("Backups"), with `npm run db:dump` / `npm run db:restore`
 // (scripts/db/backup.ts): on PostgreSQL, pg_dump of the running console's database restored with
 // pg_restore into a new database; embedded, PGlite's dumpDataDir() tarball loaded into a new data
 // directory. Either way a console started on the copy is healthy and serves the data written

@@ -1,4 +1,4 @@
-// Data lifecycle (issue 16): exports and deleting an agent. Runs on both engines: the deletion's
+// Data lifecycle (README "Deleting an agent and exporting data"): exports and deleting an agent. Runs on both engines: the deletion's
 // batches and row locks, the ingestion guard and the keyset-paged export are engine SQL.
 // The server runs no worker (shared server 2), so the deletion stays "under way" until this file
 // starts one, with a small batch size so that every table takes several batches.

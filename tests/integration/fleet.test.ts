@@ -1,4 +1,4 @@
-// Proctor as a fleet (issue 18): two web processes on two ports sharing NEXTAUTH_SECRET and two
+// Proctor as a fleet (docs/deploy.md, docs/fleet-state.md): two web processes on two ports sharing NEXTAUTH_SECRET and two
 // worker processes, all on one PostgreSQL, with traffic spread over both web processes. What one
 // process changes holds in every other at once (sessions, API keys, agent settings read by
 // /context, the API rate limit), the cadence runs one promotion cycle per mark, shadow evaluation

@@ -1,4 +1,4 @@
-// Data lifecycle (issue 16) on both databases: forgetting an account leaves none of its text in
+// Forgetting and retention (README "Forgetting and retention") on both databases: forgetting an account leaves none of its text in
 // any table (every text and jsonb column is searched for a marker planted in its query, step
 // arguments and results, answer, messages and persona goals) while class statistics still equal
 // a recount and its skill stays; a reflection racing the forget writes nothing and a later

@@ -1,4 +1,4 @@
-// OTLP/HTTP trace ingestion (issue 14 item 1) on the built console: exports made by the
+// OTLP/HTTP trace ingestion (README "OpenTelemetry ingestion") on the built console: exports made by the
 // OpenTelemetry SDK's own serializers, protobuf and JSON, become the same run through the
 // worker's assembly (many traces per claim); split exports make one run, re-exports none; refusals are OTLP Status
 // bodies; examples/otel-agent runs against the console. Both databases: the staging statement

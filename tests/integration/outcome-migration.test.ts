@@ -1,5 +1,5 @@
 // The outcome_order_v1_1 migration on a database an older release left behind: stored runs are
-// judged again under api.md v1.1 (the same verdicts as lib/learning/capture/outcome.ts reaches for their
+// judged again under the v1.1 outcome order (the same verdicts as lib/learning/capture/outcome.ts reaches for their
 // bodies), the class statistics of changed classes are recounted, and the migration tells how
 // many runs changed through a notice that `npm run db:migrate` and `npm start` print.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

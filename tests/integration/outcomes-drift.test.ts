@@ -1,4 +1,4 @@
-// Issue 12, points 1 and 4, through the HTTP API (responses checked against the contract) and
+// Outcomes and drift through the HTTP API (responses checked against the contract) and
 // the console pages: runs that end on a failed step are failures (no skill is learned from them
 // and the class shows the error type as its failure mode), and drift is judged on the procedure
 // (runs that list a skill but take another path are stored deviations, flagged for review past

@@ -1,4 +1,4 @@
-// DATABASE_READ_URL (issue 18): the console pages' loaders read from the replica while sign-in,
+// DATABASE_READ_URL (docs/deploy.md "Read replica"): the console pages' loaders read from the replica while sign-in,
 // console actions and the agent API use the primary. A second database stands in for the
 // replica: migrated, holding rows the primary does not, and read-only like a hot standby, so
 // any write sent there fails. PostgreSQL only (POSTGRES_ONLY in vitest.integration.config.ts).

@@ -1,4 +1,4 @@
-// Request hygiene and browser hardening over HTTP (issue 13): poisoned JSON-text arguments, NUL
+// Request hygiene and browser hardening over HTTP (SECURITY.md): poisoned JSON-text arguments, NUL
 // bytes and out-of-range numbers in addresses, bad UTF-8 in paths, bodies from anonymous callers
 // refused before they are read, 401/404/405/415 as problem+json, the origin rules, and the
 // security headers with a per-request script nonce.

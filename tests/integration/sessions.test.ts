@@ -1,4 +1,4 @@
-// Sign-in and sessions as an attacker tries them (issue 13, items 1, 3, 4 and 9): the throttle
+// Sign-in and sessions as an attacker tries them (README "Console sign-in and sessions"): the throttle
 // cannot be sidestepped with a second `email` field or by spreading guesses over addresses or
 // accounts, sign-in sends people only to paths on this site, and sessions end for good on
 // sign-out, deactivation, a role change, a password reset and "Sign out everywhere". Cookies are

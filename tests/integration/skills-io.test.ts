@@ -1,8 +1,8 @@
-// Skills in and out (issue 14, items 3 and 4): an agent's skills exported as an Agent Skills zip
+// Skills in and out (README "Sending runs", Agent Skills): an agent's skills exported as an Agent Skills zip
 // and imported into another agent as SHADOW skills at user authority, with the same SKILL.md
 // body; the same text again is a duplicate; a refused archive writes nothing; MemoRizz documents
 // import with their reference hashes, statuses and demotion history, and a second run imports none.
-// Both databases (issue 14's "done when"): the import's SQL (skill and class writes, the archive
+// Both databases: the import's SQL (skill and class writes, the archive
 // gate's reads) runs on each.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// `npm start` and `<data dir>/embedded.url` (issue 13, item 8): only the process that wrote the
+// `npm start` and `<data dir>/embedded.url` (README "Configuration", PROCTOR_DATA_DIR): only the process that wrote the
 // file removes it. A start on DATABASE_URL shares the data dir with an embedded instance that
 // wrote it, and must leave it on SIGTERM; an embedded start writes it and removes it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";

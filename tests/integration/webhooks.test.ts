@@ -1,4 +1,4 @@
-// Signed webhooks (issue 14, item 5) on the real server: endpoints added, edited and redelivered
+// Signed webhooks (README "Webhooks") on the real server: endpoints added, edited and redelivered
 // through the console's actions; events written in the transaction of the change (skill
 // lifecycle by trigger, readiness from shadow evaluation, a dead job), delivered by the worker
 // (run in this process, as shadow-evaluation does, with a short backoff) to a loopback receiver

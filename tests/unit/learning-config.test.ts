@@ -10,7 +10,7 @@ describe("learning configuration (learningConfigSchema)", () => {
       min_success_rate: 0.8,
       min_distinct_queries: 2,
       max_days_since_last_seen: 30,
-      // Review first (issue 12): nothing goes ACTIVE without an admin unless the agent opts out.
+      // Review first: nothing goes ACTIVE without an admin unless the agent opts out.
       require_shadow: true,
       auto_activate: false,
       require_qualification: false,

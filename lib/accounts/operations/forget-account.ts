@@ -1,4 +1,4 @@
-// Forget an account (issue 16): in one transaction, its conversation messages, persona (the
+// Forget an account (README "Forgetting and retention"): in one transaction, its conversation messages, persona (the
 // profile row with its goals, every version, proposal and reflection) and queued daily reviews
 // are deleted, and the private fields of its runs removed (lib/learning/monitor/run-privacy.ts) with the
 // runs marked forgotten. Class statistics and skills stay exact: runs keep their identity,

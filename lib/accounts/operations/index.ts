@@ -1,2 +1,2 @@
-// Every state change of an account as a whole (issue 16), by name; each takes (db, input, by).
+// Every state change of an account as a whole, by name; each takes (db, input, by).
 export { forgetAccount, type ForgetAccountInput, type ForgetAccountReport } from "./forget-account";

@@ -291,7 +291,7 @@ export const v1 = {
     responses: { 200: ok("{procedure: record | null}", ledgerOut.selectResponse) },
   },
 
-  // Experiments (lib/experiments, issue 17): the agent runs the cases, Proctor serves each arm's
+  // Experiments (lib/experiments): the agent runs the cases, Proctor serves each arm's
   // context and scores. Found by their own id: a key bound to other agents gets 404 (in the route).
   createExperiment: {
     method: "POST", path: `${agentPath}/experiments`, tag: "experiments",

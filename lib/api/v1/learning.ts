@@ -1,5 +1,5 @@
-// zod schemas of the learning engine's API that exist only on the wire (api.md: promotion,
-// skills, context assembly): path parameters, query strings and decision bodies.
+// zod schemas of the learning engine's API that exist only on the wire (promotion, skills,
+// context assembly; tags `learning` and `skills` in GET /api/v1/openapi.json): path parameters, query strings and decision bodies.
 import { z } from "zod";
 
 export { agentIdParams, skillParams, classParams, activateBody, demoteBody } from "../../learning/capture/schemas";

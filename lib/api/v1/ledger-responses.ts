@@ -1,4 +1,4 @@
-// Response shapes of the evidence ledger's routes (api.md § Evidence ledger), built from the
+// Response shapes of the evidence ledger's routes (tag `ledger` in GET /api/v1/openapi.json), built from the
 // core's own input schemas so a proposal or an evaluation reads back exactly as it was sent.
 import { z } from "zod";
 import { evaluationSchema, proposalSchema, scopeSchema } from "../../ledger/schemas";

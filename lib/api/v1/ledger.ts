@@ -1,4 +1,4 @@
-// The ledger's HTTP request shapes (api.md § Evidence ledger), built from the core's schemas.
+// The ledger's HTTP request shapes (tag `ledger` in GET /api/v1/openapi.json), built from the core's schemas.
 // Its errors are DomainErrors (lib/ledger/errors.ts), answered like every other domain's.
 import { z } from "zod";
 import { evaluationSchema, ledgerIdSchema, proposalSchema, scopeSchema, selectionSchema } from "../../ledger/schemas";

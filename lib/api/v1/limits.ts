@@ -1,4 +1,5 @@
-// Request limits of the agent API (api.md Conventions).
+// Request limits of the agent API, part of its published contract: a body over its route's limit
+// is refused unread with 413 payload_too_large (listed per operation in GET /api/v1/openapi.json).
 export const SINGLE_BODY_BYTES = 1024 * 1024;
 export const BATCH_BODY_BYTES = 8 * 1024 * 1024;
 /**

@@ -1,4 +1,4 @@
-// zod schemas of the agent API (api.md): path parameters, query strings and the request and
+// zod schemas of the agent API: path parameters, query strings and the request and
 // response shapes that exist only on the wire. The learning engine's own shapes live in
 // lib/learning/capture/schemas.ts and are re-exported here, so routes, tests and
 // /api/v1/openapi.json find every shape in one module.
@@ -29,7 +29,7 @@ export const workflowSearchResponse = z.object({
   workflows: z.array(workflowDetail.extend({ similarity: z.number() })),
 });
 
-// ---------------------------------------------------------------- exports and deletion (issue 16)
+// ---------------------------------------------------------------- exports and deletion
 
 const isoTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 time" });
 

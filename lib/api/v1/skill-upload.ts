@@ -1,6 +1,7 @@
 // The body of POST /agents/{agent_id}/skills/import, as the route wrapper read it (rawBody: a
 // zip of skill folders or one SKILL.md, by its Content-Type). Over the archive cap (10 MB) is a
-// 400 like any other refused archive (issue 14: a zip over 10 MB is bad input, nothing written);
+// 400 like any other refused archive (a zip over 10 MB is bad input and nothing is written: README
+// "Sending runs", skills import);
 // only past what the route reads at all (SKILL_UPLOAD_BYTES) is the body refused unread with 413.
 import { problems } from "../problem";
 import type { RawBody } from "../raw-body";

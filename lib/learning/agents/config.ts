@@ -7,7 +7,7 @@ import { ledgerIdSchema, policySchema } from "../../ledger/schemas";
 const rate = z.number().min(0).max(1);
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
-/** Retention in days (issue 16): 1 day to 10 years; null: the instance default (lib/learning/monitor/retention.ts). */
+/** Retention in days: 1 day to 10 years; null: the instance default (lib/learning/monitor/retention.ts). */
 const retentionDays = z.number().int().min(1).max(3650);
 /** The ledger's own policy fields; its defaults (128 trials, delta 0.01, …) are ours too. */
 const ledgerPolicy = policySchema.shape;
@@ -23,7 +23,7 @@ export const learningConfigSchema = z
     distill_sample_size: positiveInt.default(5),
     include_failure_samples: nonNegativeInt.default(2),
     skill_max_content_chars: z.number().int().min(200).default(4000),
-    // Review first (issue 12): new skills wait for an admin unless the agent opts out.
+    // Review first: new skills wait for an admin unless the agent opts out.
     require_shadow: z.boolean().default(true),
     /** The explicit opt-out: with require_shadow false, new skills go ACTIVE without review. */
     auto_activate: z.boolean().default(false),
@@ -62,7 +62,7 @@ export const learningConfigSchema = z
     ledger_max_failure_streak: ledgerPolicy.max_failure_streak,
     ledger_evaluator_id: ledgerPolicy.evaluator_id.default("proctor-paired-evaluator"),
     ledger_evaluation_contract: ledgerPolicy.evaluation_contract.default("proctor-skill-paired-v1"),
-    // Retention (issue 16): how long runs keep their private fields and conversation messages are kept.
+    // Retention (README "Forgetting and retention"): how long runs keep their private fields and conversation messages are kept.
     run_retention_days: retentionDays.nullable().default(null),
     conversation_retention_days: retentionDays.nullable().default(null),
   })

@@ -1,4 +1,4 @@
-// What deleting an agent removes, in order, one table at a time (issue 16): dependents before
+// What deleting an agent removes, in order, one table at a time: dependents before
 // what they point at, so no batch cascades into another table's rows. Audit rows stay; ledger
 // procedures of the agent's scope (any tenant and environment) only when asked. The deletion
 // job itself is a row of `jobs` and is kept until the worker finishes it.

@@ -1,4 +1,4 @@
-// The worker's side of deleting an agent (issue 16): batches of at most PROCTOR_AGENT_DELETE_BATCH
+// The worker's side of deleting an agent (README "Deleting an agent and exporting data"): batches of at most PROCTOR_AGENT_DELETE_BATCH
 // rows (default 2,000), each one statement in its own short transaction, table by table
 // (./tables.ts), for at most a few seconds per job run; then, under the agent row's lock, a
 // sweep of anything a write racing the mark left, the agent row, and the agent.deleted audit row

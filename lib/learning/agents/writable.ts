@@ -1,6 +1,6 @@
 // Whether an agent may still be written: every write about an agent asks here first (or, for
 // ingestion's single statement, asks the same question in its SQL guard). Once its deletion has
-// started (agents.deleting_at, issue 16) the answer is 409 agent_deleting. Inside a transaction
+// started (agents.deleting_at) the answer is 409 agent_deleting. Inside a transaction
 // the row is key-share-locked, so the deletion's marking (which takes the row FOR UPDATE) waits
 // for a write that already passed this check to commit, and no write starts after it.
 import type { Db, Tx } from "../../db/prisma";

@@ -35,7 +35,7 @@ export const insertRunsSql = (p: InsertRuns) => Prisma.sql`
 WITH guard AS (
   SELECT 1 AS ok FROM agents
   WHERE id = ${p.agentId}::text AND outcome_rule IS NOT DISTINCT FROM ${p.outcomeRule}::jsonb AND learning = ${p.learning}::jsonb
-    AND deleting_at IS NULL -- an agent being deleted takes no more runs (issue 16)
+    AND deleting_at IS NULL -- an agent being deleted takes no more runs
 ),
 src AS (
   SELECT * FROM jsonb_to_recordset(${p.rows}::jsonb) AS x(

@@ -7,47 +7,27 @@
 // ./ingest-sql.ts for why it cannot share the statement); runs that report activated skills take
 // a transaction so that outcome monitoring (the monitor hook) commits with them.
 // Rows are fed in key order so concurrent batches lock rows in one order.
-// The statements go through the plain pg pool (queryRows) outside a transaction, and on
-// PostgreSQL the insert and cadence statements are prepared once per connection: Prisma passed
-// the rows parameter (about 3 KB per run) through its query compiler on every request, and
-// PostgreSQL parsed and planned the insert statement every time. Quick PostgreSQL runs
-// (`BENCH_DATABASES=postgres npm run bench:ingest -- --quick`, same machine), before → after:
-// single runs 3.62 → 3.10 ms server CPU per request, 1.71× → 1.38× the floor's CPU, 47 % → 64 %
-// of its requests/s (192 → 344 runs/s, p50 76 → 43 ms); batches of 500 0.535 → 0.250 ms per run,
-// 27 % → 59 % of the multi-row INSERT ceiling. Full runs (20,000 single runs, warm floor 1.37 ms):
-// single runs 4.79 → 3.20 ms, 3.4× → 2.3× the floor's CPU, 159 → 339 runs/s; batches 1,360 →
-// 2,117 runs/s at 0.41 ms per run. What remains above the floor is mostly the worker's promotion
-// cycles (one per 25 runs by default, in the same process; since made incremental,
-// ./class-checks.ts) and garbage collection. Validation
-// stays zod's (workflowInput): 13 µs of a run's ~100 µs of preparation (identity, embedding, hash).
-// With the worker apart (PROCTOR_WORKER=0), a CPU profile of the batch phase showed garbage
-// collection at 28 % of the server's busy time, and the dense 512-number embedding plus its join
-// as the largest share of a run's own work: the offline embedder now writes the array literal from
-// its few non-zero coordinates (embedArrayLiterals). Two full PostgreSQL runs each, before → after:
-// batches of 500 0.162 / 0.163 → 0.138 / 0.140 ms server CPU per run, 3,607 / 3,644 → 3,929 /
-// 3,855 runs/s (51 / 50 % → 53 / 55 % of the multi-row INSERT ceiling); single runs unchanged
-// (1.21 / 1.27× → 1.23 / 1.22× the floor's CPU).
-// A later profile of the batch phase: V8's garbage-collector threads were 30 % of the server's CPU
-// (a batch's parsed runs outlived the young generation and were copied and promoted), and String()
-// of each coordinate, feature-key hashing and the signature's JSON.stringify led the run's own work.
-// Since: 64 MiB semi-spaces (package.json's start), feature hashes kept per word (./embedder.ts),
-// coordinates written with toFixed, the signature's JSON written from the bytes it is hashed from
-// (./canonical.ts), sha256 through crypto.hash, steps already in time order not sorted. Two
-// servers fed the same batches alternately (before / after, PostgreSQL, 20,000 runs in batches of
-// 500): 0.203 / 0.159 ms server CPU per run with the new heap flags on both, 0.216 / 0.159 overall.
-// Then content terms read once per chunk (./content-terms.ts) and id prefixes once per millisecond:
-// `bench:ingest` 0.145 / 0.154 → 0.117 / 0.138 ms per batch run (runs vary ±15 % on this machine).
-// The stored embedding holds plain term counts: inverse document frequencies are applied when
-// skills are scored (./term-weights.ts), so ingestion never reads them.
-// The steps (most of a run's bytes) are serialized once, for both the body hash and the row sent
-// to the statement (rowJson): JSON.stringify of a validated five-step run costs 6 to 12 µs of the
-// ~110 µs a run's preparation, parse and validation cost in isolation (`tsx` microbenchmark on
-// the loaded 2-core machine, 4,000 bench runs: canonical identity 22, embedding 20, zod 10 to 15,
-// JSON.parse 7 to 13, body hash 13 µs), and its 1.4 KB string was garbage twice.
-// A sampled allocation profile of the batch phase (inspector, collected objects included) then
-// gave 57 KB of garbage per run; 47 KB since the rows string is joined flat (pg's byte count
-// copied a bracketed one), the nesting walk writes paths only for a problem (../db/storable-text.ts)
-// and flat arguments skip the path set and the built-in sort (./canonical.ts).
+//
+// This is the agents' hot path, held to `npm run bench:ingest`'s targets (batches: at most
+// 0.15 ms of server CPU per run; single runs: at most 2× the framework floor's CPU), which is
+// why it is built this way (figures and their history: docs/benchmarks.md#ingest):
+// - The statements go through the plain pg pool (queryRows) outside a transaction, and on
+//   PostgreSQL the insert and cadence statements are prepared once per connection. Through
+//   Prisma the rows parameter (about 3 KB per run) would cross its query compiler on every
+//   request and PostgreSQL would parse and plan the insert every time: about twice the batch
+//   path's server CPU.
+// - Validation stays zod's (workflowInput): a small share of a run's preparation, beside its
+//   trajectory identity (./canonical.ts) and embedding.
+// - Garbage collection is a large share of the batch path's CPU, so a run's data is written
+//   once and short-lived: the steps are serialized once for both the body hash and the stored
+//   row (stepsJson, rowJson); the rows string is one flat join (pg's byte count would copy a
+//   bracketed concatenation); the offline embedder writes the vector's array literal from its
+//   few non-zero coordinates (embedArrayLiterals); the nesting check writes a path only for a
+//   problem (../../db/storable-text.ts); flat tool arguments skip the path set and the built-in
+//   sort (./canonical.ts). `npm start` gives V8 64 MiB semi-spaces, so a batch's parsed runs
+//   die young instead of being copied and promoted.
+// - The stored embedding holds plain term counts: inverse document frequencies are applied when
+//   skills are scored (../inject/term-weights.ts), so ingestion never reads them.
 import { hash, randomUUID } from "node:crypto";
 import { queryRows, type Db, type Tx } from "../../db/prisma";
 import { perDatabase } from "../../db/per-database";

@@ -1,4 +1,4 @@
-// How a run's outcome was decided, in words for the console (api.md "Outcome, in this order").
+// How a run's outcome was decided, in words for the console (the rules in order: ./outcome.ts).
 const LABELS: Record<string, string> = {
   EXECUTION: "execution error",
   REPORTED: "reported by the agent",

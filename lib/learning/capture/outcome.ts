@@ -1,4 +1,5 @@
-// A run's outcome for learning (api.md "Outcome, in this order", v1.1), the first that applies:
+// A run's outcome for learning, in the order the API publishes (revised in v1.1; its
+// `outcome_source` names the rule that decided), the first that applies:
 // an execution error (never upgraded), a reported failure, a failing outcome rule (a reported
 // success does not override the admin's rule), a reported success, a last step that carries an
 // error (a run that ends on a failed tool call did not succeed unless the agent says so), else

@@ -2,11 +2,11 @@
 // in keyset-paged batches on (created_at, id), so memory stays one batch whatever the agent's
 // size and no transaction stays open while the client reads. Each line is a run as
 // GET /api/v1/workflows/{id} answers it (the same workflowView, so the same bytes).
-// Each page is one tagged-template statement sent through the plain pg pool (queryRows): with
-// Prisma's findMany the export ran at 1,816 rows/s against 13,679 rows/s for the same rows read
-// straight from PostgreSQL (`npm run bench:lifecycle`, 100,000 runs). Both read in one process
-// on the same 20,000 runs (2026-12-01, machine at load ~45): findMany 413 and 1,031 rows/s, this
-// statement 1,411 and 1,377 rows/s, the output byte-identical.
+// Each page is one tagged-template statement sent through the plain pg pool (queryRows):
+// Prisma's findMany decodes rows several times slower, and the export is bound by that decoding
+// and the JSON of each run (`npm run bench:lifecycle` measures it beside reading the same rows
+// straight from PostgreSQL; figures in docs/benchmarks.md#lifecycle). The output is the same
+// either way.
 import { queryRows, type Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { agentNotFound } from "../errors";

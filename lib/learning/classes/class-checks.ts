@@ -1,6 +1,7 @@
 // Incremental promotion cycles. A cycle's report depends only on the eligible classes and on
-// the ineligible, uncovered ones seen since the previous cycle (`skipped`); a full evaluation
-// of every class cost a cadence cycle ~65 ms of server CPU at 40,000 runs. A class that a cycle
+// the ineligible, uncovered ones seen since the previous cycle (`skipped`); evaluating every
+// class on every cadence cycle would make a cycle's cost grow with the agent's history (tens of
+// ms of server CPU per cycle at 40,000 runs; docs/benchmarks.md#ingest). A class that a cycle
 // found not eligible stays so until its statistics change (ingestion moves `executions`), the
 // gate thresholds change, or it loses its live skill (a retirement): the other gates depend on
 // the statistics alone, and recency only worsens with time. So each cycle marks the classes it

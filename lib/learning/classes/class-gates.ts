@@ -136,9 +136,8 @@ export const gateStatsSql = (c: string, since: string, agentId: string) => `
 /**
  * For each class, in order: its failed gates (class_gate_failures) over the statistics they
  * count, and those statistics: the stored ones the caller read, or for a class retired at
- * `since` its runs after then. One statement for all the classes, on the plain pg pool: when
- * every classes API page paid it, it cost that page 1,170 µs of client CPU through Prisma
- * instead of 660 µs (425 vs 655 pages/s at concurrency 8; 500 classes, pages of 50, in process).
+ * `since` its runs after then. One statement for all the classes, on the plain pg pool: through
+ * Prisma it would cost a classes page about 1.8× the client CPU (docs/benchmarks.md#pg-path).
  */
 async function gateRows(
   db: Db,

@@ -1,10 +1,10 @@
 // Trajectory classes as stored at write time (never a scan of the runs), annotated with the
 // engine's verdict. Paged by an opaque keyset cursor: most executed first, then by hash.
-// The page statement runs on the plain pg pool (a console polls this list): a page of 50 with
-// its skills costs the client 435 µs of CPU through Prisma, 260 µs through pg; 566 vs 829
-// pages/s at concurrency 8 (scripts/bench/pg-path.ts). It is the page's only statement: a
-// second one for the gate rows took the classes API p95 from 11.2 to 33.3 ms under
-// `npm run bench:learning` (1,000,000 runs, 10,000 classes).
+// The page statement runs on the plain pg pool (a console polls this list): through Prisma the
+// same page of 50 with its skills costs the client about 1.7× the CPU (`npm run bench:pg-path`,
+// docs/benchmarks.md#pg-path). It is the page's only statement: a second round trip for the gate
+// rows would triple the classes API's p95 under `npm run bench:learning` (1,000,000 runs, 10,000
+// classes; docs/benchmarks.md#learning).
 import { pgPool, type Db } from "../../db/prisma";
 import { DEFAULT_LEARNING_CONFIG, resolveLearningConfig } from "../agents/config";
 import { classEvaluationOf, classSkills, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";

@@ -1,4 +1,4 @@
-// The undeclared-tool check of the validation gate (issue 12, the reference's gap 7): the
+// The undeclared-tool check of the validation gate: the
 // reference only caught "Call `x`", so "Use `delete_account`" and "Invoke `x`" passed. Here
 // every backticked identifier must be a declared tool or a field of one, and every call-like
 // mention (`call x()`, `use x`, `invoke x`, `x(...)`, backticked or not) must be a declared

@@ -43,7 +43,7 @@ const wordHashes = new Map<string, { term: number; grams: Int32Array }>();
 /**
  * The hashes of a content term's features: its word feature (`w:<term>`) and the trigrams of the
  * word it was read from (`c:<gram>` of `<word>`), computed once per word. Hashing every feature
- * key of every text was the largest share of an ingested run's own CPU.
+ * key of every text would be the largest share of an ingested run's own CPU.
  */
 function featureHashes(term: string, word: string) {
   let cached = wordHashes.get(word);

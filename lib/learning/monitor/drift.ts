@@ -1,7 +1,7 @@
 // Outcome monitoring rules for ACTIVE skills: counters, the rolling window, drift demotion
 // (rolling rate strictly below the frozen baseline minus the delta, after the grace period)
 // and the deviation review flag. Pure: the monitor applies them under a row lock.
-// Drift is judged on the procedure (issue 12, the reference's gap 10): a run that took another
+// Drift is judged on the procedure, not on the outcome alone: a run that took another
 // path than the skill's class is a deviation. It counts as an activation (and its success or
 // failure in the activation counters) but never enters the rolling window nor the grace period,
 // so a miscalibrated retrieval flags a skill for review and never demotes it.

@@ -1,4 +1,4 @@
-// Retention (issue 16): runs older than their agent's run_retention_days lose their private
+// Retention (README "Forgetting and retention"): runs older than their agent's run_retention_days lose their private
 // fields (lib/learning/monitor/run-privacy.ts) and are marked expired; conversation messages older than
 // conversation_retention_days are deleted, and so are the quotes of them that persona reflections
 // copied as evidence into proposals and history (lib/learning/monitor/quote-expiry.ts). Each agent's setting falls back to the instance

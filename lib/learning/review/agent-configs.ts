@@ -7,7 +7,7 @@ export type AgentConfig = { id: string; name: string; config: LearningConfig };
 
 export async function agentConfigs(db: Db, agentId?: string): Promise<AgentConfig[]> {
   const rows = await db.agent.findMany({
-    // An agent being deleted is hidden at once (issue 16).
+    // An agent being deleted is hidden at once.
     where: { deletingAt: null, ...(agentId ? { id: agentId } : {}) },
     select: { id: true, name: true, learning: true },
     orderBy: { id: "asc" },

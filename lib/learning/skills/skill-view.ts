@@ -1,4 +1,4 @@
-// The skill as the API returns it (api.md "Skills"). Vectors are never selected for it.
+// The skill as the API returns it (GET /api/v1/skills/{skill_id}; its schema is in GET /api/v1/openapi.json). Vectors are never selected for it.
 import type { Prisma } from "../../db/generated/client";
 import type { LearningConfig } from "../agents/config";
 import { shadowReadiness, shadowStatsOf } from "../shadow/readiness";
@@ -68,7 +68,7 @@ export function skillView(s: SkillViewRow, config: LearningConfig) {
       deviations: s.deviations,
       last_activated_at: iso(s.lastActivatedAt),
       recent_outcomes: s.recentOutcomes,
-      // Extends api.md's shadow object with the reference's recent_evaluations window.
+      // The published shadow object, extended with the reference's recent_evaluations window.
       shadow: { ...shadow, recent_evaluations: recentEvaluationsOf(s.shadowStats) },
     },
     readiness: shadowReadiness(shadow, config),

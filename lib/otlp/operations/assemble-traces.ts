@@ -6,9 +6,10 @@
 // workflow_id otel:<trace>:<span>, so assembling a trace again (a retried job, spans re-exported
 // or late) never makes a second run: an identical run is a duplicate, a different one (a late
 // span) leaves the stored run as it was.
-// One trace per job made a handful of round trips per trace (`npm run bench:otlp -- --quick`:
-// 68 spans/s, 11 runs/s beside the batch API's 270 runs/s); batches of ASSEMBLY_BATCH traces
-// make a handful per batch and agent (figures in scripts/bench/otlp.ts).
+// Traces are assembled ASSEMBLY_BATCH at a time because a job per trace pays a handful of round
+// trips per trace, which left OTLP ingestion at a small fraction of the batch API's rate; in
+// batches the round trips are per batch and agent (`npm run bench:otlp`,
+// docs/benchmarks.md#otlp).
 import type { Db } from "../../db/prisma";
 import { enqueueJobs } from "../../jobs/queue";
 import { systemAuditContext } from "../../audit/record";

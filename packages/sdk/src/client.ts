@@ -42,7 +42,7 @@ function answered<T>({ data, error, response }: { data?: T; error?: unknown; res
  */
 export class Proctor {
   private readonly api: Client<paths>;
-  /** Experiments (issue 17): create, run with a handler, report, complete. */
+  /** Experiments: create, run with a handler, report, complete. */
   readonly experiments: Experiments;
   private readonly runs: RunBuffer;
   private closed = false;

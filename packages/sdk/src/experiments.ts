@@ -1,4 +1,4 @@
-// proctor.experiments (issue 17): the agent's side of an experiment. Proctor owns the cases,
+// proctor.experiments: the agent's side of an experiment. Proctor owns the cases,
 // the arms and each arm's context; the agent owns its tools and model. `run` pulls the
 // assignments not yet reported, asks each one's context with its arm, hands it to the agent's
 // handler and reports the run with its timings, until none is left.

@@ -54,7 +54,7 @@ describe("validation gate", () => {
     expect(v.reasons).toEqual(["procedure calls undeclared tool: magic_undo"]);
   });
 
-  describe("undeclared tools (issue 12, the reference's gap 7)", () => {
+  describe("undeclared tools", () => {
     const withLine = (line: string) => validate(GOOD_SKILL.replace("## Failure modes observed", `${line}\n\n## Failure modes observed`));
     const fields = new Map([["issue_refund", new Set(["reason_code"])]]);
 
