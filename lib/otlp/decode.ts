@@ -16,7 +16,7 @@ export function decodeProtobuf(bytes: Uint8Array): DecodedExport {
   } catch (e) {
     throw new Validation(`The body is not a protobuf ExportTraceServiceRequest: ${(e as Error).message}`);
   }
-  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS));
+  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS) as WireRequest);
 }
 
 /** OTLP JSON: the protobuf JSON mapping with lowerCamelCase names, ids in hex, 64-bit integers as text. */
@@ -35,29 +35,28 @@ export function decodeJson(bytes: Uint8Array): DecodedExport {
   } catch (e) {
     throw new Validation(`The body is not an ExportTraceServiceRequest: ${(e as Error).message}`);
   }
-  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS));
+  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS) as WireRequest);
 }
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 const ID_FIELDS = ["traceId", "spanId", "parentSpanId"] as const;
 
 /** The protobuf JSON mapping reads bytes as base64; OTLP JSON writes trace and span ids in hex. */
-function hexIdsToBytes(request: Record<string, unknown>) {
-  for (const rs of arrayOf(request.resourceSpans))
-    for (const ss of arrayOf(rs?.scopeSpans))
-      for (const span of arrayOf(ss?.spans)) {
-        if (typeof span !== "object" || span === null) continue;
-        const targets = [span, ...arrayOf(span.links)];
-        for (const t of targets)
+function hexIdsToBytes(request: Loose) {
+  for (const rs of objectsIn(request.resourceSpans))
+    for (const ss of objectsIn(rs.scopeSpans))
+      for (const span of objectsIn(ss.spans))
+        for (const t of [span, ...objectsIn(span.links)])
           for (const f of ID_FIELDS) {
-            const v = t?.[f];
+            const v = t[f];
             // Not hex: no id (the span is rejected for it below).
             if (typeof v === "string") t[f] = HEX.test(v) ? Buffer.from(v, "hex") : new Uint8Array();
           }
-      }
 }
 
-const arrayOf = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+/** JSON not yet checked against the message type. */
+type Loose = Record<string, unknown>;
+const objectsIn = (v: unknown): Loose[] => (Array.isArray(v) ? v.filter((x): x is Loose => typeof x === "object" && x !== null) : []);
 
 type KeyValue = { key?: string; value?: AnyValue };
 type AnyValue = {
@@ -109,8 +108,10 @@ type WireSpan = {
   events?: { timeUnixNano?: string; name?: string; attributes?: KeyValue[] }[];
   status?: { code?: number; message?: string };
 };
+/** What the generated code's toObject gives with READ_OPTIONS (repeated fields as arrays). */
+type WireRequest = { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: WireSpan[] }[] }[] };
 
-function fromRequest(request: Record<string, unknown>): DecodedExport {
+function fromRequest(request: WireRequest): DecodedExport {
   const spans: StagedSpan[] = [];
   const reasons = new Map<string, number>();
   let rejected = 0;
@@ -118,11 +119,11 @@ function fromRequest(request: Record<string, unknown>): DecodedExport {
     rejected++;
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   };
-  for (const rs of arrayOf(request.resourceSpans)) {
+  for (const rs of request.resourceSpans ?? []) {
     const resource = attributesOf(rs.resource?.attributes);
     const serviceName = stringAttr(resource, "service.name");
-    for (const ss of arrayOf(rs.scopeSpans))
-      for (const w of arrayOf(ss.spans) as WireSpan[]) {
+    for (const ss of rs.scopeSpans ?? [])
+      for (const w of ss.spans ?? []) {
         const span = stagedSpan(w, serviceName);
         const why = typeof span === "string" ? span : refusal(span);
         if (why) reject(why);

@@ -2,7 +2,6 @@
 // counted in the save bar, errors in words next to their field, a warning before a link drops
 // unsaved changes, and a saved value surviving a reload; a list page past its last page says so.
 // At 1440 px, then 375 px; screenshots under tests/e2e/artifacts/forms-*.png.
-import type { Page } from "@playwright/test";
 import { ADMIN_KEY } from "../helpers/server";
 import { expect, test, signIn, snapshot } from "./fixtures";
 

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ActionError } from "../../lib/actions/action";
-import type { Caller } from "./http";
+import type { Caller, Json } from "./http";
 
 type Manifest = { node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }> };
 
@@ -78,7 +78,7 @@ function resolve(v: unknown, all: Map<string, unknown>): unknown {
   return v;
 }
 
-export type ActionCall<T = any> = {
+export type ActionCall<T = Json> = {
   /** The HTTP status of the POST itself (303/307 when the middleware sent the caller to sign in). */
   httpStatus: number;
   /** "ok", the refusal's kind, "unauthorized" when the caller was sent to sign in, "rejected" when Next.js refused to run the action. */
@@ -90,7 +90,7 @@ export type ActionCall<T = any> = {
   requestId: string;
 };
 
-export async function callAction<T = any>(server: { baseUrl: string }, caller: Caller, name: string, input?: unknown, extra: Record<string, string> = {}): Promise<ActionCall<T>> {
+export async function callAction<T = Json>(server: { baseUrl: string }, caller: Caller, name: string, input?: unknown, extra: Record<string, string> = {}): Promise<ActionCall<T>> {
   const { id, page } = lookup(name);
   const requestId = randomUUID();
   const res = await fetch(server.baseUrl + page, {

@@ -3,6 +3,7 @@
 // (or the default one); every request body is kept for assertions.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Json } from "./http";
 
 export type FakeReply = {
   /** The assistant message content. */
@@ -19,7 +20,7 @@ export type FakeReply = {
 export type FakeOpenAI = {
   /** Base URL for the SDK (`…/v1`). */
   baseUrl: string;
-  requests: { path: string; body: any }[];
+  requests: { path: string; body: Json }[];
   queue(...replies: FakeReply[]): void;
   close(): Promise<void>;
 };
@@ -31,13 +32,13 @@ export const proposalReply = (goals: string, evidenceIds: string[], reason = "Th
 
 export async function startFakeOpenAI(fallback: FakeReply = { content: JSON.stringify({ change: false, reason: "Nothing durable." }) }): Promise<FakeOpenAI> {
   const queued: FakeReply[] = [];
-  const requests: { path: string; body: any }[] = [];
+  const requests: { path: string; body: Json }[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (d) => (raw += d));
     req.on("end", () => {
-      let body: any = null;
+      let body: Json = null;
       try {
         body = JSON.parse(raw);
       } catch {

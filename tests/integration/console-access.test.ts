@@ -14,7 +14,7 @@ let callers: Record<Who, Caller>;
 let agentId: string;
 let runId: string;
 let viewerId: string;
-let spareKeyIds: string[] = [];
+const spareKeyIds: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();

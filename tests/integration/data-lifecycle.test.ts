@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
+import type { AuditEvent } from "@/lib/audit/events";
 import { callAction } from "../helpers/actions";
 import { adminKey, ingestKey, proposerKey } from "../helpers/keys";
 import { fixtureProposal } from "../helpers/ledger";
@@ -228,14 +229,14 @@ describe("deleting an agent", () => {
     expect((await rowsOf(LEDGER_TOO)).ledger_procedures).toBe(0);
     expect(await rowsOf(KEPT)).toEqual(kept);
 
-    const audit = await server.sql.query<{ action: string; actor_type: string; details: Record<string, any> }>(
+    const audit = await server.sql.query<{ action: string; actor_type: string; details: Record<string, unknown> }>(
       "SELECT action, actor_type, details FROM audit_events WHERE target_type = 'agent' AND target_id = $1 ORDER BY id",
       [DOOMED],
     );
-    const deleted = audit.rows.find((r) => r.action === "agent.deleted")!;
+    const deleted = audit.rows.find((r) => r.action === "agent.deleted")!.details as Extract<AuditEvent, { type: "agent.deleted" }>["data"];
     expect(audit.rows.find((r) => r.action === "agent.deletion_started")?.details).toEqual({ include_ledger: false, reason: "retired bot" });
-    expect(deleted.details.rows.workflows).toBe(RUNS);
-    expect(deleted.details.batches).toBeGreaterThan(RUNS / 40);
+    expect(deleted.rows.workflows).toBe(RUNS);
+    expect(deleted.batches).toBeGreaterThan(RUNS / 40);
 
     expect((await call(server.baseUrl, key, "DELETE", `/api/v1/agents/${DOOMED}`)).status).toBe(404);
     expect((await call(server.baseUrl, key, "GET", `/api/v1/agents/${DOOMED}`)).status).toBe(404);

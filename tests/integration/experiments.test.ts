@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { armAggregate, caseArmFigures, deltasFromBaseline, type Arm, type AnswerMatch, type ScoredCase, type ScoredRun } from "@/lib/experiments/scoring";
 import { ledgerCaseId } from "@/lib/experiments/ledger";
+import type { ExperimentReport } from "@proctor/sdk";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
 import { putAgent, postRuns, cycle } from "../helpers/learning";
@@ -21,7 +22,7 @@ const admin = withKey(ADMIN_KEY);
 let server: TestServer;
 let output = "";
 let experimentId = "";
-let report: any;
+let report: ExperimentReport;
 
 function runExample(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -50,13 +51,13 @@ afterAll(async () => {
 describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("completes the example's three arms, shows the seed's checks passing and prints the table", () => {
     expect(report.experiment.status).toBe("completed");
-    expect(report.aggregates.map((a: any) => [a.arm, a.mode, a.reported])).toEqual([
+    expect(report.aggregates.map((a) => [a.arm, a.mode, a.reported])).toEqual([
       ["baseline", "raw_workflows", 4],
       ["skill_user", "skill_user", 4],
       ["skill_developer", "skill_developer", 4],
     ]);
     expect(report.progress).toEqual({ expected: 12, served: 12, reported: 12 });
-    expect(report.checks.map((c: any) => [c.key, c.status])).toEqual([
+    expect(report.checks.map((c) => [c.key, c.status])).toEqual([
       ["skill_arms_no_raw_workflows", "pass"],
       ["developer_message_only_in_developer_arm", "pass"],
       ["skill_body_identical", "pass"],
@@ -89,11 +90,11 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const cells = caseArmFigures(cases, arms, runs);
     for (const a of report.aggregates) expect(a.figures).toEqual(armAggregate(cells, a.arm));
     expect(report.deltas).toEqual(deltasFromBaseline(cells, arms, "baseline", 17));
-    const tokens = report.deltas.find((d: any) => d.arm === "skill_user" && d.metric === "prompt_tokens");
+    const tokens = report.deltas.find((d) => d.arm === "skill_user" && d.metric === "prompt_tokens")!;
     // Requests differ in length, so the paired differences do too: a real, seeded interval.
     expect(tokens.pairs).toBe(4);
-    expect(tokens.interval.low).toBeLessThanOrEqual(tokens.delta);
-    expect(tokens.interval.high).toBeGreaterThanOrEqual(tokens.delta);
+    expect(tokens.interval!.low).toBeLessThanOrEqual(tokens.delta!);
+    expect(tokens.interval!.high).toBeGreaterThanOrEqual(tokens.delta!);
     const again = (await call(server.baseUrl, admin, "GET", `/api/v1/experiments/${experimentId}/report`)).json;
     expect(again.deltas).toEqual(report.deltas);
   });
@@ -114,10 +115,10 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       "SELECT case_id, phase, evaluator_id, evidence_ref, baseline_utility, candidate_utility, candidate_cost_units::int AS cost, candidate_latency_ms::int AS latency FROM ledger_evaluations WHERE procedure_id = $1 ORDER BY seq",
       [procedureId],
     );
-    const expected = report.cases.flatMap((c: any) =>
+    const expected = report.cases.flatMap((c) =>
       ["skill_user", "skill_developer"].map((arm) => {
-        const cell = report.rows.find((r: any) => r.case_id === c.case_id && r.arm === arm).figures;
-        const base = report.rows.find((r: any) => r.case_id === c.case_id && r.arm === "baseline").figures;
+        const cell = report.rows.find((r) => r.case_id === c.case_id && r.arm === arm)!.figures!;
+        const base = report.rows.find((r) => r.case_id === c.case_id && r.arm === "baseline")!.figures!;
         return {
           case_id: ledgerCaseId(experimentId, c.case_id, arm),
           phase: "QUALIFICATION",
@@ -125,8 +126,8 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
           evidence_ref: `proctor:${ledgerCaseId(experimentId, c.case_id, arm)}`,
           baseline_utility: base.combined_accuracy,
           candidate_utility: cell.combined_accuracy,
-          cost: Math.round(cell.total_tokens),
-          latency: Math.round(cell.end_to_end_ms),
+          cost: Math.round(cell.total_tokens!),
+          latency: Math.round(cell.end_to_end_ms!),
         };
       }),
     );
@@ -147,7 +148,7 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(other.json.detail).toContain("belongs to another agent");
     const badArm = await create({ arms: [{ name: "baseline", mode: "raw_workflows" }, { name: "x", mode: "skill_system" }] });
     expect(badArm.status).toBe(400);
-    expect(badArm.json.errors.map((e: any) => e.path)).toContain("/arms/1/mode");
+    expect(badArm.json.errors.map((e: { path: string }) => e.path)).toContain("/arms/1/mode");
     expect((await create({ arms: [{ name: "a", mode: "skill_user" }, { name: "b", mode: "none" }] })).json.detail).toContain("raw_workflows arm");
     expect(await rows("SELECT count(*)::int AS n FROM experiments")).toEqual(before);
 

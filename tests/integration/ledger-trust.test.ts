@@ -6,7 +6,7 @@
 // and the procedure page links it. Every refusal writes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
-import { call, login, type Caller } from "../helpers/http";
+import { call, login, type Caller, type Json } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { agentBoundKey, createKey, evaluatorKey, ingestKey, proposerKey, type TestKey } from "../helpers/keys";
 import { fixtureEvaluation, fixtureProposal, ledgerClient, type Scope } from "../helpers/ledger";
@@ -30,7 +30,7 @@ const counts = async () =>
   ).rows[0];
 
 /** Expects a problem+json refusal with `status` and `code` that wrote no row anywhere we count. */
-async function refused(request: () => Promise<{ status: number; json: any; headers: Headers; text: string }>, status: number, code: string) {
+async function refused(request: () => Promise<{ status: number; json: Json; headers: Headers; text: string }>, status: number, code: string) {
   const before = await counts();
   const r = await request();
   expect(r.status, r.text.slice(0, 300)).toBe(status);

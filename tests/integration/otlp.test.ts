@@ -31,7 +31,7 @@ afterAll(async () => {
 const post = (body: Buffer, headers: Record<string, string> = {}) =>
   fetch(server.baseUrl + PATH, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/x-protobuf", ...headers }, body: new Uint8Array(body) });
 
-type Run = { workflow_id: string; agent_id: string; query: string; user_id: string | null; thread_id: string | null; steps: any[]; outcome: string; outcome_source: string; skills_activated: string[] };
+type Run = { workflow_id: string; agent_id: string; query: string; user_id: string | null; thread_id: string | null; steps: { tool: string; timestamp: string; error: { type: string } | null }[]; outcome: string; outcome_source: string; skills_activated: string[] };
 const runsOf = async (traceId: string): Promise<Run[]> =>
   (await server.sql.query(`SELECT workflow_id, agent_id, query, user_id, thread_id, steps, outcome, outcome_source, skills_activated FROM workflows WHERE root_trace_id = $1`, [traceId])).rows;
 const traceIdOf = (spans: ReturnType<typeof recordAgentTrace>) => spans[0].spanContext().traceId;

@@ -5,7 +5,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
-import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
+import { anonymous, call, login, withKey, type Caller, type Json } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { MAX_BODY_BYTES } from "@/lib/api/gate";
 
@@ -14,7 +14,7 @@ const AGENT = "/api/v1/agents/hygiene";
 let server: TestServer;
 let admin: Caller;
 
-type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string; json: any };
+type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string; json: Json };
 
 /**
  * A request as sent, path untouched (fetch would resolve dot segments). With `declared`, the
@@ -31,7 +31,7 @@ function raw(method: string, path: string, opts: { headers?: Record<string, stri
       res.setEncoding("utf8");
       res.on("data", (d) => (body += d));
       res.on("end", () => {
-        let json: any = null;
+        let json: Json = null;
         try {
           json = JSON.parse(body);
         } catch {
@@ -47,7 +47,7 @@ function raw(method: string, path: string, opts: { headers?: Record<string, stri
   });
 }
 
-function expectProblem(r: { status: number; headers: Headers | http.IncomingHttpHeaders; json: any }, status: number, code: string) {
+function expectProblem(r: { status: number; headers: Headers | http.IncomingHttpHeaders; json: Json }, status: number, code: string) {
   expect(r.status).toBe(status);
   const type = r.headers instanceof Headers ? r.headers.get("content-type") : r.headers["content-type"];
   expect(type).toContain("application/problem+json");
