@@ -5,7 +5,9 @@ import type { Db, Tx } from "../db/prisma";
 import type { AccountPersona } from "../db/generated/client";
 import { systemAuditContext } from "../audit/record";
 import { DAY_MS, RECHECK_MS, scheduleDailyCheck } from "./daily-jobs";
-import { reflectPersona } from "./operations/reflect-persona";
+import { reflectPersona } from "./operations";
+import { lockProfileRow } from "./profile-lock";
+import { newEvidence } from "./reflection";
 
 export type DailyOutcome = "disabled" | "not_due" | "paused" | "awaiting_decision" | "no_new_messages" | "reviewed";
 
@@ -19,9 +21,7 @@ export async function runDailyCheck(database: Db, userId: string, now: () => Dat
     return "not_due";
   }
   const pending = await database.personaProposal.count({ where: { userId, status: "PENDING" } });
-  const fresh = await database.conversationMessage.count({
-    where: { userId, role: "user", ...(p.evidenceWatermark ? { receivedAt: { gt: p.evidenceWatermark } } : {}) },
-  });
+  const fresh = await database.conversationMessage.count({ where: newEvidence(p) });
   const skip: DailyOutcome | null = p.paused ? "paused" : pending ? "awaiting_decision" : fresh === 0 ? "no_new_messages" : null;
   let outcome: string = skip ?? "reviewed";
   if (!skip) {
@@ -40,7 +40,6 @@ export async function runDailyCheck(database: Db, userId: string, now: () => Dat
 
 /** Queues the next check (row locked, as operator actions lock it) unless daily review was turned off meanwhile. */
 async function reschedule(tx: Tx, userId: string, when: (p: AccountPersona) => Date) {
-  await tx.$queryRaw`SELECT user_id FROM account_personas WHERE user_id = ${userId} FOR UPDATE`;
-  const p = await tx.accountPersona.findUnique({ where: { userId } });
+  const p = await lockProfileRow(tx, userId);
   if (p?.dailyEnabled) await scheduleDailyCheck(tx, userId, when(p));
 }

@@ -1,6 +1,7 @@
 // What persona evolution refuses with, as lib/errors.ts classes carrying the reference's exact
 // messages (seed 003). The route wrapper turns them into problems; the messages never quote goals or
-// evidence, and adapter failures never leak their own text.
+// evidence, and any other failure of an operation never leaks its own text.
+import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { Conflict, NotFound, Unavailable } from "../errors";
 
 export const PERSONA_MESSAGES = {
@@ -29,4 +30,16 @@ export class PersonaAuditUnavailable extends Unavailable {
   constructor(cause: unknown) {
     super(PERSONA_MESSAGES.auditUnavailable, { cause });
   }
+}
+
+/**
+ * What a persona operation throws for `e`: its own refusals as they are, an unwritable audit row
+ * as PersonaAuditUnavailable, anything else logged by name only (never its text, which may quote
+ * goals) and answered with `message`.
+ */
+export function personaFailure(e: unknown, by: AuditContext, action: string, message: string = PERSONA_MESSAGES.unavailable): Error {
+  if (e instanceof PersonaConflict || e instanceof PersonaNotFound || e instanceof PersonaAuditUnavailable) return e;
+  if (e instanceof AuditUnavailableError) return new PersonaAuditUnavailable(e);
+  console.error(`[${by.requestId}] ${action} failed: ${(e as Error)?.name ?? "error"}`);
+  return new Unavailable(message, { cause: e });
 }

@@ -184,7 +184,7 @@ export function buildPersonaView(profile: unknown, decisions: PersonaDecisions =
   };
 }
 
-/** Undo is offered while an applied change is not yet undone and the goals are still its result, as the adapter checks. */
+/** Undo is offered while an applied change is not yet undone and the goals are still its result, as the undo operation checks. */
 export function canUndo(profile: unknown): boolean {
   const persona = obj(obj(profile).persona);
   const change = changeToUndo(list(persona.evolution_history).map(obj), (e) => e.action === "undo");

@@ -1,7 +1,9 @@
-// Reads one account's canonical persona state (the contract's shape) from the database. The
-// database stores statuses as SCREAMING_CASE enums; the contract spells them in lower case.
+// Reads one account's canonical persona state (the contract's shape) from the database, and what
+// a persona starts from before one is stored. The database stores statuses as SCREAMING_CASE
+// enums; the contract spells them in lower case.
 import type { Tx } from "../db/prisma";
 import type { AccountPersona, PersonaHistoryEntry, PersonaProposal, PersonaReview } from "../db/generated/client";
+import { PersonaNotFound } from "./errors";
 import type { EvidenceItem, HistoryEntry, PendingProposal, PersonaState, ReviewEntry } from "./types";
 
 export const DEFAULT_ROLE = "Learning partner";
@@ -88,16 +90,36 @@ export function stateOf(p: AccountPersona, history: PersonaHistoryEntry[], pendi
   };
 }
 
+/** The account's one suggestion awaiting a decision, if any. */
+export function pendingProposal(tx: Tx, userId: string): Promise<PersonaProposal | null> {
+  return tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } });
+}
+
 /** The stored state, or null when the account has no persona row. */
 export async function loadState(tx: Tx, userId: string): Promise<PersonaState | null> {
   const persona = await tx.accountPersona.findUnique({ where: { userId } });
   if (!persona) return null;
   const [history, pending, reviews] = await Promise.all([
     tx.personaHistoryEntry.findMany({ where: { userId }, orderBy: { version: "asc" } }),
-    tx.personaProposal.findFirst({ where: { userId, status: "PENDING" } }),
+    pendingProposal(tx, userId),
     tx.personaReview.findMany({ where: { userId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
   ]);
   return stateOf(persona, history, pending, reviews);
+}
+
+/** The stored state; PersonaNotFound when the account has no persona row (never made, or forgotten). */
+export async function requireState(tx: Tx, userId: string): Promise<PersonaState> {
+  const s = await loadState(tx, userId);
+  if (!s) throw new PersonaNotFound();
+  return s;
+}
+
+/** The account's newest conversation names its agent; without any there is nothing to start from. */
+export async function startingPoint(tx: Tx, userId: string): Promise<{ agentId: string; name: string } | null> {
+  const latest = await tx.conversationMessage.findFirst({ where: { userId }, orderBy: { receivedAt: "desc" }, select: { agentId: true } });
+  if (!latest) return null;
+  const agent = await tx.agent.findUnique({ where: { id: latest.agentId }, select: { name: true } });
+  return { agentId: latest.agentId, name: agent?.name ?? latest.agentId };
 }
 
 /** What an account with conversation evidence but no persona yet looks like (nothing stored). */

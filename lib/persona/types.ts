@@ -1,7 +1,6 @@
-// The persona evolution contract: the canonical state an adapter returns (the reference's
-// "learning goals" profile, snake_case on the wire) and the adapter's operations. The named
-// operations (lib/persona/operations) talk only to this contract; lib/persona/pg-adapter.ts implements it.
-import type { Tx } from "../db/prisma";
+// The persona evolution contract: the canonical state every persona operation returns (the
+// reference's "learning goals" profile, snake_case on the wire, read by lib/persona/state.ts),
+// and the console-only shape of the admins' decisions beside it.
 
 export type EvidenceItem = {
   /** The conversation message's id as the agent sent it. */
@@ -91,24 +90,7 @@ export type PersonaState = {
   notice?: "no_new_evidence";
 };
 
-/**
- * Runs first inside the operation's own transaction, before the adapter reads or writes
- * anything: the caller writes its audit row here. If it throws, nothing happens.
- */
-export type Gate = (tx: Tx) => Promise<void>;
-
 export type ReflectTrigger = "manual" | "daily";
-
-export interface PersonaAdapter {
-  /** null when the account has neither a persona nor any conversation evidence. */
-  view(userId: string, gate: Gate): Promise<PersonaState | null>;
-  reflect(userId: string, o: { actorId: string; trigger: ReflectTrigger; gate: Gate }): Promise<PersonaState>;
-  /** `reason`: the admin's own words, stored with the decision (never in the audit row). */
-  decide(userId: string, o: { proposalId: string; revision: number; accept: boolean; actorId: string; gate: Gate; reason?: string }): Promise<PersonaState>;
-  pause(userId: string, o: { revision: number; paused: boolean; gate: Gate }): Promise<PersonaState>;
-  undo(userId: string, o: { revision: number; actorId: string; gate: Gate; reason?: string }): Promise<PersonaState>;
-  schedule(userId: string, o: { revision: number; dailyEnabled: boolean; gate: Gate }): Promise<PersonaState>;
-}
 
 /** A suggestion an admin approved or dismissed, kept for the activity list (console only, not the contract). */
 export type DecidedProposal = {

@@ -1,8 +1,9 @@
-// Persona decisions beyond the reference's gap 25, on both databases, through the published
-// POST /persona-evolution/action route and the console's server action: undo walks back one
-// approved version per call down to v1 and is then refused; Approve and Dismiss are refused
-// while reflection is paused (409, the reference's wording) and change nothing; a 10 MB body
-// is a 413 problem, not a 400.
+// Persona decisions beyond the reference (multi-step undo; no Dismiss while paused, which the
+// reference let through), on both databases since they rest on row locks and revision checks,
+// through the published POST /persona-evolution/action route and the console's server action:
+// undo walks back one approved version per call down to v1 and is then refused; Approve and
+// Dismiss are refused while reflection is paused (409, the reference's wording) and change
+// nothing; a 10 MB body is a 413 problem, not a 400.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { login, type Caller } from "../helpers/http";

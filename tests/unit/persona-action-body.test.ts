@@ -1,3 +1,5 @@
+// The body rules of POST /persona-evolution/action (lib/persona/action-body.ts): only the
+// allowed keys, the reference's checking order and messages, and what each action needs.
 import { describe, expect, it } from "vitest";
 import { ACTION_MESSAGES, parseActionBody, validAccountId } from "@/lib/persona/action-body";
 

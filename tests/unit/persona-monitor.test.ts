@@ -1,3 +1,5 @@
+// The persona page's view model (lib/persona/monitor.ts): the activity timeline's order, the
+// summary strip's figures, tolerance of malformed profiles, and when Undo is offered.
 import { describe, expect, it } from "vitest";
 import { buildPersonaView, canUndo } from "@/lib/persona/monitor";
 
@@ -69,7 +71,7 @@ describe("persona monitor view", () => {
     expect(canUndo(profile("a", change(2, "a", "b"), change(3, "b", "c"), change(4, "c", "b", "undo"), change(5, "b", "a", "undo")))).toBe(false);
     // A change approved after an undo is the next one reverted.
     expect(canUndo(profile("d", change(2, "a", "b"), change(3, "b", "c"), change(4, "c", "b", "undo"), change(5, "b", "d")))).toBe(true);
-    // Goals that are not the change's result (a host's odd state): no button the adapter would refuse.
+    // Goals that are not the change's result (a host's odd state): no button the undo operation would refuse.
     expect(canUndo(profile("x", change(2, "a", "b")))).toBe(false);
     expect(canUndo(null)).toBe(false);
     expect(canUndo({ persona: { evolution_history: [null, 3] } })).toBe(false);

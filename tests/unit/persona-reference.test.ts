@@ -1,3 +1,5 @@
+// The persona reference an agent binds (a keyed hash of the persona id, never the id or goals)
+// and the links from persona evidence into the traces page.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { personaRef } from "@/lib/persona/reference";

@@ -1,3 +1,5 @@
+// Reflection without a model: the deterministic reflector's explicit-goal statements, the
+// parsing of a model's answer (which fails closed), and the goals diff the page shows.
 import { describe, expect, it } from "vitest";
 import { deterministicReflector, explicitGoals, mergeGoals, MAX_GOAL_LINES, type EvidenceMessage } from "@/lib/persona/reflector";
 import { interpretAnswer, REFLECTION_FAILURES } from "@/lib/persona/llm-reflector";

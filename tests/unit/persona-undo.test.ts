@@ -1,5 +1,5 @@
-// Which applied change the next undo reverts (lib/persona/undo.ts): the adapter and the page's
-// Undo button both ask this, so repeated undos walk back one approved version each.
+// Which applied change the next undo reverts (lib/persona/undo.ts): the undo operation and the
+// page's Undo button both ask this, so repeated undos walk back one approved version each.
 import { describe, expect, it } from "vitest";
 import { changeToUndo } from "@/lib/persona/undo";
 
