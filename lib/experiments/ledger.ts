@@ -11,7 +11,7 @@ import { getProcedure } from "../ledger/read";
 import { recordEvaluation } from "../ledger/record-evaluation";
 import { proposeSkillQualification, skillProcedureId, skillQualificationScope } from "../ledger/skills";
 import type { LedgerScope, PairedEvaluation, ProcedureRecord } from "../ledger/types";
-import type { ExperimentReport } from "./report";
+import type { ExperimentReport, LedgerOutcome } from "./report";
 
 /** One paired evaluation before the evaluator and phase are known. */
 export type ExperimentPair = Omit<PairedEvaluation, "phase" | "evaluator_id" | "evaluation_contract">;
@@ -57,8 +57,6 @@ export async function ledgerTarget(db: Db | Tx, e: Pick<Experiment, "model">, sk
   const record = await getProcedure(db, scope, skillProcedureId(skill));
   return record ? { scope, record } : { skipped: `skill is ${skill.status.toLowerCase()} and has no ledger procedure for model ${e.model}` };
 }
-
-export type LedgerOutcome = { procedure_id: string | null; scope: LedgerScope | null; recorded: number; duplicates: number; skipped: string | null };
 
 /**
  * Records the pairs in order, in the phase the procedure's state asks for (qualification while

@@ -3,8 +3,8 @@
 // (nothing derived is stored, so the figures always equal a recount from the runs).
 import type { Db, Tx } from "../db/prisma";
 import type { ExperimentCase, ExperimentRun } from "../db/generated/client";
+import type { LedgerScope } from "../ledger/types";
 import { seedChecks, type SeedCheck } from "./checks";
-import type { LedgerOutcome } from "./ledger";
 import { armsOf, expectedRuns, experimentView, loadExperiment, type ExperimentView } from "./experiments";
 import {
   armAggregate,
@@ -23,6 +23,9 @@ import {
 /** The seed's own caveat, shown with every report. */
 export const CAVEAT =
   "A small within-domain test on this agent's own held-out cases with one model: not a general claim that a skill, or higher authority, always helps.";
+
+/** What completion recorded in the ledger (./ledger.ts#recordExperimentPairs), stored on the experiment. */
+export type LedgerOutcome = { procedure_id: string | null; scope: LedgerScope | null; recorded: number; duplicates: number; skipped: string | null };
 
 /** One reported run, for the per-case drill-down. */
 export type ReportRun = {

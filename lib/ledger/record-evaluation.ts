@@ -14,7 +14,13 @@
 // `npm run bench:ledger` holds evaluations to at least half the rate of plain single-row
 // transactions on the same database; a read-then-commit sequence of statements stays well
 // below that (figures: docs/benchmarks.md#ledger).
-import { pgPool, type Db } from "../db/prisma";
+//
+// A skill's procedure (id `skill:…`, ./skills.ts) is evaluated in a Prisma transaction instead:
+// when its evaluation suspends it, the skill is demoted and audited in that same transaction
+// (demoteSuspendedSkill), so the suspension and the demotion commit together or not at all.
+// Those evaluations come from an admin's qualification run or an experiment's completion, a
+// few per skill, never the agents' hot path.
+import { pgPool, type Db, type Tx } from "../db/prisma";
 import { hoeffdingRadius } from "./arithmetic";
 import { LedgerError, type LedgerErrorKind } from "./errors";
 import { requireStoredEvidence } from "./evidence";
@@ -22,6 +28,7 @@ import { evidenceKey } from "./keys";
 import { stateOf } from "./records";
 import { evaluationSchema, ledgerIdSchema, parseLedger, scopeSchema, type EvaluationInput, type ScopeInput } from "./schemas";
 import { ensureLedgerSchema } from "./schema-version";
+import { demoteSuspendedSkill, isSkillProcedureId } from "./skills";
 import type { EvaluationResult, LedgerScope, PairedEvaluation } from "./types";
 
 /** The function's refusals, in the spec's variants and words. */
@@ -35,7 +42,10 @@ const REFUSALS: Record<string, [LedgerErrorKind, string]> = {
   counter_exhausted: ["MemoryOperation", "Monitoring counter exhausted"],
 };
 
-// int8 columns arrive as strings from pg.
+/** The function's waits for the procedure's row lock are bounded by its lock_timeout (30 s). */
+const SKILL_TRANSACTION_MS = 40_000;
+
+// int8 columns arrive as strings from pg, as bigints from Prisma.
 type OutcomeRow = {
   outcome: string;
   state_after: string | null;
@@ -46,8 +56,8 @@ type OutcomeRow = {
   evidence_ref: string;
   baseline_utility: number;
   candidate_utility: number;
-  candidate_cost_units: string;
-  candidate_latency_ms: string;
+  candidate_cost_units: string | bigint;
+  candidate_latency_ms: string | bigint;
   confidence_delta: number | null;
   qualification_trials: number | null;
 };
@@ -63,11 +73,17 @@ export async function recordEvaluation(
   const e = parseLedger(evaluationSchema, evaluationInput, "evaluation");
   await ensureLedgerSchema(db);
   await requireStoredEvidence(db, scope, e.evidence_ref);
-  let row = await call(db, scope, id, e, null);
-  if (row.outcome === "radius_needed") {
-    // The policy is immutable, so the radius stays right whatever happens before the repeat.
-    row = await call(db, scope, id, e, hoeffdingRadius(row.confidence_delta!, row.qualification_trials!));
-  }
+  const row = isSkillProcedureId(id)
+    ? await db.$transaction(
+        async (tx) => {
+          const r = await evaluate(viaTransaction(tx), scope, id, e);
+          // Only an ACTIVE procedure takes an evaluation, so a recorded SUSPENDED is this one's suspension.
+          if (r.outcome === "recorded" && r.state_after === "SUSPENDED") await demoteSuspendedSkill(tx, scope, id);
+          return r;
+        },
+        { timeout: SKILL_TRANSACTION_MS },
+      )
+    : await evaluate(viaPool(db), scope, id, e);
   switch (row.outcome) {
     case "recorded":
       return { receipt: { evaluation: e, state_after: stateOf(row.state_after!), recorded_at: row.recorded_at! }, duplicate: false };
@@ -91,26 +107,44 @@ export async function recordEvaluation(
   throw new LedgerError(...refusal);
 }
 
-async function call(db: Db, scope: LedgerScope, id: string, e: PairedEvaluation, radius: number | null): Promise<OutcomeRow> {
-  const { rows } = await pgPool(db).query<OutcomeRow>(
-    `SELECT * FROM ledger_record_evaluation($1, $2, $3, $4, $5, $6::"LedgerPhase", $7, $8, $9, $10, $11::float8, $12::float8, $13::bigint, $14::bigint, $15::float8)`,
-    [
-      scope.tenant,
-      scope.agent,
-      scope.environment,
-      id,
-      e.case_id,
-      e.phase.toUpperCase(),
-      e.evaluator_id,
-      e.evaluation_contract,
-      e.evidence_ref,
-      evidenceKey(e.evidence_ref),
-      e.baseline_utility,
-      e.candidate_utility,
-      e.candidate_cost_units,
-      e.candidate_latency_ms,
-      radius,
-    ],
-  );
-  return rows[0];
+/** Sends the function's call with its arguments: on the pg pool, or in a Prisma transaction. */
+type Caller = (args: unknown[]) => Promise<OutcomeRow>;
+
+const CALL = `SELECT * FROM ledger_record_evaluation($1, $2, $3, $4, $5, $6::"LedgerPhase", $7, $8, $9, $10, $11::float8, $12::float8, $13::bigint, $14::bigint, $15::float8)`;
+
+const viaPool =
+  (db: Db): Caller =>
+  async (args) =>
+    (await pgPool(db).query<OutcomeRow>(CALL, args)).rows[0];
+
+const viaTransaction =
+  (tx: Tx): Caller =>
+  async (args) =>
+    (await tx.$queryRawUnsafe<OutcomeRow[]>(CALL, ...args))[0];
+
+async function evaluate(call: Caller, scope: LedgerScope, id: string, e: PairedEvaluation): Promise<OutcomeRow> {
+  const row = await call(callArgs(scope, id, e, null));
+  if (row.outcome !== "radius_needed") return row;
+  // The policy is immutable, so the radius stays right whatever happens before the repeat.
+  return call(callArgs(scope, id, e, hoeffdingRadius(row.confidence_delta!, row.qualification_trials!)));
+}
+
+function callArgs(scope: LedgerScope, id: string, e: PairedEvaluation, radius: number | null): unknown[] {
+  return [
+    scope.tenant,
+    scope.agent,
+    scope.environment,
+    id,
+    e.case_id,
+    e.phase.toUpperCase(),
+    e.evaluator_id,
+    e.evaluation_contract,
+    e.evidence_ref,
+    evidenceKey(e.evidence_ref),
+    e.baseline_utility,
+    e.candidate_utility,
+    e.candidate_cost_units,
+    e.candidate_latency_ms,
+    radius,
+  ];
 }

@@ -1,7 +1,6 @@
 // One validation of every ledger input (spec §1 and §4), used by the core on each call and by
 // the routes for their request shapes. All failures are the spec's ValidationError.
 import { z } from "zod";
-import { EVALUATION_PHASES } from "./types";
 import { LedgerError } from "./errors";
 import { ledgerTextProblem } from "./text";
 
@@ -61,6 +60,8 @@ export const proposalSchema = z.object({
   source_refs: z.array(ledgerText(REF_BYTES)).min(1).max(MAX_SOURCE_REFS),
   policy: policySchema,
 });
+
+export const EVALUATION_PHASES = ["qualification", "monitoring"] as const;
 
 export const evaluationSchema = z.object({
   case_id: id,

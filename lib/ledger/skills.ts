@@ -3,6 +3,10 @@
 // Activation stays an explicit admin decision; the ledger only supplies the causal evidence.
 // The admin's start of it is a learning operation (lib/learning/operations/start-skill-qualification).
 //
+// A suspension of that procedure (monitoring's failure streak reached the policy limit) demotes
+// the skill version when it is ACTIVE, in the transaction that suspends the procedure
+// (./record-evaluation.ts): the same retirement as an admin's demotion, with its audit row.
+//
 // Scope: tenant = this deployment (a persisted random id), agent = the agent id, environment
 // = a fingerprint of the agent's toolbox and model, so a changed toolbox or model starts over.
 // Task = the skill's source trajectory class; baseline and policy = the agent's learning
@@ -10,7 +14,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Prisma, type Agent, type Skill } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
+import { recordAudit, systemAuditContext } from "../audit/record";
 import { resolveLearningConfig, type LearningConfig } from "../learning/agents/config";
+import { retireSkill } from "../learning/skills/lifecycle";
 import { LedgerError } from "./errors";
 import { proposeProcedure } from "./operations/propose-procedure";
 import { getProcedure, procedureRecords } from "./read";
@@ -49,6 +55,43 @@ export function environmentFingerprint(tools: unknown, model: string): string {
 }
 
 export const skillProcedureId = (skill: Pick<Skill, "id" | "version">): string => `skill:${skill.id}:v${skill.version}`;
+
+/** Whether a procedure id has the form of a skill's (the only ones a suspension demotes). */
+export const isSkillProcedureId = (procedureId: string): boolean => procedureId.startsWith("skill:");
+
+/** The reason a suspension gives: the skill's demotion reason, its lifecycle event's and its audit row's. */
+export const suspensionReason = (procedureId: string): string =>
+  `ledger procedure ${procedureId} was suspended: monitoring failure streak reached the policy limit`;
+
+/** The request id of the audit rows a suspension writes (no request of a person or key caused them). */
+export const SUSPENSION_REQUEST_ID = "ledger-suspension";
+
+/**
+ * Called in the transaction that moved the procedure from ACTIVE to SUSPENDED (which holds its
+ * row lock, so the order is procedure, then skill, as skillQualification's share lock expects).
+ * When the procedure is this deployment's procedure of an ACTIVE skill version of the scope's
+ * agent, retires that skill (DEMOTED, its runs unstamped, skills_version bumped, a
+ * `skill_demoted` event by actor "ledger", which also enqueues the skill.demoted webhook) and
+ * writes its `skill.demoted` audit row as the system. Returns the demoted skill's id, or null.
+ */
+export async function demoteSuspendedSkill(tx: Tx, scope: LedgerScope, procedureId: string): Promise<string | null> {
+  if (!isSkillProcedureId(procedureId)) return null;
+  const tenant = (await tx.setting.findUnique({ where: { key: DEPLOYMENT_SETTING } }))?.value;
+  if (tenant === undefined || scope.tenant !== tenant) return null;
+  const skill = await tx.skill.findFirst({
+    where: { id: procedureId.split(":")[1], agentId: scope.agent, status: "ACTIVE" },
+    select: { id: true, agentId: true, version: true },
+  });
+  if (!skill || skillProcedureId(skill) !== procedureId) return null;
+  const reason = suspensionReason(procedureId);
+  if (!(await retireSkill(tx, skill, "DEMOTED", reason, "ledger", ["ACTIVE"]))) return null;
+  await recordAudit(tx, systemAuditContext(SUSPENSION_REQUEST_ID), {
+    type: "skill.demoted",
+    target: { type: "skill", id: skill.id },
+    data: { agent_id: skill.agentId, version: skill.version, reason },
+  });
+  return skill.id;
+}
 
 /** Training evidence: the source runs. Evaluations may not reuse these as held-out evidence. */
 const workflowRef = (workflowRunId: string): string => `proctor:workflow:${workflowRunId}`;

@@ -2,7 +2,7 @@
 // lowercase states and phases). Semantics: shared/specs/ledger.md §1. The inputs' types are
 // their schemas' outputs (./schemas.ts), so a field is declared once.
 import type { z } from "zod";
-import type { evaluationSchema, policySchema, proposalSchema, scopeSchema, selectionSchema } from "./schemas";
+import type { evaluationSchema, policySchema, proposalSchema, scopeSchema } from "./schemas";
 
 /** Partition key. Labels only partition data; the host derives them from an authenticated principal. */
 export type LedgerScope = z.output<typeof scopeSchema>;
@@ -16,11 +16,10 @@ export type ProcedureProposal = z.output<typeof proposalSchema>;
 export const PROCEDURE_STATES = ["candidate", "active", "rejected", "suspended"] as const;
 export type ProcedureState = (typeof PROCEDURE_STATES)[number];
 
-export const EVALUATION_PHASES = ["qualification", "monitoring"] as const;
-export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
-
 /** One held-out case: candidate and baseline scored on the same case (§1.6). */
 export type PairedEvaluation = z.output<typeof evaluationSchema>;
+
+export type EvaluationPhase = PairedEvaluation["phase"];
 
 export type LedgerDecision = {
   from: ProcedureState;

@@ -1,4 +1,4 @@
-// Experiments end to end (issue 17) on the shared server: the example (examples/experiment,
+// Experiments end to end on the shared server: the example (examples/experiment,
 // run with its one command) creates a three-arm experiment on a shadow skill, runs it through
 // the SDK with the `openai` client against a loopback model and completes it. Then: the three
 // arms completed, the seed's three checks hold, every figure equals a recount from the stored

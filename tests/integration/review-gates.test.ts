@@ -1,4 +1,4 @@
-// Issue 12, points 2, 5 and 9, against the real server on both databases:
+// The review gates, against the real server on both databases:
 // - review first: a new agent's skills wait for an admin (SHADOW by default, CANDIDATE without
 //   shadow review) and go ACTIVE at once only with the explicit auto_activate opt-out; the
 //   migration keeps existing agents' stored require_shadow;
@@ -6,7 +6,8 @@
 //   so /context stops injecting it at once, and re-adding the tool revives nothing;
 // - require_qualification: activation is refused (nothing written) until the skill's ledger
 //   procedure is ACTIVE; qualification starts over the API with the admin scope; a ledger
-//   suspension of the procedure demotes the ACTIVE skill in the suspending transaction.
+//   suspension of the procedure demotes the ACTIVE skill in the suspending transaction, with a
+//   typed skill.demoted audit row.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { callAction } from "../helpers/actions";
 import { admin, context, cycle, getSkill, postRuns, putAgent, REFUND_TOOLS, stampedCount } from "../helpers/learning";
 import { fixtureEvaluation, ledgerClient } from "../helpers/ledger";
 import { evaluatorKeys } from "../helpers/keys";
+import { parseAuditEvent } from "@/lib/audit/events";
 
 let server: TestServer;
 let session: Caller;
@@ -121,6 +123,10 @@ describe(`review first (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const dir = path.join(process.cwd(), "prisma/migrations");
     const migration = readdirSync(dir).find((n) => n.endsWith("_review_first"))!;
     await server.sql.query(readFileSync(path.join(dir, migration, "migration.sql"), "utf8"));
+    // It also defines the suspension trigger that a later migration drops (the demotion is the
+    // evaluation's TypeScript): apply that one again too, as a deployment has it.
+    const dropTrigger = readdirSync(dir).find((n) => n.endsWith("_ledger_demotion_in_app"))!;
+    await server.sql.query(readFileSync(path.join(dir, dropTrigger, "migration.sql"), "utf8"));
     const rows = await server.sql.query("SELECT id, learning FROM agents WHERE id LIKE 'legacy-%' ORDER BY id");
     expect(rows.rows).toEqual([
       { id: "legacy-default", learning: { min_executions: 3, require_shadow: false } },
@@ -262,8 +268,34 @@ describe(`qualification gates activation (${process.env.PROCTOR_TEST_DB ?? "pgli
     expect(await skillsVersion("qg")).toBe(before + 1);
     expect((await context(server, "qg", REFUND_QUERY)).skills).toEqual([]);
 
-    const audit = await server.sql.query("SELECT actor_type, details FROM audit_events WHERE action = 'skill.demoted' AND target_id = $1", [skillId]);
-    expect(audit.rows).toEqual([{ actor_type: "system", details: { agent_id: "qg", version: 1, reason } }]);
+    const audit = await server.sql.query(
+      `SELECT actor_type, actor_id, actor_label, actor_role, action, target_type, target_id, request_id, client_hash, details
+       FROM audit_events WHERE action = 'skill.demoted' AND target_id = $1`,
+      [skillId],
+    );
+    expect(audit.rows).toEqual([
+      {
+        actor_type: "system",
+        actor_id: null,
+        actor_label: "system",
+        actor_role: null,
+        action: "skill.demoted",
+        target_type: "skill",
+        target_id: skillId,
+        request_id: "ledger-suspension",
+        client_hash: null,
+        details: { agent_id: "qg", version: 1, reason },
+      },
+    ]);
+    // A member of the audit event union, as recordAudit writes it: no database trigger writes it.
+    const [row] = audit.rows;
+    expect(parseAuditEvent({ action: row.action, targetType: row.target_type, targetId: row.target_id, details: row.details })).toEqual({
+      type: "skill.demoted",
+      target: { type: "skill", id: skillId },
+      data: { agent_id: "qg", version: 1, reason },
+    });
+    const triggers = await server.sql.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_procedures'::regclass AND NOT tgisinternal");
+    expect(triggers.rows).toEqual([]);
     const events = await server.sql.query("SELECT event, actor, reason FROM skill_events WHERE skill_id = $1 AND event = 'skill_demoted'", [skillId]);
     expect(events.rows).toEqual([{ event: "skill_demoted", actor: "ledger", reason }]);
     // The audit page renders the row as a typed event.

@@ -1,4 +1,4 @@
-// Experiment scoring and the seed's checks (issue 17): accuracy per run, case means, aggregates,
+// Experiment scoring and the seed's checks: accuracy per run, case means, aggregates,
 // paired deltas and their seeded bootstrap intervals; pure, so fast-check can hammer it.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";

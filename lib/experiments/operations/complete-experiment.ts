@@ -1,13 +1,14 @@
 // Complete an experiment (agent API with an admin key, console): every assignment reported and
 // the seed's three checks passing, then each skill-arm case recorded as a paired evaluation in
-// the ledger (./../ledger.ts), then the status, the ledger outcome and the audit row in one
-// transaction. The ledger's writes go through its own pool, outside that transaction; they are
-// idempotent per case, so a completion that failed after them can simply be repeated.
+// the ledger (../ledger.ts), then the status, the ledger outcome and the audit row in one
+// transaction. Each ledger evaluation commits in its own transaction (with the skill's demotion
+// when it suspends the procedure), outside that one; they are idempotent per case, so a
+// completion that failed after them can simply be repeated.
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState } from "../../errors";
-import { experimentPairs, ledgerTarget, recordExperimentPairs, type LedgerOutcome } from "../ledger";
-import { experimentReport, type ExperimentReport } from "../report";
+import { experimentPairs, ledgerTarget, recordExperimentPairs } from "../ledger";
+import { experimentReport, type ExperimentReport, type LedgerOutcome } from "../report";
 import { loadExperiment, statusName } from "../experiments";
 
 export type FinishExperimentInput = { experimentId: string; reason?: string };
