@@ -1,6 +1,6 @@
 // The events a webhook endpoint can subscribe to. Emitted by webhook_enqueue() (see the
 // webhooks migration): skill lifecycle, ledger decisions and dead jobs by triggers, readiness
-// (lib/learning/shadow/evaluate.ts) and persona proposals (lib/persona/pg-adapter.ts) through
+// (lib/learning/shadow/evaluate.ts) and persona proposals (lib/persona/operations/reflect-persona.ts) through
 // ./emit. Payload data holds ids, names and statuses only.
 import { z } from "zod";
 
