@@ -22,22 +22,22 @@ export const ENGINE_SENSITIVE = [
   // version refusal), in-process: ledger-api's HTTP rules and restarts run once.
   "ledger-core", // schema versioning, concurrent deliveries in-process
   "persona-undo-pause", // multi-step undo and paused refusals under row locks and CAS
-  "api-key-migration", // existing keys across the scope split (issue 12)
-  "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index (issue 12)
+  "api-key-migration", // existing keys across the scope split
+  "ledger-trust", // key scopes and bindings, evidence resolution on the workflows index
   "offline-learning", // template distillation refusals and offline retrieval with per-agent term weights, on both engines
   "shadow-durability", // the queue bound inside the ingestion statement, a dead job retried
-  "review-gates", // the review-first migration, the ledger suspension trigger
+  "review-gates", // the review-first migration, the ledger suspension demotion in the evaluation's transaction
   "request-hygiene", // poisoned JSON-text arguments reach the ingestion SQL; jsonb refuses them on both
-  "outcome-migration", // a data migration's SQL judging stored runs (issue 12)
-  "outcomes-drift", // ingestion's outcome order and the monitor's deviations (issue 12)
+  "outcome-migration", // a data migration's SQL judging stored runs
+  "outcomes-drift", // ingestion's outcome order and the monitor's deviations
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
-  "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED (issue 14: both databases)
-  "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE (issue 16)
+  "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED
+  "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
-  "experiments", // issue 17 asks for both databases: the example experiment end to end, the ledger hand-off
-  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches (issue 14)
-  "sdk", // issue 14 asks for both: batches and idempotent resends through the ingestion SQL, context assembly
-  "skills-io", // issue 14 asks for both: export/import through the validation gate, MemoRizz's class and skill writes
+  "experiments", // the example experiment end to end, the ledger hand-off
+  "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
+  "sdk", // batches and idempotent resends through the ingestion SQL, context assembly
+  "skills-io", // export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**
@@ -45,8 +45,8 @@ export const ENGINE_SENSITIVE = [
  * database (the embedded PGlite is one process's database). Left out of every PGlite run.
  */
 export const POSTGRES_ONLY = [
-  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica (issue 18)
-  "fleet", // two web processes and two workers on one PostgreSQL (issue 18)
+  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica
+  "fleet", // two web processes and two workers on one PostgreSQL
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**
