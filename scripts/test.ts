@@ -2,10 +2,10 @@
 // duration, then a per-suite table and one closing line `N passed, M failed` (the summary CI
 // and humans look for). Exits non-zero on any failure.
 //
-// Suites: typecheck, unit, sdk (packages/sdk's build), build, pglite, postgres, e2e. Aliases:
-// integration = pglite + postgres, browser = e2e. With no arguments all run; postgres only when
-// TEST_DATABASE_URL is set or a server answers on 127.0.0.1:5432. Typecheck, unit and sdk run
-// beside the build; pglite and e2e start when the build is done, postgres when e2e is (each
+// Suites: typecheck, lint (eslint, warnings fail it), unit, sdk (packages/sdk's build), build,
+// pglite, postgres, e2e. Aliases: integration = pglite + postgres, browser = e2e. With no
+// arguments all run; postgres only when TEST_DATABASE_URL is set or a server answers on
+// 127.0.0.1:5432. Typecheck, lint, unit and sdk run beside the build; pglite and e2e start when the build is done, postgres when e2e is (each
 // suite's output printed whole as it ends, when suites overlap). When PostgreSQL runs the
 // integration files, PGlite runs only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
@@ -19,7 +19,7 @@ import { stripVTControlCharacters } from "node:util";
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
-const SUITES = ["typecheck", "unit", "sdk", "build", "pglite", "postgres", "e2e"] as const;
+const SUITES = ["typecheck", "lint", "unit", "sdk", "build", "pglite", "postgres", "e2e"] as const;
 type Suite = (typeof SUITES)[number];
 const ALIASES: Record<string, Suite[]> = { integration: ["pglite", "postgres"], browser: ["e2e"] };
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
@@ -72,6 +72,8 @@ async function main() {
 
   const first: Step[] = [];
   if (selected.has("typecheck")) first.push(["typecheck", "tsc --noEmit", (log) => runCheck(["tsc", "--noEmit"], {}, log)]);
+  // The cache (by content: a fresh clone's files all look new) lints only what changed since the last run.
+  if (selected.has("lint")) first.push(["lint", "eslint", (log) => runCheck(["eslint", ".", "--max-warnings", "0", "--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/"], {}, log)]);
   if (selected.has("unit")) first.push(["unit", "vitest run", (log) => runVitest("unit", ["run", "--passWithNoTests"], {}, log)]);
   // The root typecheck covers the SDK's sources; this emits the package as published (dist/).
   if (selected.has("sdk")) first.push(["sdk", "tsc -p packages/sdk", (log) => runCheck(["tsc", "-p", "packages/sdk"], {}, log)]);
