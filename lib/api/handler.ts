@@ -1,6 +1,9 @@
 // The one wrapper for every route handler: auth mode and scopes, zod for body, query and
 // params, body limits, origin and read-only checks, rate limits, request ids, problem+json.
-// Agent API routes pass their operation's declaration (lib/api/v1/contract.ts) as options.
+// Agent API routes pass their operation's declaration (lib/api/v1/contract.ts) as options, and
+// what a key bound to a tenant, agents or an evaluator may reach is enforced here from it: by the
+// request's address, by its body, and by the record its path names by id. Handlers never check
+// reach themselves.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -8,7 +11,7 @@ import { db } from "../db/client";
 import type { Actor } from "../auth/actor";
 import { authorize, type Scope } from "../auth/access";
 import { authenticateApiKey } from "../auth/api-keys";
-import { reachRefusal, type Reach } from "../auth/key-reach";
+import { reachesAgent, reachRefusal, type Reach } from "../auth/key-reach";
 import { sessionActor } from "../auth/session";
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { clientAddressOf, clientHashOf } from "../audit/client-hash";
@@ -20,6 +23,7 @@ import { DomainError } from "../errors";
 import { ProblemError, problemFromDomain, problemResponse, problems } from "./problem";
 import { takeToken } from "./rate-limit";
 import { zodProblem } from "./zod-errors";
+import { recordRefusal, type RecordReach } from "./v1/reach";
 import { PATH_ID } from "../path-id";
 
 export const ONE_MIB = 1024 * 1024;
@@ -59,6 +63,12 @@ export type RouteOptions<B, Q, P> = {
   reach?: (input: { params: Out<P>; query: Out<Q> }) => Reach;
   /** The same, for what only the body names (a ledger scope, an evaluator): checked once it is parsed. */
   reachFromBody?: (input: { params: Out<P>; query: Out<Q>; body: Out<B> }) => Reach;
+  /**
+   * The record the path names by its own id, whose agent a key bound to agents must reach:
+   * `{ skill: "skill_id" }` (lib/api/v1/reach.ts). Another agent's record answers 404 with the
+   * words of a missing one; checked once the body is parsed, right before the handler.
+   */
+  reachByRecord?: RecordReach<Out<P>>;
 };
 
 export type RouteContext<B, Q, P> = {
@@ -67,6 +77,12 @@ export type RouteContext<B, Q, P> = {
   query: Out<Q>;
   params: Out<P>;
   actor: Actor | null;
+  /**
+   * Whether the caller may see records of an agent, for what a handler finds by content rather
+   * than by address (a persona of any agent, OTLP spans naming their agents): records of agents
+   * it does not reach are left out, not refused.
+   */
+  reaches: (agentId: string) => boolean;
   requestId: string;
   audit: AuditContext;
 };
@@ -110,8 +126,13 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
         const refused = reachRefusal(actor, opts.reachFromBody({ params, query, body } as { params: Out<P>; query: Out<Q>; body: Out<B> }));
         if (refused) throw refused;
       }
+      if (opts.reachByRecord) {
+        const hidden = await recordRefusal(actor, opts.reachByRecord as RecordReach, params as Record<string, unknown>);
+        if (hidden) throw hidden;
+      }
+      const reaches = (agentId: string) => reachesAgent(actor, agentId);
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
-      const result = await handler({ req, body, query, params, actor, requestId, audit } as RouteContext<B, Q, P>);
+      const result = await handler({ req, body, query, params, actor, reaches, requestId, audit } as RouteContext<B, Q, P>);
       if (result instanceof Response) {
         result.headers.set("x-request-id", requestId);
         return result;

@@ -1,12 +1,18 @@
-// The access matrix's expectations, in one file: every agent operation, console route, server
-// action and console page with the scope it is meant to need, and the rules that turn a scope
-// into each principal's outcome. The rules read the policy itself (ACCESS and denial() in
-// lib/auth/access.ts), so this table stays short: what it states by hand is which scope each
-// entry needs and the exceptions. access-matrix.test.ts fails on any route, action or page that
-// is missing here, on any entry here that no longer exists, and on any cell that differs.
-import { ACCESS, denial, type Scope } from "../../lib/auth/access";
-import type { Actor, ApiScope } from "../../lib/auth/actor";
+// The access matrix's expectations, written out: for every agent operation, console route,
+// server action and console page, what each kind of caller gets. Nothing here is computed from
+// the policy under test (ACCESS, denial(), the contract's reach declarations): a change of who may
+// do what changes a cell here, in the same commit. access-matrix.test.ts probes every cell on the
+// built console and fails on any route, action or page missing here, on any entry here that no
+// longer exists, and on any cell that differs.
+import type { Scope } from "../../lib/auth/access";
 
+/**
+ * The callers, one column each: no credentials; a well-formed unknown key; a revoked key; an
+ * expired key; an unbound `ingest` key; the bootstrap key (PROCTOR_API_KEY: ingest, admin and
+ * ledger:propose); an ingest + admin key bound to another agent ("some-other-agent"); a VIEWER
+ * session; an ADMIN session; and on a PROCTOR_READ_ONLY=1 instance, the bootstrap key for the agent
+ * API and the admin's session for the console.
+ */
 export const PRINCIPALS = [
   "anonymous",
   "garbageKey",
@@ -22,14 +28,72 @@ export const PRINCIPALS = [
 export type Principal = (typeof PRINCIPALS)[number];
 
 /**
- * allowed: past every access check (the answer may still be 400/404/409: the input is the probe's).
- * unauthenticated: 401 problem+json (a server action: "unauthorized"). forbidden: 403 (an action:
- * "forbidden"). read_only: the read-only refusal. login: a page view sent to /login?next=….
+ * What a caller gets. ok: past every access check (any answer below 500 but 401 and 403: the
+ * probe's input may still be refused, its entity missing). 401 and 403: refused with problem+json
+ * (a server action: "unauthorized" and "forbidden"). RO: the read-only refusal (403). 404: a record
+ * that exists, addressed by its id, answered as a missing one (a key bound to another agent).
+ * login: a page view sent to /login?next=….
  */
-export type Outcome = "allowed" | "unauthenticated" | "forbidden" | "read_only" | "login";
+export type Expected = "ok" | 401 | 403 | "read-only" | 404 | "login";
+const ok = "ok";
+const RO = "read-only";
+const login = "login";
 
-/** Agent API operations (operationIds of lib/api/v1/contract.ts) by the scope each must require. */
-export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
+/** One cell per caller, in PRINCIPALS' order (the column heads below abbreviate them). */
+export type Row = readonly [anonymous: Expected, garbageKey: Expected, revokedKey: Expected, expiredKey: Expected, ingestKey: Expected, adminKey: Expected, otherAgentKey: Expected, viewer: Expected, admin: Expected, readOnly: Expected];
+
+/**
+ * Agent API operations (operationIds of lib/api/v1/contract.ts). The probe's agent is never the
+ * other-agent key's: naming it in the path or query is a 403. The operations on a skill, a run or
+ * an experiment by its id are probed on records of a third agent that exist on the main server
+ * (none on the read-only one): there the other-agent key gets 404.
+ */
+export const AGENT_MATRIX: Record<string, Row> = {
+  //                           anon   garb   revk   expd  ingst   admK  other   view   admS    r-o
+  getHealth:                 [   ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok],
+  getOpenApi:                [   ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok],
+  putAgent:                  [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  deleteAgent:               [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  getAgent:                  [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  ingestWorkflow:            [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    RO],
+  ingestWorkflowBatch:       [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    RO],
+  exportOtlpTraces:          [  401,   401,   401,   401,    ok,    ok,    ok,   401,   401,    RO],
+  searchWorkflows:           [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  exportWorkflows:           [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    ok],
+  getWorkflow:               [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
+  listClasses:               [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  runPromotionCycle:         [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  listPromotionCycles:       [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  distillClass:              [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  listSkills:                [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  exportSkills:              [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  importSkills:              [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  getSkill:                  [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
+  activateSkill:             [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+  demoteSkill:               [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+  startSkillQualification:   [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+  getSkillReadiness:         [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
+  assembleContext:           [  401,   401,   401,   401,    ok,    ok,   403,   401,   401,    ok],
+  ingestConversation:        [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    RO],
+  getApprovedPersona:        [  401,   401,   401,   401,    ok,    ok,   403,   401,   401,    ok],
+  forgetAccount:             [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  proposeProcedure:          [  401,   401,   401,   401,   403,    ok,   403,   401,   401,    RO],
+  getProcedure:              [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    ok],
+  recordEvaluation:          [  401,   401,   401,   401,   403,   403,   403,   401,   401,   403],
+  getEvaluation:             [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    ok],
+  selectProcedure:           [  401,   401,   401,   401,    ok,    ok,   403,   403,    ok,    ok],
+  createExperiment:          [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  getExperiment:             [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
+  getExperimentReport:       [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
+  listExperimentAssignments: [  401,   401,   401,   401,    ok,    ok,   404,   403,   403,    RO],
+  experimentContext:         [  401,   401,   401,   401,    ok,    ok,   404,   403,   403,    RO],
+  reportExperimentRun:       [  401,   401,   401,   401,    ok,    ok,   404,   403,   403,    RO],
+  completeExperiment:        [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+  cancelExperiment:          [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+};
+
+/** The scope each agent operation must declare (a change of scope shows here even where no cell changes). */
+export const AGENT_OPERATIONS: Partial<Record<Scope | "public", string[]>> = {
   public: ["getHealth", "getOpenApi"],
   "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
   "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
@@ -39,49 +103,66 @@ export const AGENT_OPERATIONS: Record<Scope | "public", string[]> = {
   "ledger:evaluate": ["recordEvaluation"],
   "context:read": ["assembleContext", "getApprovedPersona"],
   "ledger:read": ["getProcedure", "getEvaluation", "selectProcedure"],
-  "persona:read": [],
-  "persona:decide": [],
-  "audit:read": [],
-  "users:read": [],
-  "users:manage": [],
-  "apiKeys:read": [],
-  "apiKeys:manage": [],
-  "webhooks:read": [],
-  "webhooks:manage": [],
   "accounts:forget": ["forgetAccount"],
   "experiments:read": ["getExperiment", "getExperimentReport"],
   "experiments:run": ["listExperimentAssignments", "experimentContext", "reportExperimentRun"],
   "experiments:manage": ["createExperiment", "completeExperiment", "cancelExperiment"],
 };
 
-/** Agent operations that name their agent in the query (a persona's agent_id, a ledger scope's agent): a key bound elsewhere gets 403. */
-export const NAMES_AGENT_IN_QUERY = ["getApprovedPersona", "getProcedure", "getEvaluation", "selectProcedure"];
-
-/** Agent operations that reach every agent (forgetting an account): a key bound to agents gets 403. */
-export const SPANS_EVERY_AGENT = ["forgetAccount"];
-
-/** Agent operations a console session may not call at all: API keys only (a session gets 401). */
-export const KEY_ONLY_OPERATIONS = ["assembleContext", "getApprovedPersona", "proposeProcedure", "recordEvaluation", "exportOtlpTraces"];
-
 /**
- * Route handlers outside the agent contract ("METHOD /path" as under app/): session routes by
- * scope, "public" ones open to all, and the exceptions with the outcome everyone gets.
+ * Route handlers outside the agent contract ("METHOD /path" as under app/): console sessions only.
+ * The benchmarks' floor is served only when started with PROCTOR_BENCH_FLOOR=1: 404 to everyone
+ * who may send a body.
  */
-export const CONSOLE_ROUTES: Record<string, Scope | "public" | { everyone: "not_found" | "untested"; why: string }> = {
-  "GET /api/console/api-keys": "apiKeys:read",
-  "GET /api/console/audit": "audit:read",
-  "GET /api/console/audit/export": "audit:read",
-  "GET /api/console/inbox": "learning:read",
-  "GET /api/console/experiments/{experiment_id}/export": "experiments:read",
-  "GET /api/console/users": "users:read",
-  "GET /persona-evolution/state": "persona:read",
-  "POST /persona-evolution/action": "persona:decide",
-  "GET /api/auth/{nextauth}": "public",
-  "POST /api/auth/{nextauth}": { everyone: "untested", why: "next-auth's own sign-in and sign-out forms (tests/integration/auth.test.ts)" },
-  "POST /api/v1/bench/floor": { everyone: "not_found", why: "served only when started with PROCTOR_BENCH_FLOOR=1" },
+export const CONSOLE_ROUTES: Record<string, Row> = {
+  //                                                       anon   garb   revk   expd  ingst   admK  other   view   admS    r-o
+  "GET /api/console/api-keys":                           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "GET /api/console/audit":                              [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "GET /api/console/audit/export":                       [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "GET /api/console/inbox":                              [  401,   401,   401,   401,   401,   401,   401,    ok,    ok,    ok],
+  "GET /api/console/experiments/{experiment_id}/export": [  401,   401,   401,   401,   401,   401,   401,    ok,    ok,    ok],
+  "GET /api/console/users":                              [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "GET /persona-evolution/state":                        [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "POST /persona-evolution/action":                      [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "GET /api/auth/{nextauth}":                            [   ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok,    ok],
+  "POST /api/v1/bench/floor":                            [  401,   404,   404,   404,   404,   404,   404,   404,   404,   404],
 };
 
-/** Server actions ("lib/actions/<file>#<export>") by the scope each must pass to action(). */
+/** Route handlers the matrix does not probe, and where they are tested instead. */
+export const UNPROBED_ROUTES: Record<string, string> = {
+  "POST /api/auth/{nextauth}": "next-auth's own sign-in and sign-out forms (tests/integration/auth.test.ts)",
+};
+
+/** Server actions ("lib/actions/<file>#<export>"): console sessions only. */
+export const ACTION_MATRIX: Record<string, Row> = {
+  //                                                 anon   garb   revk   expd  ingst   admK  other   view   admS    r-o
+  "lib/actions/api-keys.ts#createApiKey":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/api-keys.ts#revokeApiKey":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/api-keys.ts#rotateApiKey":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/users.ts#createUser":               [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/users.ts#updateUser":               [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/users.ts#signOutEverywhere":        [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/users.ts#resetPassword":            [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/learning.ts#deleteAgent":           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/learning.ts#distillClass":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/learning.ts#runPromotionCycle":     [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/learning.ts#saveLearningSettings":  [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/learning.ts#retryShadowJob":        [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/skills.ts#activateSkill":           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/skills.ts#demoteSkill":             [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/skills.ts#startQualification":      [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/persona.ts#runPersonaAction":       [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    ok],
+  "lib/actions/webhooks.ts#createWebhookEndpoint": [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/webhooks.ts#updateWebhookEndpoint": [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/webhooks.ts#rotateWebhookSecret":   [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/webhooks.ts#deleteWebhookEndpoint": [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/webhooks.ts#redeliverWebhook":      [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/accounts.ts#forgetAccount":         [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/experiments.ts#createExperiment":   [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/experiments.ts#cancelExperiment":   [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+};
+
+/** The scope each server action must pass to action(). */
 export const ACTIONS: Record<string, Scope> = {
   "lib/actions/api-keys.ts#createApiKey": "apiKeys:manage",
   "lib/actions/api-keys.ts#revokeApiKey": "apiKeys:manage",
@@ -109,72 +190,32 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/experiments.ts#cancelExperiment": "experiments:manage",
 };
 
-/** Console pages (app/(console)) by the scope requireScope() must ask. */
-export const PAGES: Record<string, Scope> = {
-  "/": "learning:read",
-  "/accounts": "persona:read",
-  "/agents": "learning:read",
-  "/agents/{agentId}": "learning:read",
-  "/agents/{agentId}/settings": "learning:read",
-  "/workflows": "learning:read",
-  "/workflows/runs": "learning:read",
-  "/workflows/runs/{id}": "learning:read",
-  "/skills": "learning:read",
-  "/traces": "learning:read",
-  "/ledger": "ledger:read",
-  "/experiments": "experiments:read",
-  "/experiments/new": "experiments:manage",
-  "/experiments/{id}": "experiments:read",
-  "/ledger/procedure": "ledger:read",
-  "/audit": "audit:read",
-  "/persona-evolution": "persona:read",
-  "/settings": "apiKeys:read",
-  "/settings/api-keys": "apiKeys:read",
-  "/settings/users": "users:read",
-  "/settings/webhooks": "webhooks:read",
+/** Console pages (app/(console)): a view without a session is sent to sign in. */
+export const PAGE_MATRIX: Record<string, Row> = {
+  //                              anon   garb   revk   expd  ingst   admK  other   view   admS    r-o
+  "/":                          [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/accounts":                  [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/agents":                    [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/agents/{agentId}":          [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/agents/{agentId}/settings": [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/workflows":                 [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/workflows/runs":            [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/workflows/runs/{id}":       [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/skills":                    [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/traces":                    [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/ledger":                    [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/experiments":               [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/experiments/new":           [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/experiments/{id}":          [login, login, login, login, login, login, login,    ok,    ok,    ok],
+  "/ledger/procedure":          [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/audit":                     [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/persona-evolution":         [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/settings":                  [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/settings/api-keys":         [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/settings/users":            [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/settings/webhooks":         [login, login, login, login, login, login, login,   403,    ok,    ok],
 };
 
 /** The servers the matrix runs on: the read-only column on a PROCTOR_READ_ONLY=1 instance. */
 export const SERVER_ENV = { PROCTOR_PERSONA_ACTIONS: "1" } as const;
 export const READ_ONLY_ENV = { PROCTOR_READ_ONLY: "1", PROCTOR_PERSONA_ACTIONS: "1" } as const;
-
-/** What each principal is to the policy: its actor (null: no credentials that authenticate). */
-// adminKey is the bootstrap key (PROCTOR_API_KEY): ingest, admin and ledger:propose.
-const ADMIN_KEY_SCOPES: ApiScope[] = ["ingest", "admin", "ledger:propose"];
-const KEY_SCOPES: Partial<Record<Principal, ApiScope[]>> = { ingestKey: ["ingest"], adminKey: ADMIN_KEY_SCOPES, otherAgentKey: ["ingest", "admin"] };
-const ROLES: Partial<Record<Principal, "ADMIN" | "VIEWER">> = { viewer: "VIEWER", admin: "ADMIN", readOnly: "ADMIN" };
-
-function actorOf(p: Principal, surface: "agent" | "console"): Actor | null {
-  // The read-only column calls the agent API with the admin key and the console with the admin's session.
-  if (p === "readOnly" && surface === "agent") return { type: "api_key", id: p, label: p, scopes: ADMIN_KEY_SCOPES };
-  const role = ROLES[p];
-  if (role) return { type: "user", id: p, label: p, role };
-  const scopes = KEY_SCOPES[p];
-  return scopes ? { type: "api_key", id: p, label: p, scopes } : null;
-}
-
-function byPolicy(actor: Actor, scope: Scope, p: Principal): Outcome {
-  const why = denial(actor, scope, { NODE_ENV: "test", ...(p === "readOnly" ? READ_ONLY_ENV : SERVER_ENV) });
-  return why === null ? "allowed" : why === "read_only" ? "read_only" : "forbidden";
-}
-
-/** An agent operation: keys and sessions as its declaration allows, bound keys kept to their agents. */
-export function agentOutcome(operationId: string, scope: Scope | "public", path: string, p: Principal): Outcome {
-  if (scope === "public") return "allowed";
-  const actor = actorOf(p, "agent");
-  if (!actor) return "unauthenticated";
-  if (actor.type === "user" && KEY_ONLY_OPERATIONS.includes(operationId)) return "unauthenticated";
-  // A key bound to another agent may not name this one (the probe's agent is never its own): 403.
-  // Another agent's run or skill read by id is a 404 ("allowed" here: past the access checks).
-  if (p === "otherAgentKey" && (path.includes("{agent_id}") || NAMES_AGENT_IN_QUERY.includes(operationId) || SPANS_EVERY_AGENT.includes(operationId))) return "forbidden";
-  return byPolicy(actor, scope, p);
-}
-
-/** A console route, action or page: sessions only; without one, 401 (a page view: to sign in). */
-export function consoleOutcome(scope: Scope, p: Principal, surface: "route" | "action" | "page"): Outcome {
-  const actor = actorOf(p, "console");
-  if (!actor || actor.type !== "user") return surface === "page" ? "login" : "unauthenticated";
-  const outcome = byPolicy(actor, scope, p);
-  // Read-only mode hides no page: a page asks `can` for what it may change.
-  return surface === "page" && outcome === "read_only" ? "allowed" : outcome;
-}

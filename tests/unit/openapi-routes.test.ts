@@ -32,6 +32,7 @@ function routes(): { path: string; method: string; reads: { body: boolean; query
 type Schema = { properties: Record<string, unknown> };
 type Op = {
   parameters: { name: string; in: string }[];
+  "x-reach-by-record"?: Record<string, string>;
   requestBody?: { required: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
@@ -82,6 +83,15 @@ describe("OpenAPI document covers app/api/v1", () => {
       expect(op.requestBody !== undefined, `${where} request body`).toBe(r.reads.body);
       expect(op.parameters.some((p) => p.in === "query"), `${where} query parameters`).toBe(r.reads.query);
     }
+  });
+
+  it("states the record a path names by id, whose agent a bound key must reach, as the declaration does", () => {
+    for (const [id, op] of Object.entries(v1)) {
+      const documented = doc.paths[op.path][op.method.toLowerCase()];
+      expect(documented["x-reach-by-record"], id).toEqual("reachByRecord" in op ? op.reachByRecord : undefined);
+      if ("reachByRecord" in op) for (const param of Object.values(op.reachByRecord)) expect(documented.parameters, id).toContainEqual(expect.objectContaining({ name: param, in: "path" }));
+    }
+    expect(doc.paths["/api/v1/workflows/{id}"].get["x-reach-by-record"]).toEqual({ workflow: "id" });
   });
 
   it("resolves every $ref from the document's root (recursive schemas live in components)", () => {

@@ -68,18 +68,28 @@ const experimentPath = "/api/v1/experiments/{experiment_id}";
 const experimentClosed = refused("the experiment is completed or cancelled (code invalid_state), or its agent is being deleted (code agent_deleting)");
 const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting)");
 
-// What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts).
-// Operations that find a record by its own id (a run, a skill) filter in their route instead.
-// Loosely typed: each operation's own parsed inputs, checked by its zod schemas before this runs.
-// `reach` reads the address (checked before the body is read); `reachFromBody` the parsed body.
-type AddressInput = { params: any; query: any };
-type BodyInput = AddressInput & { body: any };
+// What each request names, for keys bound to a tenant, agents or an evaluator (lib/auth/key-reach.ts),
+// enforced by route() from these declarations alone: `reach` reads the address (checked before the
+// body is read), `reachFromBody` the parsed body, and `reachByRecord` names the path parameter
+// holding the id of a record whose agent must be reached (a skill, an experiment, a run: another
+// agent's answers 404 like a missing one; lib/api/v1/reach.ts). The functions are loosely typed:
+// each operation's own parsed inputs, checked by its zod schemas before they run (one entry's
+// shapes cannot reach a function shared by many); route()'s types check that a `reachByRecord`
+// parameter is one of the operation's path parameters.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed inputs, for the reason above
+type Parsed = any;
+type AddressInput = { params: Parsed; query: Parsed };
+type BodyInput = AddressInput & { body: Parsed };
 const agentInPath = ({ params }: AddressInput): Reach => ({ agent: params.agent_id });
 const agentInQuery = ({ query }: AddressInput): Reach => (query.agent_id === undefined ? {} : { agent: query.agent_id });
 const scopeOf = (s: { tenant: string; agent: string }): Reach => ({ tenant: s.tenant, agent: s.agent });
 const ledgerScopeInBody = ({ body }: BodyInput): Reach => scopeOf(body.scope);
 const ledgerScopeInQuery = ({ query }: AddressInput): Reach => scopeOf(query);
 const evaluationReach = ({ body }: BodyInput): Reach => ({ ...scopeOf(body.scope), evaluator: body.evaluator_id });
+const everyAgent = (): Reach => ({ everyAgent: true });
+const skillInPath = { skill: "skill_id" } as const;
+const experimentInPath = { experiment: "experiment_id" } as const;
+const workflowInPath = { workflow: "id" } as const;
 
 export const v1 = {
   getHealth: {
@@ -146,7 +156,7 @@ export const v1 = {
   },
   getWorkflow: {
     method: "GET", path: "/api/v1/workflows/{id}", tag: "workflows", summary: "One run by the id returned at creation", auth: "any", access: "learning:read",
-    params: s.workflowParams,
+    params: s.workflowParams, reachByRecord: workflowInPath,
     responses: { 200: ok("the full run", s.workflowDetail) },
   },
   listClasses: {
@@ -196,12 +206,12 @@ export const v1 = {
   },
   getSkill: {
     method: "GET", path: skillPath, tag: "skills", summary: "One skill with its stats and advisory readiness", auth: "any", access: "learning:read",
-    params: learning.skillParams,
+    params: learning.skillParams, reachByRecord: skillInPath,
     responses: { 200: ok("the skill", learned.skillResponse) },
   },
   activateSkill: {
     method: "POST", path: `${skillPath}/activate`, tag: "skills", summary: "Activate a shadow or candidate skill (audited; explicit review decision)",
-    auth: "any", access: "learning:write", params: learning.skillParams, body: learning.activateBody, bodyOptional: true,
+    auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.activateBody, bodyOptional: true,
     responses: {
       200: ok("the active skill", learned.skillResponse),
       409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting)"),
@@ -209,13 +219,13 @@ export const v1 = {
   },
   demoteSkill: {
     method: "POST", path: `${skillPath}/demote`, tag: "skills", summary: "Demote an active skill (audited)",
-    auth: "any", access: "learning:write", params: learning.skillParams, body: learning.demoteBody,
+    auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.demoteBody,
     responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting)") },
   },
   startSkillQualification: {
     method: "POST", path: `${skillPath}/qualification`, tag: "skills",
     summary: "Start paired-evaluation qualification of a shadow skill in the evidence ledger (audited; admin scope, as in the console)",
-    auth: "any", access: "learning:write", params: learning.skillParams, body: qualificationBody,
+    auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: qualificationBody,
     responses: {
       201: ok("the skill's new Candidate procedure record", ledgerOut.procedureRecordResponse),
       200: ok("this skill version already has its procedure in this scope: the current record (nothing written)", ledgerOut.procedureRecordResponse),
@@ -224,7 +234,7 @@ export const v1 = {
   },
   getSkillReadiness: {
     method: "GET", path: `${skillPath}/readiness`, tag: "skills", summary: "Advisory shadow readiness", auth: "any", access: "learning:read",
-    params: learning.skillParams,
+    params: learning.skillParams, reachByRecord: skillInPath,
     responses: { 200: ok("readiness and the reasons it is not met", learned.readinessResponse) },
   },
   assembleContext: {
@@ -247,7 +257,7 @@ export const v1 = {
   forgetAccount: {
     method: "DELETE", path: "/api/v1/accounts/{user_id}", tag: "accounts",
     summary: "Forget an account: its conversations and persona are deleted, its runs kept without their private fields (audited; idempotent)",
-    auth: "any", access: "accounts:forget", params: accountParams, query: forgetQuery,
+    auth: "any", access: "accounts:forget", params: accountParams, query: forgetQuery, reach: everyAgent,
     responses: { 200: ok("what was removed now (all zero when the account was already forgotten)", forgetAccountResponse) },
   },
 
@@ -292,7 +302,7 @@ export const v1 = {
   },
 
   // Experiments (lib/experiments): the agent runs the cases, Proctor serves each arm's
-  // context and scores. Found by their own id: a key bound to other agents gets 404 (in the route).
+  // context and scores. Found by their own id: a key bound to other agents gets 404 (reachByRecord).
   createExperiment: {
     method: "POST", path: `${agentPath}/experiments`, tag: "experiments",
     summary: "Create an experiment measuring a shadow or active skill of this agent in context arms on held-out cases (audited)",
@@ -305,25 +315,25 @@ export const v1 = {
   },
   getExperiment: {
     method: "GET", path: experimentPath, tag: "experiments", summary: "An experiment and its progress", auth: "any", access: "experiments:read",
-    params: exp.experimentParams,
+    params: exp.experimentParams, reachByRecord: experimentInPath,
     responses: { 200: ok("the experiment", expOut.experimentResponse) },
   },
   getExperimentReport: {
     method: "GET", path: `${experimentPath}/report`, tag: "experiments",
     summary: "The report recomputed from the stored runs: per case and arm, aggregates, deltas from the baseline with paired bootstrap 95 % intervals, the seed's checks",
-    auth: "any", access: "experiments:read", params: exp.experimentParams,
+    auth: "any", access: "experiments:read", params: exp.experimentParams, reachByRecord: experimentInPath,
     responses: { 200: ok("the report", expOut.experimentReportResponse) },
   },
   listExperimentAssignments: {
     method: "GET", path: `${experimentPath}/assignments`, tag: "experiments",
     summary: "The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case",
-    auth: "any", access: "experiments:run", params: exp.experimentParams, query: exp.assignmentsQuery,
+    auth: "any", access: "experiments:run", params: exp.experimentParams, reachByRecord: experimentInPath, query: exp.assignmentsQuery,
     responses: { 200: ok("the next assignments (empty once the experiment is completed or cancelled)", expOut.assignmentsResponse) },
   },
   experimentContext: {
     method: "POST", path: `${experimentPath}/context`, tag: "experiments",
     summary: "Exactly one arm's context for a case: the baseline's raw workflows and no skill, the skill at user or developer authority alone, or nothing",
-    auth: "any", access: "experiments:run", params: exp.experimentParams, body: exp.contextBody,
+    auth: "any", access: "experiments:run", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.contextBody,
     responses: {
       200: ok("the arm's messages and the facts Proctor recorded of them", expOut.armContextResponse),
       400: refused("a case or arm not in the experiment, or a repetition beyond its count (code validation_error)"),
@@ -333,7 +343,7 @@ export const v1 = {
   reportExperimentRun: {
     method: "POST", path: `${experimentPath}/runs`, tag: "experiments",
     summary: "Report the run of one (case, arm, repetition): steps, answer, tokens, LLM calls, latencies (idempotent)",
-    auth: "any", access: "experiments:run", params: exp.experimentParams, body: exp.reportRunBody, maxBodyBytes: SINGLE_BODY_BYTES,
+    auth: "any", access: "experiments:run", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.reportRunBody, maxBodyBytes: SINGLE_BODY_BYTES,
     responses: {
       201: ok("stored (duplicate: false)", expOut.experimentRunResponse),
       200: ok("the identical report was already stored (duplicate: true)", expOut.experimentRunResponse),
@@ -344,7 +354,7 @@ export const v1 = {
   completeExperiment: {
     method: "POST", path: `${experimentPath}/complete`, tag: "experiments",
     summary: "Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure (audited)",
-    auth: "any", access: "experiments:manage", params: exp.experimentParams, body: exp.finishBody, bodyOptional: true,
+    auth: "any", access: "experiments:manage", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.finishBody, bodyOptional: true,
     responses: {
       200: ok("the final report and what went into the ledger", expOut.completeResponse),
       409: refused("not running, runs missing, or a check fails (code invalid_state)"),
@@ -352,7 +362,7 @@ export const v1 = {
   },
   cancelExperiment: {
     method: "POST", path: `${experimentPath}/cancel`, tag: "experiments", summary: "Cancel a draft or running experiment (audited); nothing goes to the ledger",
-    auth: "any", access: "experiments:manage", params: exp.experimentParams, body: exp.finishBody, bodyOptional: true,
+    auth: "any", access: "experiments:manage", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.finishBody, bodyOptional: true,
     responses: { 200: ok("the cancelled experiment", expOut.experimentResponse), 409: refused("already completed or cancelled (code invalid_state)") },
   },
 } satisfies Record<string, Operation>;

@@ -90,6 +90,8 @@ function operationObject(operationId: string, op: Operation, shared: SharedSchem
     security: op.auth === "none" ? [] : op.auth === "apiKey" ? [{ apiKey: [] }] : [{ apiKey: [] }, { session: [] }],
     "x-scope": op.auth === "none" || !op.access ? "none" : keyScopeFor(op.access),
     "x-access": op.access ?? "none",
+    // A record the path names by id, whose agent a key bound to agents must reach (404 otherwise).
+    ...(op.reachByRecord ? { "x-reach-by-record": op.reachByRecord } : {}),
     parameters: [...parameters("path", shared, op.params), ...parameters("query", shared, op.query)],
     ...(op.body ? { requestBody: { required: !op.bodyOptional, content: requestContent(op, shared) } } : {}),
     responses,
@@ -115,7 +117,7 @@ export function openApiDocument() {
       title: "Proctor agent API",
       version: "1",
       description:
-        "Authorization: Bearer <api key>. Scope `ingest` covers runs, conversations and reads; `admin` covers configuration and learning decisions; `ledger:propose` (agents) proposes ledger procedures and `ledger:evaluate` (evaluators, bound to one evaluator_id) records evaluations, never both on one key (x-scope on each operation). A key bound to a tenant or agents gets 403 for requests naming others; an expired key gets 401 `key_expired`. Errors are application/problem+json with a stable `code`.",
+        "Authorization: Bearer <api key>. Scope `ingest` covers runs, conversations and reads; `admin` covers configuration and learning decisions; `ledger:propose` (agents) proposes ledger procedures and `ledger:evaluate` (evaluators, bound to one evaluator_id) records evaluations, never both on one key (x-scope on each operation). A key bound to a tenant or agents gets 403 for requests naming others, and 404 for another agent's record addressed by its id (x-reach-by-record on the operation: which path parameter names which record); an expired key gets 401 `key_expired`. Errors are application/problem+json with a stable `code`.",
     },
     paths,
     components: {

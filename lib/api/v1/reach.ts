@@ -1,28 +1,42 @@
-// Records found by their own id (a skill, a run) for a key bound to agents: another agent's
-// record is answered as not found, with the same words as a missing one (lib/auth/key-reach.ts).
+// How a record addressed by its own id finds its agent. An operation that reads or changes one
+// record by the id in its path (a skill, an experiment, a run) declares it in
+// lib/api/v1/contract.ts as `reachByRecord: { skill: "skill_id" }`, and route()
+// (lib/api/handler.ts) calls recordRefusal before the handler runs: for a key bound to agents,
+// one lookup of the record's agent, and another agent's record is answered as not found with the
+// same words as a missing one, so nothing tells that it exists (lib/auth/key-reach.ts). Users
+// and unbound keys skip the lookup: the handler's own read answers a missing record.
 import type { Actor } from "../../auth/actor";
-import { reachesAgent } from "../../auth/key-reach";
-import { db } from "../../db/client";
+import { bindsAgents, reachesAgent } from "../../auth/key-reach";
+import { db, type Db } from "../../db/client";
 import { NotFound } from "../../errors";
 
-const bound = (actor: Actor | null) => actor?.type === "api_key" && (actor.binding?.agents.length ?? 0) > 0;
+type RecordLookup = {
+  /** What a not-found answer calls it: "Skill 'x' was not found.", as the record's own read says. */
+  name: string;
+  /** The stored record's agent, or null when there is no such record. */
+  agentOf: (db: Db, id: string) => Promise<{ agentId: string } | null>;
+};
 
-/** Throws NotFound unless the skill belongs to an agent `actor` reaches (no read for unbound callers). */
-export async function requireSkillInReach(actor: Actor | null, skillId: string): Promise<void> {
-  if (!bound(actor)) return;
-  const skill = await db().skill.findUnique({ where: { id: skillId }, select: { agentId: true } });
-  if (!skill || !reachesAgent(actor, skill.agentId)) throw new NotFound(`Skill '${skillId}'`);
-}
+const RECORDS = {
+  skill: { name: "Skill", agentOf: (d, id) => d.skill.findUnique({ where: { id }, select: { agentId: true } }) },
+  experiment: { name: "Experiment", agentOf: (d, id) => d.experiment.findUnique({ where: { id }, select: { agentId: true } }) },
+  workflow: { name: "Workflow", agentOf: (d, id) => d.workflowRun.findUnique({ where: { id }, select: { agentId: true } }) },
+} satisfies Record<string, RecordLookup>;
 
-/** `record` when `actor` reaches its agent, else NotFound(`what`). */
-export function inReach<T extends { agent_id: string }>(actor: Actor | null, record: T, what: string): T {
-  if (!reachesAgent(actor, record.agent_id)) throw new NotFound(what);
-  return record;
-}
+export type RecordKind = keyof typeof RECORDS;
 
-/** Throws NotFound unless the experiment belongs to an agent `actor` reaches (no read for unbound callers). */
-export async function requireExperimentInReach(actor: Actor | null, experimentId: string): Promise<void> {
-  if (!bound(actor)) return;
-  const e = await db().experiment.findUnique({ where: { id: experimentId }, select: { agentId: true } });
-  if (!e || !reachesAgent(actor, e.agentId)) throw new NotFound(`Experiment '${experimentId}'`);
+type ParamName<P> = P extends object ? Extract<keyof P, string> : never;
+
+/** Which path parameter holds the id of which kind of record, one kind per operation: `{ skill: "skill_id" }`. */
+export type RecordReach<P = Record<string, unknown>> = { [K in RecordKind]: { readonly [k in K]: ParamName<P> } }[RecordKind];
+
+/** NotFound when `actor` is a key bound to agents and the record `byRecord` names is missing or of another agent; else null. */
+export async function recordRefusal(actor: Actor | null, byRecord: RecordReach, params: Record<string, unknown>): Promise<NotFound | null> {
+  if (!bindsAgents(actor)) return null;
+  for (const [kind, param] of Object.entries(byRecord) as [RecordKind, string][]) {
+    const id = String(params[param]);
+    const record = await RECORDS[kind].agentOf(db(), id);
+    if (!record || !reachesAgent(actor, record.agentId)) return new NotFound(`${RECORDS[kind].name} '${id}'`);
+  }
+  return null;
 }

@@ -1,7 +1,8 @@
+// POST /api/v1/otlp/v1/traces: OTLP/HTTP trace exports, whose GenAI spans become runs. Spans of
+// agents a bound key does not reach are rejected one by one (partial success), not the export.
 import { route } from "@/lib/api/handler";
 import { OTLP_JSON, otlpExportResponse, withOtlpErrors } from "@/lib/api/otlp";
 import { v1 } from "@/lib/api/v1/contract";
-import { reachesAgent } from "@/lib/auth/key-reach";
 import { db } from "@/lib/db/client";
 import { decodeJson, decodeProtobuf } from "@/lib/otlp/decode";
 import { stageSpans } from "@/lib/otlp/operations";
@@ -10,9 +11,9 @@ export const dynamic = "force-dynamic";
 
 // OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Staged here, assembled by the worker.
 export const POST = withOtlpErrors(
-  route(v1.exportOtlpTraces, async ({ body, actor }) => {
+  route(v1.exportOtlpTraces, async ({ body, reaches }) => {
     const decoded = body.type === OTLP_JSON ? decodeJson(body.bytes) : decodeProtobuf(body.bytes);
-    const staged = await stageSpans(db(), { spans: decoded.spans, reaches: (agentId) => reachesAgent(actor, agentId) });
+    const staged = await stageSpans(db(), { spans: decoded.spans, reaches });
     const rejected = decoded.rejected + staged.rejected;
     return otlpExportResponse(body.type, rejected, [...decoded.reasons, ...staged.reasons].join("; "));
   }),
