@@ -1,9 +1,10 @@
-// First line of access control: anonymous page views go to /login; any other anonymous request
-// (an API or console JSON route, a server action, any write) gets 401 problem+json. Every page
-// and route checks the caller again on the server. Pages also get their Content-Security-Policy
-// here, with a fresh script nonce per request: Next.js reads it from the request's CSP header and
-// puts it on its own scripts; the root layout puts it on its one inline script. Pages also get
-// their own address (CONSOLE_URL_HEADER): the console frame scopes the sidebar's counts by it.
+// The proxy (Next 16's name for middleware; it runs on Node.js), the first line of access
+// control: anonymous page views go to /login; any other anonymous request (an API or console
+// JSON route, a server action, any write) gets 401 problem+json. Every page and route checks the
+// caller again on the server. Pages also get their Content-Security-Policy here, with a fresh
+// script nonce per request: Next.js reads it from the request's CSP header and puts it on its own
+// scripts; the root layout puts it on its one inline script. Pages also get their own address
+// (CONSOLE_URL_HEADER): the console frame scopes the sidebar's counts by it.
 // (Checks that must run before Next reads a request at all are in lib/api/gate.ts.)
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
@@ -15,7 +16,7 @@ const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\
 /** Route handlers outside /api: they answer JSON, so an anonymous call is a 401, not a redirect to sign in. */
 export const CONSOLE_JSON_ROUTES = /^\/persona-evolution\/(state|action)$/;
 
-export async function middleware(req: NextRequest) {
+export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   if (PUBLIC_PATHS.some((p) => p.test(pathname))) return pass(req);
   // Agent API calls carry a bearer key; the route wrapper verifies it.
@@ -80,6 +81,6 @@ function contentSecurityPolicy(nonce: string, https: boolean): string {
 }
 
 // The agent API and the health check authenticate in the route wrapper itself (an unauthenticated
-// call gets the same 401 problem+json there); skipping the middleware saves its per-request cost
+// call gets the same 401 problem+json there); skipping the proxy saves its per-request cost
 // on the hot ingestion path.
 export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg$|manifest.webmanifest$|api/v1/|api/health$).*)"] };

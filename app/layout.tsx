@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 
-// The icon and web manifest live in public/ (the middleware serves them without a session).
+// The icon and web manifest live in public/ (the proxy serves them without a session).
 export const metadata: Metadata = {
   title: "Proctor",
   description: "Review what your AI agents have learned",
@@ -15,7 +15,7 @@ export const metadata: Metadata = {
 // else the system preference. components/shell/theme-toggle.tsx writes the same key.
 const themeScript = `try{var t=localStorage.getItem("proctor-theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
-// The page's script nonce (middleware.ts) lets it run under the Content-Security-Policy; reading
+// The page's script nonce (proxy.ts) lets it run under the Content-Security-Policy; reading
 // it renders every page per request, as nonces require.
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const nonce = (await headers()).get("x-nonce") ?? undefined;

@@ -1,5 +1,5 @@
 // An address no route serves. A signed-in user gets the 404 inside the console frame, with the
-// sidebar and a link home; anyone else (the middleware sends anonymous page views to sign in
+// sidebar and a link home; anyone else (the proxy sends anonymous page views to sign in
 // first, so only a deactivated session lands here) gets the bare notice.
 import { currentUser } from "@/lib/auth/page-access";
 import { NotFoundNotice } from "@/components/shell/not-found-notice";

@@ -143,5 +143,5 @@ function needsBuild(): boolean {
     if (!st.isDirectory()) return st.mtimeMs > built;
     return readdirSync(p).some((f) => f !== "generated" && newer(path.join(p, f)));
   };
-  return ["app", "components", "lib", "middleware.ts", "next.config.mjs", "package.json"].some((p) => newer(path.join(root, p)));
+  return ["app", "components", "lib", "proxy.ts", "next.config.mjs", "package.json"].some((p) => newer(path.join(root, p)));
 }

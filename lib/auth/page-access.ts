@@ -1,4 +1,4 @@
-// Server-side access checks for console pages and layouts. The middleware only screens out
+// Server-side access checks for console pages and layouts. The proxy only screens out
 // anonymous requests; every page calls requireScope again, because roles and deactivation
 // are read from the database on each request.
 import "server-only";

@@ -6,7 +6,7 @@ import { param, type SearchParams } from "./url";
 
 type Query = { get(name: string): string | null };
 
-/** Request header the middleware sets on page requests (the path and query asked for): the console frame reads the scope from it. */
+/** Request header the proxy sets on page requests (the path and query asked for): the console frame reads the scope from it. */
 export const CONSOLE_URL_HEADER = "x-console-url";
 
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;

@@ -79,7 +79,7 @@ function resolve(v: unknown, all: Map<string, unknown>): unknown {
 }
 
 export type ActionCall<T = Json> = {
-  /** The HTTP status of the POST itself (303/307 when the middleware sent the caller to sign in). */
+  /** The HTTP status of the POST itself (303/307 when the proxy sent the caller to sign in). */
   httpStatus: number;
   /** "ok", the refusal's kind, "unauthorized" when the caller was sent to sign in, "rejected" when Next.js refused to run the action. */
   kind: "ok" | ActionError["kind"] | "rejected";
@@ -101,7 +101,7 @@ export async function callAction<T = Json>(server: { baseUrl: string }, caller: 
   });
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString();
-  // The middleware answers an anonymous action 401 problem+json (a page view would be sent to sign in).
+  // The proxy answers an anonymous action 401 problem+json (a page view would be sent to sign in).
   const login = res.status === 401 || (res.status >= 300 && res.status < 400 && (res.headers.get("location") ?? "").includes("/login"));
   if (login) return { httpStatus: res.status, kind: "unauthorized", data: undefined as T, error: null, text, requestId };
   const all = rows(body);

@@ -143,7 +143,7 @@ describe(`console access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, (
       ["lib/actions/users.ts#createUser", (who) => ({ email: `matrix-${who}@test.local`, role: "VIEWER" })],
       ["lib/actions/users.ts#updateUser", () => ({ id: viewerId, role: "VIEWER", reason: "matrix" })],
     ];
-    // Without a session the middleware sends the caller to sign in; a viewer's session is refused.
+    // Without a session the proxy sends the caller to sign in; a viewer's session is refused.
     const ACTION_FOR_ADMINS = { anonymous: "unauthorized", viewer: "forbidden", admin: "ok", ingestKey: "unauthorized", adminKey: "unauthorized" };
     const actual: Record<string, Record<Who, ActionCall["kind"]>> = {};
     const expected: Record<string, Record<Who, string>> = {};

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkQuery, pathProblem, unstorableValues } from "@/lib/api/request-hygiene";
 import { parsedArgumentsProblem } from "@/lib/learning/capture/canonical";
 import { requestGate } from "@/lib/api/gate";
-import { CONSOLE_JSON_ROUTES } from "@/middleware";
+import { CONSOLE_JSON_ROUTES } from "@/proxy";
 
 describe("address rules", () => {
   it("path segments: bad percent-encoding, bad UTF-8, NUL, lone surrogates and dot segments", () => {
@@ -66,7 +66,7 @@ describe("JSON-text arguments", () => {
 });
 
 describe("console JSON routes", () => {
-  it("every route handler outside app/api is one the middleware answers with 401, not a redirect", () => {
+  it("every route handler outside app/api is one the proxy answers with 401, not a redirect", () => {
     const app = path.resolve(import.meta.dirname, "../../app");
     const routes = readdirSync(app, { recursive: true, encoding: "utf8" })
       .filter((f) => path.basename(f) === "route.ts" && !f.startsWith(`api${path.sep}`))

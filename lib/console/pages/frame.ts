@@ -1,5 +1,5 @@
 // The console frame's view model: the agent switcher's options and the sidebar's inbox counts
-// for the agent the page looks at. A layout does not see the page's address, so the middleware
+// for the agent the page looks at. A layout does not see the page's address, so the proxy
 // hands it over (CONSOLE_URL_HEADER, lib/console/agent-scope.ts); a run page's agent is its run's, so that the switcher
 // shows it from the first paint instead of "All agents".
 import "server-only";
