@@ -19,6 +19,8 @@ export default defineConfig([
     "playwright-report/**",
     "tests/e2e/artifacts/**",
     ".scratch*/**",
+    // The OTLP fixture recorders: separate packages on Node 24 with their own dependencies.
+    "tools/otlp-recorder/**",
     "next-env.d.ts",
   ]),
   ...nextVitals,
