@@ -1,7 +1,7 @@
 // The gate in front of Next.js: scripts/start.ts passes every request through it before Next sees
 // it, because some checks cannot wait for Next. Next answers a path it cannot decode with a bare
-// 500, and when the middleware runs it copies a request body (up to 10 MB, twice) before the
-// middleware can look at the caller, so an anonymous flood of large bodies would fill memory.
+// 500, and when the proxy runs it copies a request body (up to 10 MB, twice) before the proxy
+// can look at the caller, so an anonymous flood of large bodies would fill memory.
 // Here, before anything reads the body:
 // - the address: path segments and query values must decode (lib/api/request-hygiene.ts), else
 //   400 problem+json and a log line; a page instead drops the filters it cannot read;
@@ -9,7 +9,7 @@
 //   valid session nor (on the agent API) a bearer key → 401 without reading it, except the
 //   sign-in forms, which must declare a small Content-Length (Node enforces it as a hard cap);
 // - the headers every response carries (nosniff, referrer policy, no framing, HSTS over https);
-//   pages get their nonce-based Content-Security-Policy from middleware.ts;
+//   pages get their nonce-based Content-Security-Policy from proxy.ts;
 // - under /api, a body-less error the framework writes (405 for a method a route lacks, a bare
 //   404 or 500) becomes problem+json.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";

@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { admin, context, cycle, getSkill, postRuns, putAgent, REFUND_TOOLS, stampedCount } from "../helpers/learning";
