@@ -1,5 +1,6 @@
-// The ledger's arithmetic and state machine (spec §2), as pure functions. The running means
-// use the reference's incremental form so that results are bit-identical to it.
+// The ledger's arithmetic and state machine, as pure functions. The running means use the
+// incremental form of the reference implementation (qilbee-memory's LearningMemory), so that
+// results are bit-identical to it.
 import { LedgerError } from "./errors";
 import type { LedgerPolicy, PairedEvaluation, ProcedureAggregates, ProcedureState } from "./types";
 
@@ -21,7 +22,7 @@ const withinBudget = (policy: LedgerPolicy, e: PairedEvaluation): boolean =>
   e.candidate_cost_units <= policy.max_cost_units && e.candidate_latency_ms <= policy.max_latency_ms;
 
 /**
- * Applies one accepted case to the aggregates (§2.1 / §2.2). The caller has checked that the
+ * Applies one accepted case to the aggregates. The caller has checked that the
  * phase matches the state. Returns the new aggregates and the transition it caused, if any.
  */
 export function applyEvaluation(

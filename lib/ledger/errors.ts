@@ -1,6 +1,6 @@
-// The reference's error variants (spec §0). Callers branch on the variant, so each failure
-// carries the exact one the spec names; as a DomainError each variant also has the kind that
-// the HTTP layer answers with (lib/api/problem.ts).
+// The error variants of the reference implementation (qilbee-memory). Callers branch on the
+// variant, so each failure carries the exact one the reference gives; as a DomainError each
+// variant also has the kind that the HTTP layer answers with (lib/api/problem.ts).
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
 
 export type LedgerErrorKind =

@@ -1,4 +1,4 @@
-// Evidence references Proctor can check (seed 001: "verify trace references"): an evidence_ref
+// Evidence references Proctor can check: an evidence_ref
 // `run:<workflow id>` or `trace:<root trace id>` must name a stored run of the scope's agent.
 // Runs carry no tenant (one deployment is one tenant), so the scope's agent stands for it; a
 // key bound to a tenant and agents reaches only those (lib/auth/key-reach.ts). Other forms are

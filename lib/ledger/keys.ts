@@ -1,5 +1,5 @@
 // Digests that stand in for long text in btree keys (an index entry holds at most ~2.7 kB,
-// less than the spec's length limits add up to). Queries still compare the full text.
+// less than the ledger's length limits add up to). Queries still compare the full text.
 import { createHash } from "node:crypto";
 
 /** sha256 over length-prefixed UTF-8 parts, so ("a:b","c") and ("a","b:c") never collide by construction. */

@@ -1,4 +1,4 @@
-// Read calls (spec §1.11, §4): get, evaluation and select. They validate their arguments like
+// Read calls: get, evaluation and select. They validate their arguments like
 // the writes do and take no locks.
 import { Prisma } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";

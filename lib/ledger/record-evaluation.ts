@@ -1,13 +1,14 @@
-// record_evaluation (spec §3.2): the input is validated here, then one call of the SQL function
+// record_evaluation: the input is validated here, then one call of the SQL function
 // ledger_record_evaluation (migration 20261201144500_record_evaluation_function) checks the case
-// in the spec's order under the procedure's row lock and commits its receipt (which is also the
-// evidence claim), the aggregates and any decision. A failed call writes nothing. Before it, an
+// in the reference implementation's order under the procedure's row lock and commits its
+// receipt (which is also the evidence claim), the aggregates and any decision. A failed call
+// writes nothing. Before it, an
 // evidence_ref `run:…` / `trace:…` must name a stored run (./evidence.ts: one indexed probe, only for those forms).
 //
 // One round trip per evaluation, because under the row lock every round trip is paid by every
 // waiting evaluation. The one exception is the case that decides qualification: the Hoeffding
 // radius needs ln, whose last bit differs between libms, so the function asks for it and the
-// call is repeated with the radius computed here (lib/ledger/arithmetic.ts), as the spec's
+// call is repeated with the radius computed here (lib/ledger/arithmetic.ts), as the ledger's
 // arithmetic is bit-exact.
 // The call goes straight to the client's pg pool: through Prisma a single-row UPDATE costs the
 // client about twice the CPU (`npm run bench:pg-path`), and the row lock is held meanwhile.
@@ -31,7 +32,7 @@ import { ensureLedgerSchema } from "./schema-version";
 import { demoteSuspendedSkill, isSkillProcedureId } from "./skills";
 import type { EvaluationResult, LedgerScope, PairedEvaluation } from "./types";
 
-/** The function's refusals, in the spec's variants and words. */
+/** The function's refusals, in the reference implementation's variants and words. */
 const REFUSALS: Record<string, [LedgerErrorKind, string]> = {
   not_found: ["KeyNotFound", "Procedure not found in this scope"],
   case_conflict: ["ConstraintViolation", "Case ID already has different evidence"],

@@ -1,4 +1,4 @@
-// The ledger's own schema version (spec §5): checked once per database client before the
+// The ledger's own schema version: checked once per database client before the
 // first ledger call. An unknown version, or ledger rows without a version row, means this
 // code does not know what it is looking at, so it refuses rather than reading or writing.
 // Remembered per client: the version changes only with a deploy, which restarts every process.

@@ -1,5 +1,5 @@
-// One validation of every ledger input (spec §1 and §4), used by the core on each call and by
-// the routes for their request shapes. All failures are the spec's ValidationError.
+// One validation of every ledger input, used by the core on each call and by
+// the routes for their request shapes. All failures are a ValidationError.
 import { z } from "zod";
 import { LedgerError } from "./errors";
 import { ledgerTextProblem } from "./text";
@@ -34,7 +34,7 @@ const integerIn = (min: number, max: number) =>
 
 export const scopeSchema = z.object({ tenant: id, agent: id, environment: id });
 
-/** Omitted numbers take the reference's defaults; evaluator and contract have none (§1.2). */
+/** Omitted numbers take the reference implementation's defaults; evaluator and contract have none. */
 export const policySchema = z.object({
   qualification_trials: integerIn(2, 1_000_000).default(128),
   confidence_delta: z

@@ -1,4 +1,4 @@
-// Text rules shared by every ledger string (spec §1.3): non-blank after a Rust-style trim,
+// Text rules shared by every ledger string: non-blank after a Rust-style trim,
 // a limit in UTF-8 bytes of the untrimmed value, stored exactly as given.
 import { textProblem } from "../db/storable-text";
 

@@ -1,5 +1,5 @@
 // The evidence ledger's records, in the wire shape of the agent API (snake_case fields,
-// lowercase states and phases). Semantics: shared/specs/ledger.md §1. The inputs' types are
+// lowercase states and phases); the state machine is in ./arithmetic.ts. The inputs' types are
 // their schemas' outputs (./schemas.ts), so a field is declared once.
 import type { z } from "zod";
 import type { evaluationSchema, policySchema, proposalSchema, scopeSchema } from "./schemas";
@@ -7,7 +7,7 @@ import type { evaluationSchema, policySchema, proposalSchema, scopeSchema } from
 /** Partition key. Labels only partition data; the host derives them from an authenticated principal. */
 export type LedgerScope = z.output<typeof scopeSchema>;
 
-/** Fixed per proposal (§1.2). Cost and latency are hard per-trial limits. */
+/** Fixed per proposal. Cost and latency are hard per-trial limits. */
 export type LedgerPolicy = z.output<typeof policySchema>;
 
 /** Immutable: a revision needs a new id and new cases. */
@@ -16,7 +16,7 @@ export type ProcedureProposal = z.output<typeof proposalSchema>;
 export const PROCEDURE_STATES = ["candidate", "active", "rejected", "suspended"] as const;
 export type ProcedureState = (typeof PROCEDURE_STATES)[number];
 
-/** One held-out case: candidate and baseline scored on the same case (§1.6). */
+/** One held-out case: candidate and baseline scored on the same case. */
 export type PairedEvaluation = z.output<typeof evaluationSchema>;
 
 export type EvaluationPhase = PairedEvaluation["phase"];
@@ -29,7 +29,7 @@ export type LedgerDecision = {
   recorded_at: Date;
 };
 
-/** The counters and means that evaluations move (§1.8). */
+/** The counters and means that evaluations move. */
 export type ProcedureAggregates = {
   state: ProcedureState;
   qualification_count: number;

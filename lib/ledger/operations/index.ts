@@ -1,5 +1,5 @@
 // Every state change of the evidence ledger, by name. Agents call them with ingest keys and
-// they are not audited (the spec's procedure rows, receipts and decisions are the record), so
+// they are not audited (the procedure rows, receipts and decisions are the record), so
 // they take (db, input) with no audit context.
 export { proposeProcedure, type ProposeProcedureInput } from "./propose-procedure";
 

@@ -1,4 +1,4 @@
-// propose (spec §3.1): a new Candidate, or — for the same id in the same scope — the current
+// propose: a new Candidate, or — for the same id in the same scope — the current
 // record when the proposal is identical and a ConstraintViolation when anything differs.
 // Called by agents with ingest keys (POST /ledger/procedures) and inside a skill's
 // qualification; not audited: the procedure row is its own record.
