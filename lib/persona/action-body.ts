@@ -32,7 +32,7 @@ const proposalId = z
   .max(240, { error: ACTION_MESSAGES.proposal })
   .refine((v) => v.trim() !== "", { error: ACTION_MESSAGES.proposal });
 const flag = z.boolean({ error: ACTION_MESSAGES.flag });
-/** The admin's optional reason for approve, dismiss or undo (an extension of seed 003: absent is fine). */
+/** The admin's optional reason for approve, dismiss or undo (a Proctor addition: absent is fine). */
 const reason = z
   .string({ error: ACTION_MESSAGES.reason })
   .max(REASON_MAX, { error: ACTION_MESSAGES.reason })

@@ -1,5 +1,5 @@
 // What persona evolution refuses with, as lib/errors.ts classes carrying the reference's exact
-// messages (seed 003). The route wrapper turns them into problems; the messages never quote goals or
+// messages. The route wrapper turns them into problems; the messages never quote goals or
 // evidence, and any other failure of an operation never leaks its own text.
 import { AuditUnavailableError, type AuditContext } from "../audit/record";
 import { Conflict, NotFound, Unavailable } from "../errors";

@@ -1,8 +1,8 @@
-// The forget watermark (seed 003's "pause/forget cancellation"; README "Forgetting and
-// retention"): a counter per account, raised by every forget in the forget's own transaction. A
-// reflection reads it when it claims the review slot and compares it again, under the account
-// lock, before writing its result: if the account was forgotten meanwhile, nothing the model saw
-// is written. A counter, not a time, so the writer's and the forget's clocks never need to agree.
+// The forget watermark (README "Forgetting and retention"): a counter per account, raised by
+// every forget in the forget's own transaction. A reflection reads it when it claims the review
+// slot and compares it again, under the account lock, before writing its result: if the account
+// was forgotten meanwhile, nothing the model saw is written. A counter, not a time, so the
+// writer's and the forget's clocks never need to agree.
 import type { Tx } from "../db/prisma";
 
 /**
