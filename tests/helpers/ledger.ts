@@ -1,6 +1,7 @@
-// The ledger spec's shared test fixture (ledger.md §7) and a small client for the ledger's HTTP API.
+// The ledger tests' fixture (as in the reference implementation's tests) and a small client
+// for the ledger's HTTP API.
 // Proposals go with the agent's (ledger:propose) key, evaluations with an evaluator's
-// (ledger:evaluate) key bound to the evaluation's evaluator_id, as seed 001 requires.
+// (ledger:evaluate) key bound to the evaluation's evaluator_id: a proposer never evaluates.
 import { call, type Caller } from "./http";
 
 export type Scope = { tenant: string; agent: string; environment: string };
@@ -26,7 +27,8 @@ export function fixtureEvaluation(k: number | string, phase: "qualification" | "
     phase,
     evaluator_id: "test-harness",
     evaluation_contract: "held-out-suite-v1",
-    // The spec's `trace:held-out-k` would have to name a stored run here (lib/ledger/evidence.ts).
+    // The reference fixture's `trace:held-out-k` would have to name a stored run here
+    // (lib/ledger/evidence.ts).
     evidence_ref: `eval:held-out-${k}`,
     baseline_utility: 0,
     candidate_utility: 1,

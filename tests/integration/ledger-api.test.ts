@@ -1,6 +1,6 @@
 // The evidence ledger through its HTTP API (the ledger operations of lib/api/v1/contract.ts)
-// against the real server: every ★ case of ledger.md §7 and every case of §7.1, with the spec's
-// exact numbers.
+// against the real server: every acceptance case (★, numbered as there) of the reference
+// implementation's ledger tests and the further cases its code implies, with its exact numbers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";

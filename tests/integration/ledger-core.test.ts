@@ -199,7 +199,7 @@ describe(`skills meet the ledger (${testDatabase()})`, () => {
   });
 });
 
-// The SQL function ledger_record_evaluation applies the spec's arithmetic in the database; this
+// The SQL function ledger_record_evaluation applies the ledger's arithmetic in the database; this
 // replays random procedures through it and through the TypeScript (lib/ledger/arithmetic.ts)
 // and asks for the same aggregates, bit for bit, the same states and the same decisions.
 describe(`the ledger's SQL arithmetic equals the TypeScript (${testDatabase()})`, () => {

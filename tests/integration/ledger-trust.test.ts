@@ -1,4 +1,4 @@
-// The ledger's trust boundary (seed 001 "Integrity and trust boundary") over
+// The ledger's trust boundary (README "API keys") over
 // HTTP on the real server: proposing and evaluating are separate key scopes that one key never
 // holds together; an evaluator key records only as its evaluator_id; a key bound to a tenant and
 // agents reaches nothing else (403 for requests naming others, not-found for other agents' runs

@@ -1,4 +1,5 @@
-// The ledger's arithmetic and state machine as pure functions (spec §2), with the spec's numbers.
+// The ledger's arithmetic and state machine as pure functions, with the reference
+// implementation's numbers.
 import { describe, expect, it } from "vitest";
 import { applyEvaluation, clampBound, failedGates, hoeffdingRadius } from "@/lib/ledger/arithmetic";
 import type { LedgerPolicy, PairedEvaluation, ProcedureAggregates } from "@/lib/ledger/types";

@@ -1,4 +1,4 @@
-// Ledger input rules (spec §1): byte lengths, Rust-style blank check, numbers, unstorable text.
+// Ledger input rules: byte lengths, Rust-style blank check, numbers, unstorable text.
 import { describe, expect, it } from "vitest";
 import { isLedgerError } from "@/lib/ledger/errors";
 import { evaluationSchema, parseLedger, policySchema, proposalSchema, scopeSchema } from "@/lib/ledger/schemas";
