@@ -47,7 +47,7 @@ async function rowCount(table: "ledger_evaluations" | "ledger_decisions" | "ledg
   return r.rows[0].n as number;
 }
 
-describe(`evidence ledger API, spec §7 (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
+describe(`evidence ledger API: the reference test cases (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   // Surviving a restart (state in the database, none in the process) is ledger-core's: a new client.
   it("★1 promotes only after the fixed budget; the record and its receipt read back the same", async () => {
     const created = await proposed(SCOPE);
@@ -354,7 +354,7 @@ describe(`evidence ledger API, spec §7 (${process.env.PROCTOR_TEST_DB ?? "pglit
   });
 });
 
-describe("evidence ledger API, spec §7.1", () => {
+describe("evidence ledger API: the reference test cases, continued", () => {
   it("trials = 2 with perfect scores: bound stored as exactly −1, Rejected", async () => {
     const scope = scopeOf("two-trials");
     await proposed(scope, {}, { qualification_trials: 2 });

@@ -115,7 +115,7 @@ describe("SKILL.md to the Agent Skills format and back", () => {
   });
 });
 
-describe("the reference trajectory hash (MemoRizz, spec §2.1)", () => {
+describe("the reference trajectory hash (MemoRizz)", () => {
   const steps = {
     "Step 1: lookup_order": { arguments: { order_id: "A1" }, error: null },
     "Step 2: issue_refund": { arguments: { order_id: "A1", amount: 12.5 }, error: null },

@@ -20,7 +20,7 @@ const lookup = (args: unknown = { order_id: "A1" }, extra: object = {}) => ({ to
 const refund = (args: unknown = { order_id: "A1", amount: 12.5 }, extra: object = {}) => ({ tool: "issue_refund", arguments: args, ...extra });
 const hashOf = (steps: object[]) => canonicalIdentity(steps).hash;
 
-describe("canonical hash: the reference rules (spec §2.1, §4 test_canonicalization)", () => {
+describe("canonical hash: the reference rules and its canonicalization test", () => {
   it("reproduces the fixed test vector for a flat, error-free trajectory", () => {
     expect(hashOf([lookup(), refund()])).toBe(VECTOR);
     expect(CANONICAL_VERSION).toBe(2);
@@ -232,7 +232,7 @@ describe("byte form", () => {
   });
 });
 
-describe("query normalization (spec §2.2)", () => {
+describe("query normalization", () => {
   it("trims, lower-cases and collapses whitespace", () => {
     expect(normalizeQuery("  Refund   Order A1 ")).toBe("refund order a1");
     expect(normalizeQuery("Refund\t\norder\u00a0A1")).toBe("refund order a1");
