@@ -30,28 +30,44 @@ const SERVICE_NAME = "shop-service";
 const MODEL = "gpt-4.1-mini";
 
 /** A Responses API `Response` object, as api.openai.com returns it for a non-streamed call. */
-function responseObject(run: ScenarioRun, step: number, instructions: unknown) {
+function responseObject(run: ScenarioRun, step: number, request: Record<string, unknown>) {
   const id = `${String(run.index).padStart(2, "0")}${step}`;
   const call: ToolCall | undefined = run.script[step];
   const output = call
     ? [{ type: "function_call", id: `fc_${id}`, call_id: `call_${id}`, name: call.tool, arguments: JSON.stringify(call.arguments), status: "completed" }]
     : [{ type: "message", id: `msg_${id}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: run.answer, annotations: [], logprobs: [] }] }];
   const inputTokens = 100 + 40 * step;
+  // The fields the API echoes from the request (instructions, tools, …) are echoed the same way.
   return {
     id: `resp_${id}`,
     object: "response",
     created_at: Math.floor(Date.now() / 1000),
     status: "completed",
+    background: false,
     error: null,
     incomplete_details: null,
-    instructions,
+    instructions: request.instructions ?? null,
+    max_output_tokens: request.max_output_tokens ?? null,
+    max_tool_calls: null,
     model: `${MODEL}-2025-04-14`,
     output,
-    parallel_tool_calls: true,
-    temperature: 1,
-    tool_choice: "auto",
-    top_p: 1,
+    parallel_tool_calls: request.parallel_tool_calls ?? true,
+    previous_response_id: request.previous_response_id ?? null,
+    prompt_cache_key: null,
+    reasoning: { effort: null, summary: null },
+    safety_identifier: null,
+    service_tier: "default",
+    store: request.store ?? true,
+    temperature: request.temperature ?? 1,
+    text: request.text ?? { format: { type: "text" }, verbosity: "medium" },
+    tool_choice: request.tool_choice ?? "auto",
+    tools: request.tools ?? [],
+    top_logprobs: 0,
+    top_p: request.top_p ?? 1,
+    truncation: request.truncation ?? "disabled",
     usage: { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + 20 },
+    user: null,
+    metadata: request.metadata ?? {},
   };
 }
 
@@ -60,10 +76,10 @@ function scriptedClient(run: ScenarioRun): OpenAI {
   const scriptedFetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const target = String(url instanceof Request ? url.url : url);
     if (!target.endsWith("/responses")) throw new Error(`unexpected request ${target}`);
-    const body = JSON.parse(String(init?.body)) as { input: { type?: string }[]; instructions?: unknown };
+    const body = JSON.parse(String(init?.body)) as { input: { type?: string }[] } & Record<string, unknown>;
     // The model step is the number of tool outputs already fed back.
     const step = body.input.filter((item) => item.type === "function_call_output").length;
-    return new Response(JSON.stringify(responseObject(run, step, body.instructions ?? null)), {
+    return new Response(JSON.stringify(responseObject(run, step, body)), {
       status: 200,
       headers: { "content-type": "application/json", "x-request-id": `req_${run.index}_${step}` },
     });
