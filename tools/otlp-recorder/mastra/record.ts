@@ -7,7 +7,7 @@
 // The model is the AI SDK 6 test model `MockLanguageModelV3` (Mastra drives it through doStream):
 // it finds the run by the user's message, counts the tool results already in the prompt, and
 // streams the run's next scripted tool call, then its answer. Writes tests/fixtures/otlp/mastra/.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
@@ -138,8 +138,13 @@ await exporter.flush();
 await mastra.shutdown();
 await receiver.close();
 
-const version = (name: string) =>
-  (JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+/** The version of `name` as @mastra/otel-exporter resolves it (its own node_modules first, as Node does). */
+const version = (name: string) => {
+  const top = path.join(import.meta.dirname, "node_modules");
+  const dir = [path.join(top, "@mastra/otel-exporter/node_modules", name), path.join(top, name)].find((d) => existsSync(d));
+  if (!dir) throw new Error(`${name} is not installed`);
+  return (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
+};
 const dir = writeFixture(
   FRAMEWORK,
   {
@@ -150,8 +155,10 @@ const dir = writeFixture(
         "@mastra/observability",
         "@mastra/otel-exporter",
         "@opentelemetry/exporter-trace-otlp-proto",
+        "@opentelemetry/otlp-exporter-base",
         "@opentelemetry/otlp-transformer",
         "@opentelemetry/sdk-trace-base",
+        "@opentelemetry/sdk-trace",
         "@opentelemetry/api",
         "ai",
         "zod",
