@@ -1,6 +1,6 @@
-// Per case: its request and expectations, then one row per arm (means over repetitions) and the
-// reported runs under it. Experiment runs have no run page (they are not workflows), so each
-// run's own figures, tools and answer are shown here.
+// Per case: its request, expectations and arm order, then one row per arm (means over
+// repetitions) and the reported runs under it. Experiment runs have no run page (they are not
+// workflows), so each run's own figures, tools and answer are shown here.
 import type { ExperimentReport, ReportRow } from "@/lib/experiments/report";
 import { figure } from "./format";
 
@@ -17,7 +17,7 @@ export function CaseDrilldown({ report: r }: { report: ExperimentReport }) {
         return (
           <details key={c.case_id} id={`case-${c.case_id}`} className="rounded-lg border border-slate-200 dark:border-slate-800">
             <summary className="cursor-pointer px-3 py-2 text-sm">
-              <span className="font-mono">{c.case_id}</span> · {rows.reduce((n, x) => n + x.reported, 0)} runs reported ·{" "}
+              <span className="font-mono">{c.case_id}</span> · order {c.arm_order.join(" > ")} · {rows.reduce((n, x) => n + x.reported, 0)} runs reported ·{" "}
               {rows.map((x) => `${x.arm} ${figure(x.figures?.combined_accuracy, "rate")}`).join(" · ")}
             </summary>
             <div className="space-y-3 border-t border-slate-200 p-3 text-sm dark:border-slate-800">

@@ -5,7 +5,9 @@
 // message — on held-out requests. The agent's model is the `openai` client against a loopback
 // server that follows what it is given (./model-server.ts); Proctor serves each arm's context,
 // scores the runs, checks the seed's assertions and, on completion, records the skill arms'
-// paired evaluations in the ledger. Prints the report's table.
+// paired evaluations in the ledger, once per case content and arm: run again, it adds no trials.
+// Each case runs its arms in a seeded counterbalanced order. Prints the report's table, each
+// case's arm order and the ledger's counts.
 //
 //   CONSOLE_URL=http://localhost:3000 PROCTOR_API_KEY=pk_… npm run example:experiment
 import OpenAI from "openai";
@@ -34,11 +36,13 @@ function callTool(tool: string, args: { order_id: string; amount?: number }): Re
   return { sent: true };
 }
 
-/** A successful refund the way the agent first solved them: look the order up, refund it. */
+/**
+ * A successful refund the way the agent first solved them: look the order up, refund it. Sent
+ * without an account, so the five runs form one class whatever the agent's learning scope.
+ */
 function trainingRun(query: string): Run {
   const orderId = /[A-Z]\d{3,}/.exec(query)![0];
   return {
-    user_id: USER_ID,
     query,
     steps: [
       { tool: "lookup_order", arguments: { order_id: orderId }, result: callTool("lookup_order", { order_id: orderId }) },
@@ -146,7 +150,13 @@ async function main() {
     console.log(`experiment ${report.experiment.experiment_id} (${report.experiment.status}): ${report.cases.length} cases × ${report.aggregates.length} arms, ${ran.reported} runs reported`);
     console.log(reportTable(report));
     for (const c of report.checks) console.log(`check ${c.status.toUpperCase()}: ${c.label} — ${c.evidence}`);
-    console.log(`ledger: ${ledger.procedure_id ? `${ledger.recorded} paired evaluations recorded to ${ledger.procedure_id}` : `nothing recorded (${ledger.skipped})`}`);
+    console.log(`arm order: ${report.cases.map((c) => `${c.case_id} ${c.arm_order.join(" > ")}`).join(" | ")}`);
+    console.log(report.arm_order.statement);
+    console.log(
+      ledger.procedure_id
+        ? `ledger: ${ledger.recorded} paired evaluations recorded, ${ledger.already_counted} already counted (same case content and arm), to ${ledger.procedure_id}; qualification_count ${ledger.qualification_count}`
+        : `ledger: nothing recorded (${ledger.skipped})`,
+    );
     console.log(report.caveat);
     if (report.checks.some((c) => c.status !== "pass")) process.exitCode = 1;
   } finally {

@@ -202,7 +202,13 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     runs: count,
     checks: z.record(z.string(), z.enum(["pass", "fail", "pending"])),
     /** The ledger procedure the skill arms' paired evaluations went to, or why none did. */
-    ledger: z.strictObject({ procedure_id: z.string().nullable(), recorded: count, skipped: z.string().nullable() }),
+    ledger: z.strictObject({
+      procedure_id: z.string().nullable(),
+      recorded: count,
+      /** Pairs not sent: the ledger already counted their case content and arm (absent on older rows). */
+      already_counted: count.optional(),
+      skipped: z.string().nullable(),
+    }),
     reason: reason.nullable(),
   }),
   event("experiment.cancelled", "experiment", { agent_id: id, skill_id: id, reported: count, reason: reason.nullable() }),

@@ -75,7 +75,9 @@ const ledgerOutcome = z.object({
   procedure_id: z.string().nullable(),
   scope: z.object({ tenant: z.string(), agent: z.string(), environment: z.string() }).nullable(),
   recorded: count,
-  duplicates: count,
+  duplicates: count.describe("pairs the ledger already held identically (a completion delivered again)"),
+  already_counted: count.describe("pairs not sent: the ledger already counted their case content and arm (this or another experiment); they add no trials"),
+  qualification_count: count.nullable().describe("the procedure's qualification trials after this completion"),
   skipped: z.string().nullable(),
 });
 
@@ -91,6 +93,7 @@ export const experimentReportResponse = z.object({
       expected_tools: z.array(z.string()).nullable(),
       expected_answer: z.string().nullable(),
       answer_match: z.enum(["exact", "normalized", "regex"]),
+      arm_order: z.array(z.string()).describe("the arms in the order this case runs them (the assignments' order)"),
     }),
   ),
   rows: z.array(
@@ -126,6 +129,15 @@ export const experimentReportResponse = z.object({
   ),
   checks: z.array(z.object({ key: z.string(), label: z.string(), status: z.enum(["pass", "fail", "pending"]), evidence: z.string() })),
   progress: z.object({ expected: count, served: count, reported: count }),
+  arm_order: z
+    .object({
+      counterbalanced: z.boolean().describe("each case runs the arms in a seeded counterbalanced order (false: experiments created before, declared order)"),
+      first: z.array(z.object({ arm: z.string(), cases: count })).describe("how many cases each arm goes first in"),
+      served: count.describe("(case, repetition) pairs with every arm's context served"),
+      followed: count.describe("of those, served in the case's order"),
+      statement: z.string(),
+    })
+    .describe("how the arms were ordered within each case"),
   caveat: z.string(),
 });
 

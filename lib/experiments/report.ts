@@ -4,6 +4,7 @@
 import type { Db, Tx } from "../db/prisma";
 import type { ExperimentCase, ExperimentRun } from "../db/generated/client";
 import type { LedgerScope } from "../ledger/types";
+import { armOrderSummary, caseArms, type ArmOrderSummary } from "./arm-order";
 import { seedChecks, type SeedCheck } from "./checks";
 import { armsOf, expectedRuns, experimentView, loadExperiment, type ExperimentView } from "./experiments";
 import {
@@ -24,8 +25,21 @@ import {
 export const CAVEAT =
   "A small within-domain test on this agent's own held-out cases with one model: not a general claim that a skill, or higher authority, always helps.";
 
-/** What completion recorded in the ledger (./ledger.ts#recordExperimentPairs), stored on the experiment. */
-export type LedgerOutcome = { procedure_id: string | null; scope: LedgerScope | null; recorded: number; duplicates: number; skipped: string | null };
+/**
+ * What completion recorded in the ledger (./ledger.ts#recordExperimentPairs), stored on the
+ * experiment: pairs recorded, delivered again identically (duplicates), not sent because the
+ * ledger already counted their case content and arm (already_counted), and the procedure's
+ * qualification trials after it. Outcomes stored before already_counted existed read 0 / null.
+ */
+export type LedgerOutcome = {
+  procedure_id: string | null;
+  scope: LedgerScope | null;
+  recorded: number;
+  duplicates: number;
+  already_counted: number;
+  qualification_count: number | null;
+  skipped: string | null;
+};
 
 /** One reported run, for the per-case drill-down. */
 export type ReportRun = {
@@ -49,6 +63,8 @@ export type ReportCase = {
   expected_tools: string[] | null;
   expected_answer: string | null;
   answer_match: AnswerMatch;
+  /** The arms in the order this case runs them (the assignments' order). */
+  arm_order: string[];
 };
 
 /** One (case, arm) cell: means over its reported repetitions (figures null until one is reported). */
@@ -61,6 +77,8 @@ export type ReportRow = { case_id: string; arm: string; reported: number; figure
  *   the percentile bootstrap 95 % interval drawn with `experiment.bootstrap_seed` (null below two pairs).
  * - `checks`: the seed's three assertions (pass / fail / pending) with their evidence.
  * - `progress`: assignments in all (cases × arms × repetitions), contexts served, runs reported.
+ * - `arm_order`: whether the cases' arm orders are counterbalanced, how often each arm goes first,
+ *   whether the contexts were served in those orders, and a sentence saying so.
  */
 export type ExperimentReport = {
   /** `ledger`: what completion recorded in the ledger (null before completion). */
@@ -72,6 +90,7 @@ export type ExperimentReport = {
   deltas: Delta[];
   checks: SeedCheck[];
   progress: { expected: number; served: number; reported: number };
+  arm_order: ArmOrderSummary;
   caveat: string;
 };
 // Field names are the wire's (snake_case): the agent API and the JSON export send it as it is.
@@ -99,6 +118,9 @@ export const scoredRun = (r: ExperimentRun): ScoredRun => ({
   developerMessage: r.developerMessage,
 });
 
+const storedOutcome = (stored: unknown): LedgerOutcome | null =>
+  stored ? { already_counted: 0, qualification_count: null, ...(stored as Omit<LedgerOutcome, "already_counted" | "qualification_count">) } : null;
+
 const toolsOf = (signature: unknown): string[] => (Array.isArray(signature) ? signature.map((u: { tool: string }) => u.tool) : []);
 
 export async function experimentReport(db: Db | Tx, experimentId: string): Promise<ExperimentReport> {
@@ -113,6 +135,7 @@ export async function experimentReport(db: Db | Tx, experimentId: string): Promi
   const scoredRuns = reported.map(scoredRun);
   const cells = caseArmFigures(scoredCases, arms, scoredRuns);
   const progress = { expected: expectedRuns(e, cases.length), served: runs.length, reported: reported.length };
+  const orders = new Map(cases.map((c) => [c.caseId, caseArms(c.armOrder, arms).map((a) => a.name)]));
 
   const rows: ReportRow[] = [];
   for (const c of cases) {
@@ -139,7 +162,7 @@ export async function experimentReport(db: Db | Tx, experimentId: string): Promi
   }
 
   return {
-    experiment: { ...experimentView(e, { expected: progress.expected, reported: progress.reported }), ledger: (e.ledgerOutcome as LedgerOutcome | null) ?? null },
+    experiment: { ...experimentView(e, { expected: progress.expected, reported: progress.reported }), ledger: storedOutcome(e.ledgerOutcome) },
     metrics: METRICS,
     cases: cases.map((c) => ({
       case_id: c.caseId,
@@ -149,12 +172,20 @@ export async function experimentReport(db: Db | Tx, experimentId: string): Promi
       expected_tools: c.expectedPath === null ? null : toolsOf(c.expectedPath),
       expected_answer: c.expectedAnswer,
       answer_match: c.answerMatch as AnswerMatch,
+      arm_order: orders.get(c.caseId)!,
     })),
     rows,
     aggregates: arms.map((a) => ({ arm: a.name, mode: a.mode, reported: reported.filter((r) => r.arm === a.name).length, figures: armAggregate(cells, a.name) })),
     deltas: deltasFromBaseline(cells, arms, e.baselineArm, e.bootstrapSeed),
     checks: seedChecks(arms, runs),
     progress,
+    arm_order: armOrderSummary(
+      arms.map((a) => a.name),
+      cases.map((c) => ({ caseId: c.caseId, order: orders.get(c.caseId)! })),
+      cases.some((c) => c.armOrder.length > 0),
+      e.bootstrapSeed,
+      runs,
+    ),
     caveat: CAVEAT,
   };
 }

@@ -36,6 +36,19 @@ export async function getEvaluation(db: Db, scopeInput: ScopeInput, id: string, 
 }
 
 /**
+ * Which of `in`, and which case ids starting with `prefix`, the procedure holds an evaluation
+ * for (a caller that keys its cases by content asks what it already counted).
+ */
+export async function evaluatedCaseIds(db: Db | Tx, scope: LedgerScope, id: string, cases: { in: string[]; prefix: string }): Promise<string[]> {
+  await checkLedgerSchema(db);
+  const rows = await db.ledgerEvaluation.findMany({
+    where: { ...scope, procedureId: id, OR: [{ caseId: { in: cases.in } }, { caseId: { startsWith: cases.prefix } }] },
+    select: { caseId: true },
+  });
+  return rows.map((r) => r.caseId);
+}
+
+/**
  * The Active procedure for exactly this task, baseline and contract whose instructions fit the
  * byte budget, with the highest bound; equal bounds go to the smaller id in UTF-8 byte order
  * (procedure_id is COLLATE "C"). The selection index is walked in that order and the first

@@ -1,8 +1,9 @@
 // The experiments console against the real server: an admin creates an experiment through the
 // server action, the agent serves each arm's context and reports runs through the agent API, and
 // the report page and its CSV / JSON exports show figures equal to a recount from the stored
-// rows, with the seed's three checks passing. A viewer cannot create; bad input is refused with
-// a readable message and writes nothing; cancelling asks for a reason and is audited.
+// rows, with the seed's three checks passing, and each case's counterbalanced arm order. A
+// viewer cannot create; bad input is refused with a readable message and writes nothing;
+// cancelling asks for a reason and is audited.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
@@ -136,6 +137,19 @@ describe(`experiments console (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     const caseRow = lines.find((l: string[]) => l[0] === "case" && l[1] === "refund-2" && l[2] === "baseline")!;
     expect(caseRow[col("workflow_accuracy")]).toBe("0");
     expect(lines.filter((l: string[]) => l[0] === "delta").map((l: string[]) => l[2])).toEqual(["skill_user", "skill_developer"]);
+    // Each case's rows carry the arm's place in the case's order and that order; one row's note
+    // says whether the arms were counterbalanced.
+    expect(report.arm_order.counterbalanced).toBe(true);
+    for (const c of report.cases as { case_id: string; arm_order: string[] }[]) {
+      expect([...c.arm_order].sort()).toEqual(["baseline", "skill_developer", "skill_user"]);
+      const mine = lines.filter((l: string[]) => l[0] === "case" && l[1] === c.case_id);
+      expect(mine.map((l: string[]) => [l[2], l[col("arm_position")], l[col("arm_order")]])).toEqual(
+        ["baseline", "skill_user", "skill_developer"].map((arm) => [arm, String(c.arm_order.indexOf(arm) + 1), c.arm_order.join(" > ")]),
+      );
+    }
+    expect(report.cases.map((c: { arm_order: string[] }) => c.arm_order[0]).sort()).toEqual(["baseline", "skill_developer", "skill_user"]);
+    expect(lines.find((l: string[]) => l[0] === "arm_order")![col("note")]).toBe(report.arm_order.statement);
+    expect(report.arm_order.statement).toMatch(/^Arms were counterbalanced: .*bootstrap_seed 11\b/);
 
     const page = await call(server.baseUrl, admin, "GET", `/experiments/${id}`);
     expect(page.status).toBe(200);
@@ -149,6 +163,8 @@ describe(`experiments console (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     expect(html).toMatch(/<svg[^>]*role="img"/);
     expect(html).toContain("refund-2");
     expect(html).toContain("lookup_order → send_email");
+    expect(html).toContain(report.arm_order.statement);
+    for (const c of report.cases as { arm_order: string[] }[]) expect(html).toContain(`order ${c.arm_order.join(" &gt; ")}`);
     // A viewer reads the report and the exports, without the cancel button.
     const asViewer = await call(server.baseUrl, viewer, "GET", `/experiments/${id}`);
     expect(asViewer.status).toBe(200);

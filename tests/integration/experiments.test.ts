@@ -4,7 +4,9 @@
 // arms completed, the seed's three checks hold, every figure equals a recount from the stored
 // runs, the intervals come back the same for the same seed, class statistics saw none of the
 // experiment's runs, the skill arms' cases are paired evaluations in the ledger with the right
-// numbers, and bad input is refused with a clear 4xx while changing nothing.
+// numbers (keyed by case content and arm mode), each case ran its arms in its counterbalanced
+// order, bad input is refused with a clear 4xx while changing nothing, and running the example
+// a second time adds no ledger trials.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,7 +112,7 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
 
   it("recorded each skill-arm case as a paired evaluation of the skill's procedure with the report's numbers", async () => {
     const procedureId = `skill:${report.experiment.skill_id}:v1`;
-    expect(report.experiment.ledger).toMatchObject({ procedure_id: procedureId, recorded: 8, duplicates: 0, skipped: null });
+    expect(report.experiment.ledger).toMatchObject({ procedure_id: procedureId, recorded: 8, duplicates: 0, already_counted: 0, qualification_count: 8, skipped: null });
     const evals = await rows(
       "SELECT case_id, phase, evaluator_id, evidence_ref, baseline_utility, candidate_utility, candidate_cost_units::int AS cost, candidate_latency_ms::int AS latency FROM ledger_evaluations WHERE procedure_id = $1 ORDER BY seq",
       [procedureId],
@@ -119,11 +121,13 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       ["skill_user", "skill_developer"].map((arm) => {
         const cell = report.rows.find((r) => r.case_id === c.case_id && r.arm === arm)!.figures!;
         const base = report.rows.find((r) => r.case_id === c.case_id && r.arm === "baseline")!.figures!;
+        const caseId = ledgerCaseId(c, arm as "skill_user" | "skill_developer");
+        expect(caseId).toMatch(/^experiment-case:[0-9a-f]{64}:skill_(user|developer)$/);
         return {
-          case_id: ledgerCaseId(experimentId, c.case_id, arm),
+          case_id: caseId,
           phase: "QUALIFICATION",
           evaluator_id: "proctor-paired-evaluator",
-          evidence_ref: `proctor:${ledgerCaseId(experimentId, c.case_id, arm)}`,
+          evidence_ref: `proctor:${caseId}`,
           baseline_utility: base.combined_accuracy,
           candidate_utility: cell.combined_accuracy,
           cost: Math.round(cell.total_tokens!),
@@ -134,6 +138,22 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(evals).toEqual(expected);
     const [proc] = await rows("SELECT qualification_count, state FROM ledger_procedures WHERE procedure_id = $1", [procedureId]);
     expect(proc).toEqual({ qualification_count: 8, state: "CANDIDATE" });
+  });
+
+  it("ran each case's arms in its counterbalanced order, served in that order, and says so", async () => {
+    expect(report.arm_order).toMatchObject({ counterbalanced: true, served: 4, followed: 4 });
+    const firsts = report.arm_order.first.map((f) => f.cases);
+    expect(firsts.reduce((a, b) => a + b, 0)).toBe(4);
+    // Four cases, three arms: one arm goes first twice, the others once (a fixed order gives 4, 0, 0).
+    expect([...firsts].sort()).toEqual([1, 1, 2]);
+    for (const c of report.cases) {
+      expect([...c.arm_order].sort()).toEqual(["baseline", "skill_developer", "skill_user"]);
+      const served = await rows("SELECT arm FROM experiment_runs WHERE experiment_id = $1 AND case_id = $2 ORDER BY context_served_at, arm", [experimentId, c.case_id]);
+      expect(served.map((r) => r.arm)).toEqual(c.arm_order);
+    }
+    expect(output).toContain(`arm order: ${report.cases.map((c) => `${c.case_id} ${c.arm_order.join(" > ")}`).join(" | ")}`);
+    expect(output).toContain(report.arm_order.statement);
+    expect(report.arm_order.statement).toMatch(/^Arms were counterbalanced: .*bootstrap_seed 17.*4 of 4 case repetitions had their contexts served in that order\.$/);
   });
 
   it("refuses bad input with a clear 4xx and changes nothing", async () => {
@@ -201,4 +221,22 @@ describe(`experiments (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const audit = await rows("SELECT action FROM audit_events WHERE target_type = 'experiment' AND target_id = $1 ORDER BY id", [id]);
     expect(audit.map((a) => a.action)).toEqual(["experiment.created", "experiment.cancelled"]);
   });
+  it("adds no ledger trials when the example runs again on the same cases", async () => {
+    const procedureId = `skill:${report.experiment.skill_id}:v1`;
+    const counts = async () => ({
+      ...(await rows("SELECT qualification_count, monitoring_count::int AS monitoring_count, state FROM ledger_procedures WHERE procedure_id = $1", [procedureId]))[0],
+      evaluations: (await rows("SELECT count(*)::int AS n FROM ledger_evaluations WHERE procedure_id = $1", [procedureId]))[0].n,
+    });
+    const before = await counts();
+    expect(before).toEqual({ qualification_count: 8, monitoring_count: 0, state: "CANDIDATE", evaluations: 8 });
+
+    const again = await runExample({ CONSOLE_URL: server.baseUrl, PROCTOR_API_KEY: ADMIN_KEY, AGENT_ID: AGENT, EXPERIMENT_SEED: "17" });
+    expect(again.code, again.output).toBe(0);
+    const [second] = await rows("SELECT id, ledger_outcome FROM experiments WHERE agent_id = $1 AND id <> $2", [AGENT, experimentId]);
+    expect(second.ledger_outcome).toMatchObject({ procedure_id: procedureId, recorded: 0, already_counted: 8, qualification_count: 8 });
+    expect(again.output).toContain(`ledger: 0 paired evaluations recorded, 8 already counted (same case content and arm), to ${procedureId}; qualification_count 8`);
+    expect(await counts()).toEqual(before);
+    const [audit] = await rows("SELECT details FROM audit_events WHERE action = 'experiment.completed' AND target_id = $1", [second.id]);
+    expect(audit.details.ledger).toMatchObject({ recorded: 0, already_counted: 8 });
+  }, 180_000);
 });

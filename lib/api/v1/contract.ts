@@ -326,7 +326,7 @@ export const v1 = {
   },
   listExperimentAssignments: {
     method: "GET", path: `${experimentPath}/assignments`, tag: "experiments",
-    summary: "The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case",
+    summary: "The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case, each case's arms in its seeded counterbalanced order",
     auth: "any", access: "experiments:run", params: exp.experimentParams, reachByRecord: experimentInPath, query: exp.assignmentsQuery,
     responses: { 200: ok("the next assignments (empty once the experiment is completed or cancelled)", expOut.assignmentsResponse) },
   },
@@ -353,7 +353,7 @@ export const v1 = {
   },
   completeExperiment: {
     method: "POST", path: `${experimentPath}/complete`, tag: "experiments",
-    summary: "Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure (audited)",
+    summary: "Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure, once per case content and arm mode (audited)",
     auth: "any", access: "experiments:manage", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.finishBody, bodyOptional: true,
     responses: {
       200: ok("the final report and what went into the ledger", expOut.completeResponse),

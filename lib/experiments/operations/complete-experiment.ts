@@ -1,9 +1,10 @@
 // Complete an experiment (agent API with an admin key, console): every assignment reported and
 // the seed's three checks passing, then each skill-arm case recorded as a paired evaluation in
-// the ledger (../ledger.ts), then the status, the ledger outcome and the audit row in one
-// transaction. Each ledger evaluation commits in its own transaction (with the skill's demotion
-// when it suspends the procedure), outside that one; they are idempotent per case, so a
-// completion that failed after them can simply be repeated.
+// the ledger (../ledger.ts) unless the ledger already counted that case content and arm, then
+// the status, the ledger outcome and the audit row in one transaction. Each ledger evaluation
+// commits in its own transaction (with the skill's demotion when it suspends the procedure),
+// outside that one; they are keyed by case content, so a completion that failed after them can
+// simply be repeated (its pairs then read as already counted).
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState } from "../../errors";
@@ -42,7 +43,7 @@ export async function completeExperiment(db: Db, input: FinishExperimentInput, a
         skill_id: e.skillId,
         runs: before.progress.reported,
         checks: Object.fromEntries(before.checks.map((c) => [c.key, c.status])),
-        ledger: { procedure_id: ledger.procedure_id, recorded: ledger.recorded, skipped: ledger.skipped },
+        ledger: { procedure_id: ledger.procedure_id, recorded: ledger.recorded, already_counted: ledger.already_counted, skipped: ledger.skipped },
         reason: input.reason ?? null,
       },
     });

@@ -1,6 +1,7 @@
 // Create an experiment (agent API and console): the arms checked against each other, the
 // skill against the agent, each case's expected path canonicalised as runs are (so exact
-// workflow accuracy is a hash comparison), and the audit row, in one transaction.
+// workflow accuracy is a hash comparison), each case's counterbalanced arm order drawn from the
+// bootstrap seed (../arm-order.ts), and the audit row, in one transaction.
 import { randomBytes, randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../../db/prisma";
@@ -8,6 +9,7 @@ import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, NotFound, Validation } from "../../errors";
 import { canonicalIdentity } from "../../learning/capture/canonical";
 import { assertAgentWritable } from "../../learning/agents/writable";
+import { counterbalancedOrders } from "../arm-order";
 import { experimentView, expectedRuns, type ExperimentView } from "../experiments";
 import type { createExperimentBody } from "../schemas";
 import type { Arm } from "../scoring";
@@ -37,6 +39,8 @@ export function checkedArms(arms: CreateExperimentInput["arms"], baseline: strin
 
 export async function createExperiment(db: Db, input: CreateExperimentInput, audit: AuditContext): Promise<ExperimentView> {
   const { arms, baselineArm } = checkedArms(input.arms, input.baseline_arm);
+  const seed = input.bootstrap_seed ?? randomInt(0, 2 ** 31 - 1);
+  const orders = counterbalancedOrders(arms.map((a) => a.name), input.cases.length, seed);
   const cases = input.cases.map((c, i) => {
     const expected = c.expected_path?.map((s) => (typeof s === "string" ? { tool: s } : s));
     const identity = expected ? canonicalIdentity(expected) : null;
@@ -49,13 +53,13 @@ export async function createExperiment(db: Db, input: CreateExperimentInput, aud
       expectedHash: identity?.hash ?? null,
       expectedAnswer: c.expected_answer ?? null,
       answerMatch: c.answer_match,
+      armOrder: orders[i],
     };
   });
   const ids = cases.map((c) => c.caseId);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new Validation(`Case '${dup}' is named twice.`, [{ path: "/cases", message: "case ids must be unique" }]);
   const id = `exp_${randomBytes(9).toString("base64url")}`;
-  const seed = input.bootstrap_seed ?? randomInt(0, 2 ** 31 - 1);
 
   return db.$transaction(async (tx) => {
     await assertAgentWritable(tx, input.agentId);

@@ -1,7 +1,9 @@
 // proctor.experiments: the agent's side of an experiment. Proctor owns the cases,
 // the arms and each arm's context; the agent owns its tools and model. `run` pulls the
 // assignments not yet reported, asks each one's context with its arm, hands it to the agent's
-// handler and reports the run with its timings, until none is left.
+// handler and reports the run with its timings, until none is left. It keeps the assignments'
+// order, in which each case's arms come in a seeded counterbalanced order (each arm first
+// equally often), so order effects such as a warm-up do not favour one arm.
 import type { Client } from "openapi-fetch";
 import type { paths } from "./openapi.js";
 import type { ExperimentContext, ExperimentCreate, Experiment, ExperimentReport, ExperimentCompletion, ExperimentRunReport } from "./types.js";
@@ -60,13 +62,16 @@ export class Experiments {
     return this.answered(await this.api.GET("/api/v1/experiments/{experiment_id}/report", { params: { path: { experiment_id: experimentId } } }));
   }
 
-  /** Completes it: the seed's checks must hold; skill-arm cases go to the ledger. Needs an admin key. */
+  /**
+   * Completes it: the seed's checks must hold; skill-arm cases go to the ledger once per case
+   * content and arm (`ledger.already_counted`: pairs an earlier run of the same cases counted). Needs an admin key.
+   */
   async complete(experimentId: string, reason?: string): Promise<ExperimentCompletion> {
     const path = { experiment_id: experimentId };
     return this.answered(await this.api.POST("/api/v1/experiments/{experiment_id}/complete", { params: { path }, body: reason ? { reason } : {} }));
   }
 
-  /** Runs every assignment not yet reported through `handler`, one at a time. */
+  /** Runs every assignment not yet reported through `handler`, one at a time, in the assignments' (counterbalanced) order. */
   async run(experimentId: string, handler: ExperimentHandler): Promise<ExperimentRunSummary> {
     const path = { experiment_id: experimentId };
     const summary: ExperimentRunSummary = { reported: 0, duplicates: 0 };

@@ -542,7 +542,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case */
+        /** The (case, arm, repetition) assignments not yet reported, repetition by repetition and case by case, each case's arms in its seeded counterbalanced order */
         get: operations["listExperimentAssignments"];
         put?: never;
         post?: never;
@@ -595,7 +595,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure (audited) */
+        /** Complete the experiment: every run reported and the seed's checks holding; each skill-arm case becomes a paired evaluation of the skill's ledger procedure, once per case content and arm mode (audited) */
         post: operations["completeExperiment"];
         delete?: never;
         options?: never;
@@ -5225,7 +5225,12 @@ export interface operations {
                                     environment: string;
                                 } | null;
                                 recorded: number;
+                                /** @description pairs the ledger already held identically (a completion delivered again) */
                                 duplicates: number;
+                                /** @description pairs not sent: the ledger already counted their case content and arm (this or another experiment); they add no trials */
+                                already_counted: number;
+                                /** @description the procedure's qualification trials after this completion */
+                                qualification_count: number | null;
                                 skipped: string | null;
                             } | null;
                         };
@@ -5244,6 +5249,8 @@ export interface operations {
                             expected_answer: string | null;
                             /** @enum {string} */
                             answer_match: "exact" | "normalized" | "regex";
+                            /** @description the arms in the order this case runs them (the assignments' order) */
+                            arm_order: string[];
                         }[];
                         rows: {
                             case_id: string;
@@ -5326,6 +5333,21 @@ export interface operations {
                             expected: number;
                             served: number;
                             reported: number;
+                        };
+                        /** @description how the arms were ordered within each case */
+                        arm_order: {
+                            /** @description each case runs the arms in a seeded counterbalanced order (false: experiments created before, declared order) */
+                            counterbalanced: boolean;
+                            /** @description how many cases each arm goes first in */
+                            first: {
+                                arm: string;
+                                cases: number;
+                            }[];
+                            /** @description (case, repetition) pairs with every arm's context served */
+                            served: number;
+                            /** @description of those, served in the case's order */
+                            followed: number;
+                            statement: string;
                         };
                         caveat: string;
                     };
@@ -5840,7 +5862,12 @@ export interface operations {
                                         environment: string;
                                     } | null;
                                     recorded: number;
+                                    /** @description pairs the ledger already held identically (a completion delivered again) */
                                     duplicates: number;
+                                    /** @description pairs not sent: the ledger already counted their case content and arm (this or another experiment); they add no trials */
+                                    already_counted: number;
+                                    /** @description the procedure's qualification trials after this completion */
+                                    qualification_count: number | null;
                                     skipped: string | null;
                                 } | null;
                             };
@@ -5859,6 +5886,8 @@ export interface operations {
                                 expected_answer: string | null;
                                 /** @enum {string} */
                                 answer_match: "exact" | "normalized" | "regex";
+                                /** @description the arms in the order this case runs them (the assignments' order) */
+                                arm_order: string[];
                             }[];
                             rows: {
                                 case_id: string;
@@ -5942,6 +5971,21 @@ export interface operations {
                                 served: number;
                                 reported: number;
                             };
+                            /** @description how the arms were ordered within each case */
+                            arm_order: {
+                                /** @description each case runs the arms in a seeded counterbalanced order (false: experiments created before, declared order) */
+                                counterbalanced: boolean;
+                                /** @description how many cases each arm goes first in */
+                                first: {
+                                    arm: string;
+                                    cases: number;
+                                }[];
+                                /** @description (case, repetition) pairs with every arm's context served */
+                                served: number;
+                                /** @description of those, served in the case's order */
+                                followed: number;
+                                statement: string;
+                            };
                             caveat: string;
                         };
                         ledger: {
@@ -5952,7 +5996,12 @@ export interface operations {
                                 environment: string;
                             } | null;
                             recorded: number;
+                            /** @description pairs the ledger already held identically (a completion delivered again) */
                             duplicates: number;
+                            /** @description pairs not sent: the ledger already counted their case content and arm (this or another experiment); they add no trials */
+                            already_counted: number;
+                            /** @description the procedure's qualification trials after this completion */
+                            qualification_count: number | null;
                             skipped: string | null;
                         };
                     };

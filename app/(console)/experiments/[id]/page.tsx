@@ -1,6 +1,7 @@
 // One experiment's report: status and progress, the seed's checks with their evidence, the
-// per-arm table with each treatment's delta and interval, the deltas chart, the per-case
-// drill-down, the seed's caveat, and CSV / JSON exports. Recomputed from the stored runs.
+// per-arm table with each treatment's delta and interval, the deltas chart, how the arms were
+// ordered within the cases, the per-case drill-down (each with its arm order), the seed's
+// caveat, and CSV / JSON exports. Recomputed from the stored runs.
 import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
@@ -30,9 +31,13 @@ function LedgerOutcomeText({ outcome: o }: { outcome: ExperimentReport["experime
   if (!o) return <>paired evaluations are recorded on completion</>;
   if (o.skipped || !o.procedure_id || !o.scope) return <>nothing recorded: {o.skipped ?? "no procedure"}</>;
   return (
-    <Link href={procedureHref(o.scope, o.procedure_id)} className={linkClass}>
-      {o.recorded} paired evaluations ({o.duplicates} already there) for {o.procedure_id}
-    </Link>
+    <>
+      <Link href={procedureHref(o.scope, o.procedure_id)} className={linkClass}>
+        {o.recorded} paired evaluations recorded for {o.procedure_id}
+      </Link>
+      {o.already_counted + o.duplicates > 0 ? ` · ${o.already_counted + o.duplicates} pairs already counted (the same case content and arm), not added again` : ""}
+      {o.qualification_count !== null ? ` · qualification trials now ${o.qualification_count}` : ""}
+    </>
   );
 }
 
@@ -90,6 +95,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ id:
         </section>
         <section aria-labelledby="cases-title">
           <h2 id="cases-title" className={sectionTitle}>Cases ({r.cases.length})</h2>
+          <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-arm-order={r.arm_order.counterbalanced ? "counterbalanced" : "declared"}>{r.arm_order.statement}</p>
           <CaseDrilldown report={r} />
         </section>
       </div>
