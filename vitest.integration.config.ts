@@ -36,6 +36,7 @@ export const ENGINE_SENSITIVE = [
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
   "experiments", // the example experiment end to end, the ledger hand-off
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
+  "otlp-conformance", // every recorded framework's exports through staging and batched assembly to their runs
   "sdk", // batches and idempotent resends through the ingestion SQL, context assembly
   "skills-io", // export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);

@@ -5,7 +5,8 @@
 import { Validation } from "../errors";
 import { findUnstorableText } from "../db/storable-text";
 import { ExportTraceServiceRequest, READ_OPTIONS } from "./wire";
-import { agentOf, isInvocation, isToolCall, keptEvent, stringAttr, type Attributes, type StagedSpan } from "./spans";
+import { keptEvent, stringAttr, type Attributes, type StagedSpan } from "./spans";
+import { unusable } from "./conventions";
 
 export type DecodedExport = { spans: StagedSpan[]; rejected: number; reasons: string[] };
 
@@ -162,8 +163,8 @@ function stagedSpan(w: WireSpan, serviceName: string | null): StagedSpan | strin
 
 /** What makes a well-formed span unusable: the attributes its role requires, text Postgres cannot store. */
 function refusal(s: StagedSpan): string | null {
-  if (isInvocation(s) && !agentOf(s)) return "invoke_agent span without gen_ai.agent.id, gen_ai.agent.name or service.name";
-  if (isToolCall(s) && !stringAttr(s.attributes, "gen_ai.tool.name")) return "execute_tool span without gen_ai.tool.name";
+  const lacks = unusable(s);
+  if (lacks) return lacks;
   if (findUnstorableText([s.name, s.statusMessage, s.attributes, s.events])) return "holds text that cannot be stored (NUL or lone surrogates)";
   return null;
 }

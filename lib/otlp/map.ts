@@ -1,13 +1,21 @@
-// Staged spans of one trace → runs, as README "OpenTelemetry ingestion" documents:
-// one run per invoke_agent span (or, in a trace without one, per root span with execute_tool
-// descendants); its steps are its execute_tool descendants in start order (a nested
-// invoke_agent's subtree is that agent's own run); query, user, thread, messages, outcome and
-// skills from the GenAI semantic conventions (current attributes and the older event forms).
+// Staged spans of one trace → runs, as README "OpenTelemetry ingestion" documents. Each span is
+// read into the common shape of its convention (./conventions: OpenTelemetry GenAI and the
+// frameworks' dialects, OpenInference, the Vercel AI SDK's ai.*, GenAI tool spans without an
+// operation name); this file assembles runs from that shape alone:
+// - one run per agent invocation, except a wrapper (an invocation with nested invocations and no
+//   tool or chat call of its own, such as OpenInference's root span of an OpenAI Agents trace);
+//   in a trace without invocations, one per root span with tool-call descendants;
+// - its steps: its tool calls (a nested invocation's subtree is that agent's own run) ordered by
+//   start time, then the model's step index, then the model's tool-call order (the call ids in
+//   the chat spans' outputs), then end time; the span id only when all of those are equal;
+// - query, answer, user, thread, conversation messages, outcome and skills.
 import { createHash } from "node:crypto";
 import type { WorkflowInput } from "../learning/capture/schemas";
-import { agentOf, isInvocation, isToolCall, operationOf, stringAttr, STATUS_ERROR, STATUS_OK, type Attributes, type StagedSpan } from "./spans";
+import { agentOf, namedAgent, shapeOf, type AskedCall, type ObservedTool, type Said, type SpanShape } from "./conventions";
+import { isRecord, jsonish } from "./conventions/shape";
+import { stringAttr, STATUS_ERROR, type StagedSpan } from "./spans";
 
-export type ObservedTool = { name: string; description: string; parameters: Record<string, unknown> };
+export type { ObservedTool } from "./conventions";
 export type Message = { message_id: string; role: "user" | "assistant"; text: string; timestamp: string };
 
 export type AssembledRun = {
@@ -17,108 +25,156 @@ export type AssembledRun = {
   messages: Message[];
 };
 
+type Node = { span: StagedSpan; shape: SpanShape; parent: Node | null; children: Node[] };
+
 export function runsOfTrace(spans: StagedSpan[]): AssembledRun[] {
-  const ordered = [...spans].sort(byStart);
-  const children = new Map<string, StagedSpan[]>();
-  for (const s of ordered) if (s.parentSpanId) (children.get(s.parentSpanId) ?? children.set(s.parentSpanId, []).get(s.parentSpanId)!).push(s);
-  const below = (root: StagedSpan): StagedSpan[] => {
-    const out: StagedSpan[] = [];
-    const walk = (s: StagedSpan) => {
-      for (const c of children.get(s.spanId) ?? []) {
-        out.push(c);
-        if (!isInvocation(c)) walk(c);
-      }
-    };
-    walk(root);
-    return out.sort(byStart);
-  };
-  let roots = ordered.filter(isInvocation);
-  if (roots.length === 0) roots = ordered.filter((s) => s.parentSpanId === null && below(s).some(isToolCall));
+  const nodes = new Map<string, Node>();
+  for (const span of [...spans].sort(byTime)) nodes.set(span.spanId, { span, shape: shapeOf(span), parent: null, children: [] });
+  for (const node of nodes.values()) {
+    const parent = node.span.parentSpanId ? nodes.get(node.span.parentSpanId) : undefined;
+    if (parent) {
+      node.parent = parent;
+      parent.children.push(node);
+    }
+  }
+  const all = [...nodes.values()];
+  const invocations = all.filter((n) => n.shape.role === "invocation");
+  const roots = invocations.length
+    ? invocations.filter((n) => !isWrapper(n))
+    : all.filter((n) => n.parent === null && below(n).some((d) => d.shape.role === "tool"));
   return roots.flatMap((root) => {
-    const agent = agentOf(root);
-    return agent ? [runOf(root, below(root), agent)] : [];
+    const own = below(root);
+    const named = [root, ...own].map((n) => namedAgent(n.span)).find((a) => a.id || a.name) ?? {};
+    const agent = agentOf(root.span, root.shape.role === "invocation" ? namedAgent(root.span) : named);
+    return agent ? [runOf(root, own, agent)] : [];
   });
 }
 
-function runOf(root: StagedSpan, descendants: StagedSpan[], agent: { id: string; name: string }): AssembledRun {
-  const all = [root, ...descendants];
-  const toolSpans = descendants.filter(isToolCall);
-  const chats = descendants.filter((s) => operationOf(s) === "chat");
-  const firstString = (keys: string[]) => {
-    for (const s of all) for (const k of keys) {
-      const v = stringAttr(s.attributes, k);
-      if (v) return v;
+/** The run's own descendants in time order: a nested invocation's subtree belongs to that invocation's run. */
+function below(root: Node): Node[] {
+  const out: Node[] = [];
+  const walk = (n: Node) => {
+    for (const c of n.children) {
+      out.push(c);
+      if (c.shape.role !== "invocation") walk(c);
     }
-    return undefined;
   };
-  const query = [...chats, root].flatMap(inputMessages).find((m) => m.role === "user")?.text ?? "";
-  // The agent's answer: the invocation's own output, else the last chat call's.
-  const answer = [root, ...[...chats].reverse()].flatMap(outputMessages).find((m) => m.role === "assistant")?.text;
-  const skills = skillsOf(root.attributes["proctor.skills_activated"]);
+  walk(root);
+  return out.sort((a, b) => byTime(a.span, b.span));
+}
+
+/** An invocation that only encloses other invocations: no tool call or chat call of its own. */
+function isWrapper(n: Node): boolean {
+  const own = below(n);
+  return own.some((d) => d.shape.role === "invocation") && !own.some((d) => d.shape.role === "tool" || d.shape.role === "chat");
+}
+
+function runOf(root: Node, own: Node[], agent: { id: string; name: string }): AssembledRun {
+  const chats = own.filter((n) => n.shape.role === "chat");
+  const calls = own.filter((n) => n.shape.role === "tool");
+  // Who and which thread: the invocation's, then its descendants', then the spans around it.
+  const around: Node[] = [];
+  for (let p = root.parent; p; p = p.parent) around.push(p);
+  const pick = (key: "user" | "thread") => [root, ...own, ...around].map((n) => n.shape[key]).find((v) => v !== undefined);
+  const lastText = (said: Said[], role: string) => [...said].reverse().find((m) => m.role === role && m.text)?.text;
+  // The request: the invocation's own (its last user message), else the first chat call's.
+  const query = lastText(root.shape.input, "user") ?? chats.map((c) => lastText(c.shape.input, "user")).find((t) => t !== undefined) ?? "";
+  // The answer: the invocation's own, else the last chat call's that has one.
+  const answer = lastText(root.shape.output, "assistant") ?? [...chats].reverse().map((c) => lastText(c.shape.output, "assistant")).find((t) => t !== undefined);
+  const skills = skillsOf(root.span.attributes["proctor.skills_activated"]);
   const workflow: AssembledRun["workflow"] = {
-    workflow_id: `otel:${root.traceId}:${root.spanId}`,
-    root_trace_id: root.traceId,
-    user_id: firstString(["user.id", "enduser.id"]),
-    thread_id: firstString(["gen_ai.conversation.id"]),
+    workflow_id: `otel:${root.span.traceId}:${root.span.spanId}`,
+    root_trace_id: root.span.traceId,
+    user_id: pick("user"),
+    thread_id: pick("thread"),
     query,
-    steps: toolSpans.map(stepOf),
-    outcome: outcomeOf(root),
+    steps: stepsOf(calls, own),
+    outcome: outcomeOf(root.span),
     ...(skills.length ? { skills_activated: skills } : {}),
     ...(answer !== undefined ? { answer } : {}),
-    created_at: isoOf(root.startNs),
+    created_at: isoOf(root.span.startNs),
   };
   // Messages repeat across chat calls (each sends the history): one id per role and text in a trace.
   const messages = new Map<string, Message>();
-  const add = (role: string, text: string, ns: string) => {
-    if ((role !== "user" && role !== "assistant") || !text) return;
-    const id = "otel:" + createHash("sha256").update(`${root.traceId}\n${role}\n${text}`).digest("hex").slice(0, 32);
-    if (!messages.has(id)) messages.set(id, { message_id: id, role, text, timestamp: isoOf(ns) });
+  const add = (m: Said, ns: string) => {
+    if ((m.role !== "user" && m.role !== "assistant") || !m.text) return;
+    const id = "otel:" + createHash("sha256").update(`${root.span.traceId}\n${m.role}\n${m.text}`).digest("hex").slice(0, 32);
+    if (!messages.has(id)) messages.set(id, { message_id: id, role: m.role, text: m.text, timestamp: isoOf(ns) });
   };
-  for (const s of chats) {
-    for (const m of inputMessages(s)) add(m.role, m.text, s.startNs);
-    for (const m of outputMessages(s)) add(m.role, m.text, s.endNs);
+  for (const n of [root, ...chats]) {
+    for (const m of n.shape.input) add(m, n.span.startNs);
+    for (const m of n.shape.output) add(m, n.span.endNs);
   }
-  return { agent, workflow, tools: toolsOf(all), messages: [...messages.values()].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)) };
+  return {
+    agent,
+    workflow,
+    tools: toolsOf([root, ...own]),
+    messages: [...messages.values()].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
+  };
 }
 
-const byStart = (a: StagedSpan, b: StagedSpan) => {
-  const d = BigInt(a.startNs) - BigInt(b.startNs);
-  return d < 0n ? -1 : d > 0n ? 1 : a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
-};
+/**
+ * The run's tool calls in order: start time; then the model step they belong to (their own or
+ * their nearest enclosing step's index); then the position of their call id among the calls the
+ * model asked for (the run's spans that ask, in step order, then by how many calls their input
+ * already holds, then by time: model calls that start in one millisecond have end times that
+ * cannot order them); then end time.
+ */
+function stepsOf(calls: Node[], own: Node[]): WorkflowInput["steps"] {
+  const askers = own
+    .filter((n) => n.shape.asked.length > 0)
+    .sort((a, b) => cmp(stepOf(a) ?? Infinity, stepOf(b) ?? Infinity) || a.shape.priorCalls - b.shape.priorCalls || byTime(a.span, b.span));
+  const asked: AskedCall[] = askers.flatMap((n) => n.shape.asked);
+  const position = new Map<string, number>();
+  asked.forEach((c, i) => c.id !== undefined && !position.has(c.id) && position.set(c.id, i));
+  const key = (n: Node) => ({ step: stepOf(n) ?? Infinity, call: position.get(n.shape.tool?.callId ?? "") ?? Infinity });
+  const ordered = calls
+    .map((n) => ({ n, k: key(n) }))
+    .sort((a, b) => cmpNs(a.n.span.startNs, b.n.span.startNs) || cmp(a.k.step, b.k.step) || cmp(a.k.call, b.k.call) || cmpNs(a.n.span.endNs, b.n.span.endNs) || cmpId(a.n.span, b.n.span))
+    .map(({ n }) => n);
+  const used = new Set<AskedCall>();
+  return ordered.map((n) => {
+    const tool = n.shape.tool!;
+    const step: WorkflowInput["steps"][number] = { tool: tool.name, timestamp: isoOf(n.span.startNs) };
+    // The call the model asked for that this span answers: by call id, else its next call of this tool.
+    const call = asked.find((c) => !used.has(c) && tool.callId !== undefined && c.id === tool.callId) ?? asked.find((c) => !used.has(c) && c.name === tool.name);
+    if (call) used.add(call);
+    // A span without arguments, or with a bare value where the model asked with an object (a
+    // one-argument LangChain tool's input), has the model's arguments.
+    const args = tool.arguments === undefined || (!isRecord(tool.arguments) && isRecord(call?.arguments)) ? call?.arguments : tool.arguments;
+    if (args !== undefined) step.arguments = args;
+    if (n.shape.error) step.error = n.shape.error;
+    else if (tool.result !== undefined) step.result = tool.result;
+    return step;
+  });
+}
+
+/** The step index of a span: its own, else its nearest ancestor's. */
+function stepOf(n: Node): number | undefined {
+  for (let p: Node | null = n; p; p = p.parent) {
+    if (p.shape.stepIndex !== undefined) return p.shape.stepIndex;
+    if (p.shape.role === "invocation") return undefined;
+  }
+  return undefined;
+}
+
+/** Numbers in order, Infinity (not known) last and equal to itself. */
+const cmp = (a: number, b: number) => (a === b ? 0 : a < b ? -1 : 1);
+const cmpNs = (a: string, b: string) => (a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0);
+const cmpId = (a: StagedSpan, b: StagedSpan) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
+const byTime = (a: StagedSpan, b: StagedSpan) => cmpNs(a.startNs, b.startNs) || cmpNs(a.endNs, b.endNs) || cmpId(a, b);
 
 const isoOf = (ns: string) => new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
 
-/** JSON text is parsed (OTLP carries structured arguments as text or as a kvlist); other text stays text. */
-function jsonish(v: unknown): unknown {
-  if (typeof v !== "string") return v;
-  try {
-    return JSON.parse(v);
-  } catch {
-    return v;
-  }
-}
-
-function stepOf(s: StagedSpan): WorkflowInput["steps"][number] {
-  const step: WorkflowInput["steps"][number] = { tool: stringAttr(s.attributes, "gen_ai.tool.name")!, timestamp: isoOf(s.startNs) };
-  if ("gen_ai.tool.call.arguments" in s.attributes) step.arguments = jsonish(s.attributes["gen_ai.tool.call.arguments"]);
-  if ("gen_ai.tool.call.result" in s.attributes) step.result = jsonish(s.attributes["gen_ai.tool.call.result"]);
-  if (s.statusCode === STATUS_ERROR) {
-    const exception = s.events.find((e) => e.name === "exception")?.attributes ?? {};
-    step.error = {
-      type: stringAttr(s.attributes, "error.type") ?? stringAttr(exception, "exception.type") ?? "error",
-      message: s.statusMessage ?? stringAttr(exception, "exception.message") ?? "",
-    };
-  }
-  return step;
-}
-
-/** proctor.outcome when it names one; else the invocation's status: ERROR → failure, OK → success, unset → the engine's rules. */
+/**
+ * proctor.outcome when it names one (the agent's report); else a failure when the invocation's
+ * status is ERROR; else nothing: a status OK is no report (frameworks set it on every span), so
+ * the engine's rules decide (outcome rule, the last step's error, default).
+ */
 function outcomeOf(root: StagedSpan): "success" | "failure" | undefined {
   const said = stringAttr(root.attributes, "proctor.outcome")?.toLowerCase();
   if (said === "success" || said === "failure") return said;
-  if (root.statusCode === STATUS_ERROR) return "failure";
-  if (root.statusCode === STATUS_OK) return "success";
-  return undefined;
+  return root.statusCode === STATUS_ERROR ? "failure" : undefined;
 }
 
 function skillsOf(v: unknown): string[] {
@@ -126,71 +182,22 @@ function skillsOf(v: unknown): string[] {
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string" && x.length > 0 && x.length <= 128).slice(0, 100) : [];
 }
 
-type Said = { role: string; text: string };
-
-/** Text of a GenAI message: `content` text, or the text parts of `parts` (gen_ai.input/output.messages). */
-function textOf(m: unknown): string {
-  if (typeof m === "string") return m;
-  if (typeof m !== "object" || m === null) return "";
-  const o = m as { content?: unknown; parts?: unknown; text?: unknown };
-  if (typeof o.content === "string") return o.content;
-  const parts = Array.isArray(o.parts) ? o.parts : Array.isArray(o.content) ? o.content : [];
-  return parts
-    .map((p) => (typeof p === "string" ? p : p && typeof p === "object" && (p.type === undefined || p.type === "text") ? (p.content ?? p.text ?? "") : ""))
-    .filter((t): t is string => typeof t === "string" && t !== "")
-    .join("\n");
-}
-
-function messagesIn(v: unknown, defaultRole: string): Said[] {
-  const value = jsonish(v);
-  if (typeof value === "string") return value ? [{ role: defaultRole, text: value }] : [];
-  const list = Array.isArray(value) ? value : value && typeof value === "object" ? [value] : [];
-  return list.map((m) => ({ role: String((m as { role?: unknown })?.role ?? defaultRole), text: textOf(m) })).filter((m) => m.text !== "");
-}
-
-/** gen_ai.input.messages; the older gen_ai.prompt attribute; the older gen_ai.{user,system,assistant}.message events. */
-function inputMessages(s: StagedSpan): Said[] {
-  if (s.attributes["gen_ai.input.messages"] !== undefined) return messagesIn(s.attributes["gen_ai.input.messages"], "user");
-  if (s.attributes["gen_ai.prompt"] !== undefined) return messagesIn(s.attributes["gen_ai.prompt"], "user");
-  return s.events.flatMap((e) => {
-    const role = /^gen_ai\.(user|system|assistant)\.message$/.exec(e.name)?.[1];
-    return role ? messagesIn(eventContent(e.attributes), role).map((m) => ({ ...m, role })) : [];
-  });
-}
-
-/** gen_ai.output.messages; the older gen_ai.completion attribute and gen_ai.choice events. */
-function outputMessages(s: StagedSpan): Said[] {
-  if (s.attributes["gen_ai.output.messages"] !== undefined) return messagesIn(s.attributes["gen_ai.output.messages"], "assistant");
-  if (s.attributes["gen_ai.completion"] !== undefined) return messagesIn(s.attributes["gen_ai.completion"], "assistant");
-  return s.events
-    .filter((e) => e.name === "gen_ai.choice")
-    .flatMap((e) => messagesIn(e.attributes["message"] ?? eventContent(e.attributes), "assistant"));
-}
-
-const eventContent = (a: Attributes) => a["content"] ?? a["gen_ai.event.content"] ?? a["message"];
-
-/** Tools seen: execute_tool spans' name and description, and gen_ai.tool.definitions where sent. */
-function toolsOf(spans: StagedSpan[]): ObservedTool[] {
+/** Tools seen: the tool calls' names (and GenAI's gen_ai.tool.description), and the definitions the spans carry. */
+function toolsOf(nodes: Node[]): ObservedTool[] {
   const tools = new Map<string, ObservedTool>();
-  const see = (name: unknown, description: unknown, parameters: unknown) => {
-    if (typeof name !== "string" || !name.trim() || name.length > 128) return;
-    const known = tools.get(name);
-    const desc = typeof description === "string" ? description.slice(0, 8000) : "";
-    const params = parameters && typeof parameters === "object" && !Array.isArray(parameters) ? (parameters as Record<string, unknown>) : {};
-    if (!known) tools.set(name, { name, description: desc, parameters: params });
+  const see = (t: ObservedTool) => {
+    if (!t.name.trim() || t.name.length > 128) return;
+    const known = tools.get(t.name);
+    const description = t.description.slice(0, 8000);
+    if (!known) tools.set(t.name, { name: t.name, description, parameters: t.parameters });
     else {
-      if (!known.description && desc) known.description = desc;
-      if (Object.keys(known.parameters).length === 0) known.parameters = params;
+      if (!known.description && description) known.description = description;
+      if (Object.keys(known.parameters).length === 0) known.parameters = t.parameters;
     }
   };
-  for (const s of spans) {
-    if (isToolCall(s)) see(s.attributes["gen_ai.tool.name"], s.attributes["gen_ai.tool.description"], undefined);
-    const defs = jsonish(s.attributes["gen_ai.tool.definitions"]);
-    for (const d of Array.isArray(defs) ? defs : []) {
-      const f = d && typeof d === "object" ? ((d as { function?: object }).function ?? d) : {};
-      const o = f as { name?: unknown; description?: unknown; parameters?: unknown };
-      see(o.name, o.description, jsonish(o.parameters));
-    }
+  for (const n of nodes) {
+    if (n.shape.tool) see({ name: n.shape.tool.name, description: stringAttr(n.span.attributes, "gen_ai.tool.description") ?? "", parameters: {} });
+    for (const t of n.shape.tools) see(t);
   }
   return [...tools.values()];
 }

@@ -5,7 +5,8 @@
 // runs it leads to are the record.
 import { Prisma } from "../../db/generated/client";
 import type { Db } from "../../db/prisma";
-import { agentOf, isInvocation, isToolCall, type StagedSpan } from "../spans";
+import type { StagedSpan } from "../spans";
+import { agentOf, isInvocation, isToolCall } from "../conventions";
 import { ASSEMBLY_JOB, autoAgents, settleMs } from "../config";
 
 export type StageSpansInput = {
