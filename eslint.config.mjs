@@ -21,6 +21,8 @@ export default defineConfig([
     ".scratch*/**",
     // The OTLP fixture recorders: separate packages on Node 24 with their own dependencies.
     "tools/otlp-recorder/**",
+    // Agent Skills folders imported byte for byte by the tests: data in other projects' style, not our code.
+    "tests/fixtures/agent-skills/**",
     "next-env.d.ts",
   ]),
   ...nextVitals,

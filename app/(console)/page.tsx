@@ -73,7 +73,14 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                       href={inboxHref(r.target)}
                       className="block min-w-0 px-4 py-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-900"
                     >
-                      <span className="block font-medium break-words text-indigo-700 dark:text-indigo-300">{r.title}</span>
+                      <span className="block font-medium break-words text-indigo-700 dark:text-indigo-300">
+                        {r.title}
+                        {r.marks ? (
+                          <span data-testid="inbox-marks" className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                            {r.marks}
+                          </span>
+                        ) : null}
+                      </span>
                       <span className="block text-xs break-words text-slate-600 dark:text-slate-400">
                         {r.detail}
                         {r.at ? (

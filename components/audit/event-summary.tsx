@@ -161,7 +161,13 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
         </>
       );
     case "skill.activated":
-      return <>Activated {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)} with {e.data.injection_role} authority<Reason text={e.data.reason} /></>;
+      return (
+        <>
+          Activated {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)} with {e.data.injection_role} authority
+          {e.data.confirmed_scripts?.length ? `, confirming its scripts ${e.data.confirmed_scripts.join(", ")}` : ""}
+          <Reason text={e.data.reason} />
+        </>
+      );
     case "skill.demoted":
       return <>Demoted {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)}<Reason text={e.data.reason} /></>;
     case "skill.deprecated":
@@ -183,7 +189,8 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       return (
         <>
           Imported {e.data.created.length} skill{e.data.created.length === 1 ? "" : "s"} into {agent(e.target.id)} as shadow from {e.data.format === "zip" ? "a zip" : "one SKILL.md"}:{" "}
-          {e.data.duplicates.length} already present, {e.data.refused} refused{e.data.ignored ? `, ${e.data.ignored} other files ignored` : ""}.
+          {e.data.duplicates.length} already present, {e.data.refused} refused{e.data.ignored ? `, ${e.data.ignored} other files ignored` : ""}
+          {e.data.files ? `; ${e.data.files} files kept, ${e.data.scripts ?? 0} of them scripts` : ""}.
         </>
       );
     case "memorizz.imported":

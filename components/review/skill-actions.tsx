@@ -1,8 +1,9 @@
 "use client";
 // Activate (as user, or as developer when the agent requires shadow review) and Demote. Each
 // asks for a reason in a confirm dialog that explains the authority and warns when shadow
-// readiness is not met. Not optimistic: pending, then the server's answer; a refusal keeps
-// the dialog and the typed reason, and shows the server's message.
+// readiness is not met; activating an imported skill that bundles scripts lists them and needs a
+// ticked confirmation, sent as confirm_scripts. Not optimistic: pending, then the server's answer;
+// a refusal keeps the dialog and the typed reason, and shows the server's message.
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
@@ -36,16 +37,23 @@ type Props = {
   qualification?: SkillQualificationSummary | null;
   /** The agent requires qualification and the skill's procedure is not ACTIVE: why activation is refused. */
   activationBlocker?: string | null;
+  /** An imported skill's script files: activation lists them and needs the reviewer to confirm having read them. */
+  scripts?: string[];
 };
 
-export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled, qualification, activationBlocker }: Props) {
+export function SkillActions({ skillId, label, status, requireShadow, readiness, shadowEvaluationEnabled, qualification, activationBlocker, scripts = [] }: Props) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState<Decision | null>(null);
+  const [scriptsRead, setScriptsRead] = useState(false);
   const [refreshing, startRefresh] = useTransition();
   const decide = useMutation({
     mutationFn: ({ d, reason }: { d: Decision; reason: string }) =>
-      unwrap(d.kind === "activate" ? activateSkill({ skill_id: skillId, injection_role: d.role, reason }) : demoteSkill({ skill_id: skillId, reason })),
+      unwrap(
+        d.kind === "activate"
+          ? activateSkill({ skill_id: skillId, injection_role: d.role, reason, ...(scripts.length ? { confirm_scripts: scripts } : {}) })
+          : demoteSkill({ skill_id: skillId, reason }),
+      ),
     onSuccess: (_r, { d }) => {
       toast.success(d.kind === "activate" ? `${label} is active with ${d.role} authority.` : `${label} was demoted.`);
       setOpen(null);
@@ -69,6 +77,20 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
           </p>
         ) : null}
         <p>{AUTHORITY_MEANING[d.role]}</p>
+        {scripts.length ? (
+          <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-900 dark:bg-red-950 dark:text-red-200">
+            <p className="font-medium">
+              This skill bundles {scripts.length} script file{scripts.length === 1 ? "" : "s"} an agent could run:
+            </p>
+            <ul className="mt-1 list-disc pl-5 font-mono text-xs">
+              {scripts.map((p) => <li key={p} className="break-all">{p}</li>)}
+            </ul>
+            <label className="mt-2 flex items-start gap-2">
+              <input type="checkbox" checked={scriptsRead} onChange={(e) => setScriptsRead(e.target.checked)} className="mt-0.5" />
+              <span>I have read {scripts.length === 1 ? "this script" : `these ${scripts.length} scripts`} and accept that the agent may run {scripts.length === 1 ? "it" : "them"}.</span>
+            </label>
+          </div>
+        ) : null}
         <p>Activation starts injection for matching queries and suppresses the source class&apos;s runs from workflow retrieval.</p>
         {readiness && !readiness.ready ? (
           <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 dark:bg-amber-950 dark:text-amber-200">
@@ -93,12 +115,12 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
     <>
       <div className="flex flex-wrap gap-2">
         {canActivate ? (
-          <Button variant="primary" onClick={() => setOpen({ kind: "activate", role: "user" })} disabled={pending}>
+          <Button variant="primary" onClick={() => { setScriptsRead(false); setOpen({ kind: "activate", role: "user" }); }} disabled={pending}>
             Activate as user
           </Button>
         ) : null}
         {canActivate && requireShadow ? (
-          <Button variant="primary" onClick={() => setOpen({ kind: "activate", role: "developer" })} disabled={pending}>
+          <Button variant="primary" onClick={() => { setScriptsRead(false); setOpen({ kind: "activate", role: "developer" }); }} disabled={pending}>
             Activate as developer
           </Button>
         ) : null}
@@ -116,7 +138,7 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
           confirmLabel={open.kind === "activate" ? `Activate as ${open.role}` : "Demote"}
           danger={open.kind === "demote"}
           pending={decide.isPending}
-          blocked={open.kind === "activate" && !!activationBlocker}
+          blocked={open.kind === "activate" && (!!activationBlocker || (scripts.length > 0 && !scriptsRead))}
           onConfirm={(reason) => decide.mutate({ d: open, reason })}
           onCancel={() => setOpen(null)}
         />

@@ -1,7 +1,8 @@
 // The selected skill: description, preconditions, SKILL.md (rendered, raw, copy), stats with
 // the rolling success against the frozen baseline, shadow readiness, the demotion reason, the
 // source class and runs, the version history with a diff, the lifecycle and audit history,
-// and, for admins, the review decisions.
+// and, for admins, the review decisions. An imported skill also shows its folder's files (a viewer
+// for text files), its scripts and the review warnings of its import.
 import Link from "@/components/ui/link";
 import type { SkillDetail } from "@/lib/learning/review/skill-detail";
 import { SKILL_EVENT_LABEL } from "@/lib/learning/review/vocabulary";
@@ -18,6 +19,7 @@ import { RollingChart } from "./rolling-chart";
 import { SkillActions } from "./skill-actions";
 import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
+import { ReviewWarnings, SkillFilesPanel } from "./skill-files-panel";
 import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 import { agentHref, runHref } from "@/lib/console/links";
@@ -28,7 +30,22 @@ import { AccountLinks } from "../links/record-link";
  * `canAct`: decision buttons (admins, not read-only). `isAdmin`: who decided is shown to admins only.
  * `canMeasure`: the link to create an experiment for a shadow or active skill.
  */
-export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = false }: { detail: SkillDetail; canAct: boolean; isAdmin: boolean; canMeasure?: boolean }) {
+export function SkillDetailPanel({
+  detail: d,
+  canAct,
+  isAdmin,
+  canMeasure = false,
+  fileHref = (p) => `?skill=${encodeURIComponent(d.skill.skill_id)}&file=${encodeURIComponent(p)}`,
+  closeFileHref = `?skill=${encodeURIComponent(d.skill.skill_id)}`,
+}: {
+  detail: SkillDetail;
+  canAct: boolean;
+  isAdmin: boolean;
+  canMeasure?: boolean;
+  /** Where an imported file opens in the viewer, and where the viewer closes (the page's URL state). */
+  fileHref?: (path: string) => string;
+  closeFileHref?: string;
+}) {
   const s = d.skill;
   const label = `${s.name} v${s.version}`;
   const baseline = (s.baseline ?? {}) as { executions?: number; success_rate?: number };
@@ -49,7 +66,7 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
     ["User scope", s.user_id ? <AccountLinks key="u" userId={s.user_id} agentId={s.agent_id} /> : "runs without a user"],
     ["Created", <LocalTime key="c" iso={s.created_at} />],
     ["Active since", <LocalTime key="p" iso={s.promoted_at} fallback="not active yet" />],
-    ["Distiller", s.template_distilled ? "template (no LLM configured)" : "LLM"],
+    ["Distiller", s.imported_folder ? "none: imported Agent Skills folder" : s.template_distilled ? "template (no LLM configured)" : "LLM"],
   ];
   const shadow = s.stats.shadow;
   return (
@@ -61,6 +78,8 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <Badge status={s.status} />
           <Badge tone={s.injection_role === "developer" ? "violet" : "gray"}>authority: {s.injection_role}</Badge>
+          {s.imported_folder ? <Badge tone="blue">imported folder</Badge> : null}
+          {s.scripts.length ? <Badge tone="red">bundles {s.scripts.length} script{s.scripts.length === 1 ? "" : "s"}</Badge> : null}
           <code title={s.skill_id}>{s.skill_id}</code>
           <CopyButton value={s.skill_id} label="Copy id" />
         </div>
@@ -78,8 +97,11 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
           shadowEvaluationEnabled={d.config.shadow_evaluation_enabled}
           qualification={d.qualification ?? null}
           activationBlocker={d.activationBlocker ?? null}
+          scripts={s.scripts}
         />
       ) : null}
+
+      <ReviewWarnings warnings={s.review_warnings} fileHref={fileHref} />
 
       {canMeasure && (s.status === "shadow" || s.status === "active") ? (
         <Link href={`/experiments/new?skill=${encodeURIComponent(s.skill_id)}`} className={buttonClasses("secondary", "sm")}>
@@ -132,6 +154,8 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
         ) : null}
       </div>
 
+      {s.imported_folder ? <SkillFilesPanel skill={s} view={d.file} fileHref={fileHref} closeHref={closeFileHref} /> : null}
+
       <div>
         <h3 className={sectionTitle}>Stats</h3>
         <FactGrid facts={facts} className="grid-cols-2 sm:grid-cols-3" />
@@ -175,11 +199,17 @@ export function SkillDetailPanel({ detail: d, canAct, isAdmin, canMeasure = fals
             </div>
           ))}
           <div className="contents">
-            <dt className="text-slate-500">Source class</dt>
+            <dt className="text-slate-500">{s.imported_folder ? "Folder sha256" : "Source class"}</dt>
             <dd className="min-w-0">
-              <Link href={classHref(s.agent_id, s.source_canonical_hash, s.user_id)} className={`${linkClass} font-mono text-xs`} title={s.source_canonical_hash}>
-                {shortHash(s.source_canonical_hash)}…
-              </Link>
+              {s.imported_folder ? (
+                <code className="text-xs" title={s.imported_folder.sha256}>
+                  {shortHash(s.imported_folder.sha256)}…
+                </code>
+              ) : (
+                <Link href={classHref(s.agent_id, s.source_canonical_hash, s.user_id)} className={`${linkClass} font-mono text-xs`} title={s.source_canonical_hash}>
+                  {shortHash(s.source_canonical_hash)}…
+                </Link>
+              )}
             </dd>
           </div>
         </dl>

@@ -59,6 +59,7 @@ export function SkillsTable({ rows, selected, selectedContent, headers }: { rows
                     {r.name}
                   </SelectLink>{" "}
                   <span className="text-xs text-slate-500">v{r.version}</span>
+                  {r.marks ? <span className="ml-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">{r.marks}</span> : null}
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400 @2xl:hidden">
                     <span className="@xl:hidden"><Badge status={r.status} /></span>
                     <span>{r.authority}</span>

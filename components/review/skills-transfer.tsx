@@ -2,7 +2,8 @@
 // The agent's skills in and out in the Agent Skills format: "Export skills (zip)" downloads the
 // skills of the status shown (active by default) through the agent API with the console session;
 // "Import skills" (admins) sends a zip of skill folders or one SKILL.md to the same API and
-// reports what became of each file. Imported skills land in shadow for review.
+// reports what became of each folder, with the scripts and review warnings to read before
+// activating. Imported skills land in shadow for review.
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useRef, useTransition } from "react";
@@ -33,7 +34,10 @@ export function SkillsTransfer({ agentId, status, canImport }: Props) {
   const importing = useMutation({
     mutationFn: (file: File) => upload(agentId, file),
     onSuccess: (r) => {
-      const summary = `${plural(r.created.length, "skill")} imported as shadow, ${r.duplicates.length} already present, ${r.refused.length} refused.`;
+      const scripts = r.created.filter((c) => c.scripts.length).length;
+      const warnings = r.created.reduce((n, c) => n + c.warnings.length, 0);
+      const review = [scripts ? `${scripts} bundling scripts` : "", warnings ? plural(warnings, "review warning") : ""].filter(Boolean).join(", ");
+      const summary = `${plural(r.created.length, "skill")} imported as shadow${review ? ` (${review}: see each skill before activating)` : ""}, ${r.duplicates.length} already present, ${r.refused.length} refused.`;
       if (r.refused.length) toast.error(`${summary} ${r.refused.map((f) => `${f.file}: ${f.reasons.join("; ")}`).join(" — ")}`);
       else toast.success(summary);
       startRefresh(() => router.refresh());

@@ -124,7 +124,14 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
   event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),
-  event("skill.activated", "skill", { agent_id: id, version: z.number().int(), injection_role: z.enum(["user", "developer"]), reason: reason.nullable() }),
+  event("skill.activated", "skill", {
+    agent_id: id,
+    version: z.number().int(),
+    injection_role: z.enum(["user", "developer"]),
+    reason: reason.nullable(),
+    /** An imported skill's script files the admin confirmed having read (paths inside its folder). */
+    confirmed_scripts: z.array(z.string().max(300)).max(200).optional(),
+  }),
   event("skill.demoted", "skill", { agent_id: id, version: z.number().int(), reason }),
   event("skill.deprecated", "skill", { agent_id: id, reason, trigger: z.enum(["manual", "cadence", "distill", "agent_update"]) }),
   event("skill_qualification.started", "skill", {
@@ -166,8 +173,11 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     /** The stored skills the same text already was. */
     duplicates: ids,
     refused: z.number().int().min(0),
-    /** Files in skill folders besides SKILL.md (not imported). */
+    /** Files in skill folders left out: 0 since folders are kept whole (older rows counted the files besides SKILL.md). */
     ignored: z.number().int().min(0),
+    /** Files kept with the created skills, SKILL.md included, and how many of them are scripts. */
+    files: z.number().int().min(0).optional(),
+    scripts: z.number().int().min(0).optional(),
   }),
   event("memorizz.imported", "agent", {
     workflows: z.number().int().min(0),

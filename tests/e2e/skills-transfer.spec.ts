@@ -1,10 +1,13 @@
 // The skills page's Agent Skills buttons in Chromium: "Export skills (zip)" downloads the agent's
 // active skills as <name>/SKILL.md folders; "Import skills" sends that zip to another agent and
-// the toast reports one skill imported as shadow, which the page then lists.
+// the toast reports one skill imported as shadow, which the page then lists. An imported folder is
+// reviewed on its page: the inbox row and the skill say it bundles scripts, its files are listed and
+// shown as text, and activation needs the scripts confirmed.
 import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD } from "../helpers/server";
-import { expect, test } from "./fixtures";
+import { fixtureFiles, zipSkills } from "../helpers/agent-skills";
+import { expect, snapshot, test } from "./fixtures";
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const TOOLS = [
@@ -49,4 +52,48 @@ test("an admin exports an agent's skills as a zip and imports them into another 
   await expect(page.getByRole("cell", { name: entries[0].split("/")[0] }).first()).toBeVisible();
   const listed = await request.get("/api/v1/agents/e2e-io-to/skills?status=shadow", { headers: auth });
   expect((await listed.json()).skills).toHaveLength(1);
+});
+
+test("an admin reviews an imported folder: its files, a file as text, its scripts marked and confirmed by name at activation", async ({ page, request }) => {
+  const put = await request.put("/api/v1/agents/e2e-folders", { headers: auth, data: { name: "e2e-folders", tools: TOOLS } });
+  expect(put.status(), await put.text()).toBe(200);
+  const zip = zipSkills(["browser-smoke-test", "brand-style"].map((name) => ({ name, files: fixtureFiles(name) })));
+  const imported = await request.post("/api/v1/agents/e2e-folders/skills/import", { headers: { ...auth, "content-type": "application/zip" }, data: Buffer.from(zip) });
+  expect(imported.status(), await imported.text()).toBe(200);
+  const created = Object.fromEntries(((await imported.json()).created as { name: string; skill_id: string }[]).map((c) => [c.name, c.skill_id]));
+
+  await page.goto("/?agent=e2e-folders");
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  // The inbox row says what the reviewer must know before opening it.
+  await expect(page.getByRole("link", { name: /browser-smoke-test v1/ }).getByTestId("inbox-marks")).toHaveText("bundles 2 scripts · 2 review warnings");
+
+  await page.goto(`/skills?agent=e2e-folders&skill=${created["browser-smoke-test"]}`);
+  const detail = page.locator("#skill-detail");
+  await expect(detail.getByText("bundles 2 scripts")).toBeVisible();
+  await expect(detail.getByRole("note", { name: "Review warnings" })).toContainText("allowed-tools names tools this agent does not declare: Bash, Read, Write");
+  const files = detail.getByRole("list", { name: "Skill files" });
+  await expect(files.getByRole("listitem")).toHaveCount(5);
+  await expect(files.getByRole("listitem").filter({ hasText: "scripts/run_server.py" })).toContainText("script");
+
+  // A bundled file is shown as text: its markup is never rendered.
+  await files.getByRole("link", { name: "references/selectors.md" }).click();
+  const text = detail.getByTestId("skill-file-text");
+  await expect(text).toContainText('<button onclick="save()">Save</button>');
+  await expect(text.locator("button")).toHaveCount(0);
+  await snapshot(page, "imported-skill-files.png");
+
+  await detail.getByRole("button", { name: "Activate as user" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("alert").filter({ hasText: "bundles 2 script files" })).toContainText("scripts/run_server.py");
+  await dialog.getByLabel("Reason (recorded in the audit log)").fill("read both scripts");
+  const confirm = dialog.getByRole("button", { name: "Activate as user" });
+  await expect(confirm).toBeDisabled();
+  await snapshot(page, "imported-skill-activate.png");
+  await dialog.getByLabel(/I have read these 2 scripts/).check();
+  await confirm.click();
+  await expect(page.getByRole("status").filter({ hasText: "browser-smoke-test v1 is active with user authority." })).toBeVisible();
+  const skill = await request.get(`/api/v1/skills/${created["browser-smoke-test"]}`, { headers: auth });
+  expect((await skill.json()).status).toBe("active");
 });

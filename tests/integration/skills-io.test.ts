@@ -1,7 +1,11 @@
 // Skills in and out (README "Sending runs", Agent Skills): an agent's skills exported as an Agent Skills zip
-// and imported into another agent as SHADOW skills at user authority, with the same SKILL.md
-// body; the same text again is a duplicate; a refused archive writes nothing; MemoRizz documents
-// import with their reference hashes, statuses and demotion history, and a second run imports none.
+// and imported into another agent as SHADOW skills at user authority, with the same SKILL.md;
+// the same folder again is a duplicate; what the specification forbids is refused per folder and
+// tool mismatches are warnings; a refused archive writes nothing; folders of our fixture skills
+// (scripts, references, binary assets) import, export byte for byte and import again identically,
+// their scripts need a named confirmation to activate, and, active, they reach an identified
+// account asking for what they do; MemoRizz documents import with their reference hashes, statuses
+// and demotion history, and a second run imports none.
 // Both databases: the import's SQL (skill and class writes, the archive
 // gate's reads) runs on each.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +23,9 @@ import { createPrismaClient } from "@/lib/db/prisma";
 import { systemAuditContext } from "@/lib/audit/record";
 import { readMemorizzFile } from "@/lib/learning/skills-io/memorizz-documents";
 import { importMemorizz } from "@/lib/learning/operations";
+import { readArchive } from "@/lib/learning/skills-io/archive";
+import { sha256Hex as sha256 } from "@/lib/learning/skills-io/skill-folder";
+import { fixtureFiles, fixtureSkillNames, zipSkills } from "../helpers/agent-skills";
 
 const key = withKey(ADMIN_KEY);
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/memorizz.jsonl");
@@ -112,6 +119,8 @@ describe("Agent Skills import", () => {
     const md = Object.values(unzipSync(archive))[0];
     const single = await importInto("dst", md, "text/markdown");
     expect(single.json).toMatchObject({ created: [], duplicates: [{ skill_id: skill.skill_id }] });
+    // Kept as it came: the exported text, final newline included.
+    expect(skill.content).toBe(new TextDecoder().decode(md));
     const after = await counts();
     expect(changedTables(before, after)).toEqual(["audit_events"]);
 
@@ -120,8 +129,27 @@ describe("Agent Skills import", () => {
     expect(JSON.stringify(audit.rows)).not.toContain("Procedure");
   });
 
-  it("refuses, per file, a SKILL.md that fails the validation gate or the format's rules", async () => {
-    // A run of the importing agent: its values stand in for source runs in the leak check.
+  it("refuses, per folder, what the specification forbids, writing nothing for it", async () => {
+    const md = new TextDecoder().decode(Object.values(unzipSync(archive))[0]);
+    const zip = zipSync({
+      "Bad_Name/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: Bad_Name")),
+      "elsewhere/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: other-name")),
+      "elsewhere/references/notes.md": strToU8("notes"),
+      "no-description/SKILL.md": strToU8("---\nname: no-description\n---\nbody\n"),
+    });
+    const before = await counts();
+    const r = await importInto("dst", zip);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ created: [], duplicates: [], ignored: [] });
+    const reasons = Object.fromEntries(r.json.refused.map((f: { file: string; reasons: string[] }) => [f.file, f.reasons.join("; ")]));
+    expect(reasons["Bad_Name/SKILL.md"]).toContain("name must be");
+    expect(reasons["elsewhere/SKILL.md"]).toContain("does not match its folder");
+    expect(reasons["no-description/SKILL.md"]).toContain("frontmatter missing 'description'");
+    expect(changedTables(before, await counts())).toEqual(["audit_events"]);
+  });
+
+  it("warns, never refuses, about tools outside the toolbox and names in the body; values of the agent's runs are not checked", async () => {
+    // A run of the importing agent: a distilled skill could not name its values; an imported one is not held to that.
     const run = await call(server.baseUrl, key, "POST", "/api/v1/agents/dst/workflows", {
       workflow_id: "dst-1",
       query: "Refund order ORD-99321",
@@ -130,23 +158,23 @@ describe("Agent Skills import", () => {
     expect(run.status, run.text).toBe(201);
     const md = new TextDecoder().decode(Object.values(unzipSync(archive))[0]);
     const zip = zipSync({
-      "leaks-a-value/SKILL.md": strToU8(`${md.replace(/^name: .*$/m, "name: leaks-a-value")}\nFor example order ORD-99321.\n`),
-      "uses-other-tool/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: uses-other-tool").replace("allowed-tools: ", "allowed-tools: delete_account ")),
-      "Bad_Name/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: Bad_Name")),
-      "elsewhere/SKILL.md": strToU8(md.replace(/^name: .*$/m, "name: other-name")),
-      "elsewhere/references/notes.md": strToU8("notes"),
+      "uses-other-tool/SKILL.md": strToU8(
+        `${md.replace(/^name: .*$/m, "name: uses-other-tool").replace("allowed-tools: ", "allowed-tools: delete_account ")}\nFor example order ORD-99321: run \`sync_playwright()\`.\n`,
+      ),
     });
-    const before = await counts();
     const r = await importInto("dst", zip);
     expect(r.status, r.text).toBe(200);
-    expect(r.json.created).toEqual([]);
-    const reasons = Object.fromEntries(r.json.refused.map((f: { file: string; reasons: string[] }) => [f.file, f.reasons.join("; ")]));
-    expect(reasons["leaks-a-value/SKILL.md"]).toContain("literal value leaked into skill: 'ORD-99321'");
-    expect(reasons["uses-other-tool/SKILL.md"]).toContain("tool not found in toolbox: delete_account");
-    expect(reasons["Bad_Name/SKILL.md"]).toContain("name must be");
-    expect(reasons["elsewhere/SKILL.md"]).toContain("does not match its folder");
-    expect(r.json.ignored).toEqual(["elsewhere/references/notes.md"]);
-    expect(changedTables(before, await counts())).toEqual(["audit_events"]);
+    expect(r.json.refused).toEqual([]);
+    expect(r.json.created).toHaveLength(1);
+    const [created] = r.json.created;
+    expect(created.warnings).toEqual([
+      "allowed-tools names tools this agent does not declare: delete_account",
+      expect.stringMatching(/^the body names code that is not a declared tool: .*sync_playwright/),
+    ]);
+    const skill = (await call(server.baseUrl, key, "GET", `/api/v1/skills/${created.skill_id}`)).json;
+    // Only the toolbox's tools are the skill's tools: activation and tool removal read them.
+    expect(skill.tools.sort()).toEqual(["issue_refund", "lookup_order"]);
+    expect(skill.review_warnings.map((w: { kind: string }) => w.kind)).toEqual(["tools", "mentions"]);
   });
 
   it("answers 400 and writes nothing for an archive that escapes its folders, links, or is too big", async () => {
@@ -191,6 +219,125 @@ function understate(zip: Uint8Array): Uint8Array {
   }
   return out;
 }
+
+describe("Agent Skills folders (tests/fixtures/agent-skills)", () => {
+  const names = fixtureSkillNames();
+  const folders = names.map((name) => ({ name, files: fixtureFiles(name) }));
+  const byPath = <T extends { path: string }>(xs: T[]) => [...xs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const shape = (files: { path: string; bytes: Uint8Array; executable: boolean }[]) => byPath(files).map((f) => [f.path, f.bytes.length, sha256(f.bytes), f.executable]);
+  const getSkill = async (id: string) => (await call(server.baseUrl, key, "GET", `/api/v1/skills/${id}`)).json;
+  const activate = (id: string, body: object) => call(server.baseUrl, key, "POST", `/api/v1/skills/${id}/activate`, body);
+  let created: Record<string, { skill_id: string; files: number; scripts: string[]; warnings: string[] }>;
+  let exported: Uint8Array;
+
+  it("imports six folders as shadow skills at user authority, every file kept with its sha256, scripts marked, the scan's findings as warnings", async () => {
+    expect(names).toHaveLength(6);
+    expect((await putAgent("folders")).status).toBe(200);
+    const r = await importInto("folders", zipSkills(folders));
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.refused).toEqual([]);
+    created = Object.fromEntries(r.json.created.map((c: { name: string }) => [c.name, c]));
+    expect(Object.keys(created).sort()).toEqual(names);
+    for (const f of folders) {
+      const skill = await getSkill(created[f.name].skill_id);
+      expect(skill).toMatchObject({ status: "shadow", injection_role: "user", imported_folder: { name: f.name } });
+      expect(skill.files.map((x: { path: string; size: number; sha256: string; executable: boolean }) => [x.path, x.size, x.sha256, x.executable])).toEqual(shape(f.files));
+      // What is injected is SKILL.md as it came (CRLF lines, no final newline, fields outside the specification).
+      expect(skill.content).toBe(new TextDecoder().decode(f.files.find((x) => x.path === "SKILL.md")!.bytes));
+      expect(created[f.name].files).toBe(f.files.length);
+    }
+    expect(created["browser-smoke-test"].scripts).toEqual(["scripts/run_server.py", "scripts/smoke.js"]);
+    expect(created["brand-style"].scripts).toEqual([]);
+    const brand = await getSkill(created["brand-style"].skill_id);
+    expect(brand.files.find((x: { path: string }) => x.path === "assets/logo.png")).toMatchObject({ text: false, script: false });
+    expect(created["browser-smoke-test"].warnings).toContain("allowed-tools names tools this agent does not declare: Bash, Read, Write");
+    expect((await getSkill(created["browser-smoke-test"].skill_id)).tools).toEqual(["lookup_order"]);
+    expect(created["release-notes"].warnings).toContain("frontmatter fields outside the Agent Skills specification, kept as imported: tags");
+    expect(created["api-scaffold"].warnings).toContain("scripts/install.sh:4: runs a download in a shell: curl -fsSL https://get.routegen.dev/install.sh | sh");
+    const scan = (await getSkill(created["support-diagnostics"].skill_id)).review_warnings.filter((w: { kind: string }) => w.kind === "scan");
+    expect(scan.map((w: { file: string; line: number; rule: string }) => [w.file, w.line, w.rule])).toEqual([
+      ["scripts/collect.py", 11, "encoded-blob"],
+      ["scripts/collect.py", 31, "credentials"],
+      ["scripts/collect.py", 36, "environment-dump"],
+      ["scripts/collect.py", 38, "send-to-host"],
+    ]);
+    for (const benign of ["release-notes", "chart-maker", "brand-style", "browser-smoke-test"]) {
+      expect((await getSkill(created[benign].skill_id)).review_warnings.filter((w: { kind: string }) => w.kind === "scan"), benign).toEqual([]);
+    }
+  });
+
+  it("exports every folder byte for byte, executable bits included, and the export imports as the same folders", async () => {
+    const res = await exportFrom("folders", "shadow");
+    expect(res.status).toBe(200);
+    exported = res.bytes;
+    const out = await readArchive(exported);
+    expect(out.map((f) => f.folder).sort()).toEqual(names);
+    for (const f of folders) {
+      const e = out.find((x) => x.folder === f.name)!;
+      expect(shape(e.files), f.name).toEqual(shape(f.files));
+      for (const file of f.files) expect(Buffer.compare(e.files.find((x) => x.path === file.path)!.bytes, file.bytes), file.path).toBe(0);
+    }
+
+    expect((await putAgent("folders-2")).status).toBe(200);
+    const again = await importInto("folders-2", exported);
+    expect(again.json.refused).toEqual([]);
+    expect(again.json.created).toHaveLength(6);
+    for (const c of again.json.created) {
+      const [first, second] = [await getSkill(created[c.name].skill_id), await getSkill(c.skill_id)];
+      expect(second.imported_folder).toEqual(first.imported_folder);
+      expect(second.files).toEqual(first.files);
+      expect(second.content).toBe(first.content);
+    }
+    const twice = await readArchive((await exportFrom("folders-2", "shadow")).bytes);
+    for (const e of twice) expect(shape(e.files)).toEqual(shape(out.find((x) => x.folder === e.folder)!.files));
+    // The same folders into the first agent again: duplicates, nothing new.
+    const dup = await importInto("folders", exported);
+    expect(dup.json.created).toEqual([]);
+    expect(dup.json.duplicates.map((d: { skill_id: string }) => d.skill_id).sort()).toEqual(Object.values(created).map((c) => c.skill_id).sort());
+  });
+
+  it("activates a skill that bundles scripts only when confirm_scripts names exactly them", async () => {
+    const id = created["browser-smoke-test"].skill_id;
+    const scripts = created["browser-smoke-test"].scripts;
+    for (const confirm of [undefined, ["scripts/smoke.js"], [...scripts, "SKILL.md"]]) {
+      const r = await activate(id, confirm ? { confirm_scripts: confirm } : {});
+      expect(r.status, r.text).toBe(409);
+      expect(r.json.code).toBe("invalid_state");
+      expect(r.json.detail).toContain("scripts/run_server.py, scripts/smoke.js");
+      expect(r.json.errors).toEqual(scripts.map((p) => ({ path: "/confirm_scripts", message: p })));
+    }
+    expect((await getSkill(id)).status).toBe("shadow");
+    const ok = await activate(id, { confirm_scripts: [...scripts].reverse(), reason: "read both scripts" });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.status).toBe("active");
+    const audit = await server.sql.query("SELECT details FROM audit_events WHERE action = 'skill.activated' AND target_id = $1", [id]);
+    expect(audit.rows.map((a) => a.details.confirmed_scripts)).toEqual([scripts]);
+    // No scripts, nothing to confirm.
+    expect((await activate(created["brand-style"].skill_id, {})).status).toBe(200);
+  });
+
+  it("reaches an identified account asking for what an active imported skill does", async () => {
+    for (const name of ["release-notes", "chart-maker", "api-scaffold", "support-diagnostics"]) {
+      const r = await activate(created[name].skill_id, { confirm_scripts: created[name].scripts });
+      expect(r.status, `${name}: ${r.text}`).toBe(200);
+    }
+    const asks: [string, string][] = [
+      ["release-notes", "Write the release notes for version 3.2"],
+      ["browser-smoke-test", "Test my web app running on localhost"],
+      ["chart-maker", "Make a bar chart of this CSV"],
+      ["api-scaffold", "Scaffold a REST API server in TypeScript"],
+      ["brand-style", "Make this document follow the brand guidelines"],
+      ["support-diagnostics", "Support asked me for a diagnostics bundle"],
+    ];
+    for (const [name, query] of asks) {
+      const r = await call(server.baseUrl, key, "POST", "/api/v1/agents/folders/context", { query, user_id: "acct-alice" });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.skills.map((s: { name: string }) => s.name), query).toEqual([name]);
+    }
+    const unrelated = await call(server.baseUrl, key, "POST", "/api/v1/agents/folders/context", { query: "Where is my order Z9?", user_id: "acct-alice" });
+    expect(unrelated.json.skills).toEqual([]);
+  });
+});
 
 describe("MemoRizz import", () => {
   const lines = readFileSync(FIXTURE, "utf8").split("\n");

@@ -1,10 +1,11 @@
 // The Agent Skills format's rules (name ≤ 64 of [a-z0-9-], unique in an archive, description
-// ≤ 1024, folder = name), our SKILL.md through it and back, and the reference trajectory hash
-// MemoRizz documents are imported with.
+// ≤ 1024, folder = name), our SKILL.md through it and back, an imported SKILL.md checked against
+// the specification only (kept as it came, fields outside it warned about), and the reference
+// trajectory hash MemoRizz documents are imported with.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse } from "yaml";
-import { agentSkillName, fromAgentSkillMd, isAgentSkillName, toAgentSkillMd, uniqueAgentSkillNames, type ExportedSkill } from "@/lib/learning/skills-io/agent-skills-format";
+import { agentSkillName, fromAgentSkillMd, isAgentSkillName, toAgentSkillMd, uniqueAgentSkillNames, whenToUse, type ExportedSkill } from "@/lib/learning/skills-io/agent-skills-format";
 import { referenceHash, referenceSignature } from "@/lib/learning/skills-io/memorizz-reference-hash";
 import { parseSkillMd, printFrontmatter } from "@/lib/learning/distill/skill-md";
 
@@ -82,18 +83,20 @@ describe("SKILL.md to the Agent Skills format and back", () => {
     expect(frontmatterOf(toAgentSkillMd(skill({ description: "d".repeat(2000) }), "x")).description).toHaveLength(1024);
   });
 
-  it("reads it back as our SKILL.md: same name, description, preconditions, tools and body", () => {
-    const read = fromAgentSkillMd(toAgentSkillMd(skill(), "refund-a-paid-order"), "refund-a-paid-order");
+  it("reads it back as it came: the same text, name, description, preconditions, tools and body", () => {
+    const md = toAgentSkillMd(skill(), "refund-a-paid-order");
+    const read = fromAgentSkillMd(md, "refund-a-paid-order");
     expect(read.ok).toBe(true);
     if (!read.ok) return;
-    const ours = parseSkillMd(read.skill.content)!;
-    expect(ours.frontmatter).toEqual({
+    expect(read.skill).toMatchObject({
       name: "refund-a-paid-order",
       description: skill().description,
       preconditions: skill().preconditions,
       tools: skill().tools,
+      body: BODY,
+      content: md,
+      warnings: [],
     });
-    expect(ours.body).toBe(BODY);
   });
 
   it("refuses what the format forbids, with every reason", () => {
@@ -101,7 +104,7 @@ describe("SKILL.md to the Agent Skills format and back", () => {
       const r = fromAgentSkillMd(md, folder);
       return r.ok ? [] : r.reasons;
     };
-    expect(refused("no frontmatter")).toEqual(["frontmatter failed to parse"]);
+    expect(refused("no frontmatter")[0]).toMatch(/^frontmatter failed to parse/);
     expect(refused("---\nname: Bad Name\ndescription: x\n---\nbody")[0]).toMatch(/name must be at most 64/);
     expect(refused(`---\nname: ${"a".repeat(65)}\ndescription: x\n---\n`)[0]).toMatch(/name must be/);
     expect(refused("---\nname: a--b\ndescription: x\n---\n")[0]).toMatch(/name must be/);
@@ -112,6 +115,68 @@ describe("SKILL.md to the Agent Skills format and back", () => {
       "compatibility exceeds 500 characters",
       "metadata must be a mapping",
     ]);
+  });
+});
+
+describe("an imported SKILL.md against the Agent Skills specification", () => {
+  const md = [
+    "---",
+    "name: web-check",
+    "description: Check a local web app in a browser. Use when asked to test a web app.",
+    "license: Complete terms in LICENSE.txt",
+    "allowed-tools: Bash, Read Write",
+    "compatibility: Needs Python 3.10+",
+    "metadata:",
+    "  author: someone",
+    "  priority: 3",
+    "version: 2.0.1",
+    "tags: [web]",
+    "---",
+    "",
+    "# Web check",
+    "",
+    "## When to use this skill",
+    "- Testing a web app on localhost",
+    "- **Debugging** a form that does not submit",
+    "",
+    "## When NOT to use",
+    "- Load tests",
+    "",
+  ].join("\r\n");
+
+  it("keeps the text as it came and warns about fields outside the specification, never refusing them", () => {
+    const read = fromAgentSkillMd(md, "web-check");
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.skill.content).toBe(md);
+    expect(read.skill.tools).toEqual(["Bash", "Read", "Write"]);
+    expect(read.skill.warnings).toEqual([
+      "frontmatter fields outside the Agent Skills specification, kept as imported: version, tags",
+      "metadata values that are not strings (the specification maps strings to strings): priority",
+    ]);
+  });
+
+  it("reads the When to use lines, not the When NOT to use ones", () => {
+    expect(whenToUse("## When to use this skill\n- Testing a web app on localhost\n- **Debugging** a form\n\n## When NOT to use\n- Load tests\n")).toEqual([
+      "Testing a web app on localhost",
+      "Debugging a form",
+    ]);
+    expect(whenToUse("## When to apply\nA refund of a paid order.\nWhen NOT to apply: unpaid orders.\n")).toEqual(["A refund of a paid order."]);
+    expect(whenToUse("# Usage\nanything\n")).toEqual([]);
+  });
+
+  it("never asks for Proctor's distilled sections or checks names in the body", () => {
+    const read = fromAgentSkillMd("---\nname: bare\ndescription: Does one thing.\n---\nRun `sync_playwright()` then `page.wait_for_selector`.\n", "bare");
+    expect(read.ok).toBe(true);
+  });
+
+  it("refuses an empty compatibility", () => {
+    const read = fromAgentSkillMd("---\nname: ok\ndescription: x\ncompatibility: ''\n---\n", null);
+    expect(read.ok ? [] : read.reasons).toEqual(["compatibility must be a non-empty string"]);
+  });
+
+  it("keeps reserved names for imported skills when distilled ones are named", () => {
+    expect(uniqueAgentSkillNames(["Web check", "web-check"], new Set(["web-check"]))).toEqual(["web-check-2", "web-check-3"]);
   });
 });
 

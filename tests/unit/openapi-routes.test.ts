@@ -108,7 +108,7 @@ describe("OpenAPI document covers app/api/v1", () => {
     const op = (p: string, m: string) => doc.paths[p][m];
     const activate = op("/api/v1/skills/{skill_id}/activate", "post");
     expect(activate.requestBody?.required).toBe(false);
-    expect(Object.keys(activate.requestBody!.content["application/json"].schema.properties)).toEqual(["injection_role", "reason"]);
+    expect(Object.keys(activate.requestBody!.content["application/json"].schema.properties)).toEqual(["injection_role", "reason", "confirm_scripts"]);
     expect(activate.responses["200"].content!["application/json"].schema.properties).toHaveProperty("readiness");
     expect(Object.keys(op("/api/v1/agents/{agent_id}/context", "post").requestBody!.content["application/json"].schema.properties)).toContain("memories");
     expect(op("/api/v1/agents/{agent_id}/promotion-cycles", "get").responses["200"].content!["application/json"].schema.properties).toHaveProperty("reports");

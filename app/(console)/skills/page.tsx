@@ -96,7 +96,14 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
         </div>
         <div className="min-w-0">
           {detail ? (
-            <SkillDetailPanel detail={detail} canAct={can(user, "learning:write")} isAdmin={isAdmin} canMeasure={can(user, "experiments:manage")} />
+            <SkillDetailPanel
+              detail={detail}
+              canAct={can(user, "learning:write")}
+              isAdmin={isAdmin}
+              canMeasure={can(user, "experiments:manage")}
+              fileHref={(file) => hrefWith(PATH, sp, { skill: detail.skill.skill_id, file })}
+              closeFileHref={hrefWith(PATH, sp, { skill: detail.skill.skill_id, file: null })}
+            />
           ) : q.skill ? (
             <EmptyState title="This skill was not found">Pick a skill from the list.</EmptyState>
           ) : null}

@@ -190,18 +190,18 @@ export const v1 = {
   },
   exportSkills: {
     method: "GET", path: `${agentPath}/skills/export`, tag: "skills",
-    summary: "The agent's skills of one status (default active) as an Agent Skills zip: <skill-name>/SKILL.md per skill, our fields under metadata",
+    summary: "The agent's skills of one status (default active) as an Agent Skills zip: an imported skill's folder byte for byte (SKILL.md as imported, every bundled file, executable bits), a distilled skill's <skill-name>/SKILL.md with our fields under metadata",
     auth: "any", access: "learning:read", params: learning.agentIdParams, reach: agentInPath, query: learning.skillExportQuery,
-    responses: { 200: file("application/zip of <skill-name>/SKILL.md folders (names unique, derived from the skill names)", "application/zip") },
+    responses: { 200: file("application/zip of <skill-name>/ folders (names unique: imported skills keep theirs, distilled ones derive theirs from the skill names)", "application/zip") },
   },
   importSkills: {
     method: "POST", path: `${agentPath}/skills/import`, tag: "skills",
-    summary: "Import Agent Skills (a zip of <skill-name>/SKILL.md folders, or one SKILL.md) as SHADOW skills at user authority, through the validation gate (audited)",
+    summary: "Import Agent Skills (a zip of <skill-name>/ folders with their SKILL.md and bundled files, or one SKILL.md) as SHADOW skills at user authority, checked against the Agent Skills specification; every file kept (at most 200 files, 2 MB per file, 8 MB per skill); tool mismatches and the script scan's findings are review warnings (audited)",
     auth: "any", access: "learning:write", params: learning.agentIdParams, reach: agentInPath,
     body: rawBytes, rawBody: { media: { "application/zip": "a zip of <skill-name>/SKILL.md folders", "text/markdown": "one SKILL.md" } }, maxBodyBytes: SKILL_UPLOAD_BYTES,
     responses: {
-      200: ok("per file: created, duplicate of a stored skill (same text), or refused with the reasons; other files in skill folders are listed as ignored", learned.skillImportResponse),
-      400: refused(`a zip with a path outside its skill folder, an absolute or .. path, a symbolic link, or over ${SKILL_ARCHIVE_MAX_BYTES / 1024 / 1024} MB (compressed or uncompressed): nothing is written`),
+      200: ok("per skill folder: created (with its files, scripts and review warnings), duplicate of a stored skill (the same files), or refused with the reasons", learned.skillImportResponse),
+      400: refused(`a zip with a path outside its skill folder, an absolute or .. path, a path twice, a symbolic link, or over ${SKILL_ARCHIVE_MAX_BYTES / 1024 / 1024} MB (compressed or uncompressed): nothing is written`),
     },
   },
   getSkill: {
@@ -214,7 +214,7 @@ export const v1 = {
     auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.activateBody, bodyOptional: true,
     responses: {
       200: ok("the active skill", learned.skillResponse),
-      409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting)"),
+      409: refused("the skill is not shadow or candidate, uses tools the agent no longer has, bundles scripts that confirm_scripts does not name exactly (errors: one per script, path /confirm_scripts), or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting)"),
     },
   },
   demoteSkill: {

@@ -76,6 +76,34 @@ export const skillResponse = z.object({
   demoted_at: time,
   demotion_reason: z.string().nullable(),
   activation_reason: z.string().nullable(),
+  imported_folder: z
+    .object({ name: z.string(), sha256: z.string().describe("sha256 over the folder's files (their paths and sha256s): the import's identity") })
+    .nullable()
+    .describe("an imported Agent Skills folder: the folder it came from; null for a distilled skill"),
+  files: z
+    .array(
+      z.object({
+        path: z.string().describe("inside the skill folder; SKILL.md included"),
+        size: count,
+        sha256: z.string(),
+        executable: z.boolean().describe("the executable bit it was imported with"),
+        script: z.boolean().describe("executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang"),
+        text: z.boolean().describe("UTF-8 text (viewable); otherwise binary"),
+      }),
+    )
+    .describe("every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill"),
+  scripts: z.array(z.string()).describe("the script files' paths: activation must confirm exactly these (confirm_scripts)"),
+  review_warnings: z
+    .array(
+      z.object({
+        kind: z.enum(["format", "tools", "mentions", "size", "scan"]),
+        message: z.string(),
+        rule: z.string().optional().describe("scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob"),
+        file: z.string().optional(),
+        line: count.optional(),
+      }),
+    )
+    .describe("what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line"),
 });
 
 export const skillListResponse = z.object({ skills: z.array(skillResponse) });
@@ -135,8 +163,19 @@ export type DocumentedResponses = [
 /** POST /agents/{agent_id}/skills/import: what became of each file. */
 export const skillImportResponse = z.object({
   agent_id: z.string(),
-  created: z.array(z.object({ file: z.string(), skill_id: z.string(), name: z.string() })).describe("new SHADOW skills at user authority"),
+  created: z
+    .array(
+      z.object({
+        file: z.string(),
+        skill_id: z.string(),
+        name: z.string(),
+        files: count.optional().describe("files kept, SKILL.md included"),
+        scripts: z.array(z.string()).optional().describe("script files: activation must confirm them"),
+        warnings: z.array(z.string()).optional().describe("review warnings, never refusals (tools, undeclared names, the script scan's findings as file:line)"),
+      }),
+    )
+    .describe("new SHADOW skills at user authority"),
   duplicates: z.array(z.object({ file: z.string(), skill_id: z.string() })).describe("the same text is already this stored skill: nothing written"),
   refused: z.array(z.object({ file: z.string(), reasons: z.array(z.string()) })).describe("failed the Agent Skills rules or the validation gate"),
-  ignored: z.array(z.string()).describe("other files in skill folders (scripts, references): not imported"),
+  ignored: z.array(z.string()).describe("files left out: always empty (every file of a skill folder is kept)"),
 });

@@ -6,6 +6,7 @@ import type { Db } from "../../db/prisma";
 import type { Scope } from "../../auth/access";
 import { listReviewClasses } from "../../learning/review/class-list";
 import { listReviewSkills } from "../../learning/review/skill-list";
+import { marksText, skillMarks } from "../../learning/review/skill-marks";
 import { listProcedures } from "../../ledger/console";
 import type { LedgerScope } from "../../ledger/types";
 import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
@@ -23,7 +24,8 @@ export type InboxTarget =
   | { type: "procedure"; scope: LedgerScope; id: string }
   | { type: "agent"; agentId: string; anchor?: string };
 
-export type InboxRow = { key: string; title: string; detail: string; at: Date | null; target: InboxTarget };
+/** `marks`: what a reviewer must know before opening it (an imported skill's scripts and review warnings). */
+export type InboxRow = { key: string; title: string; detail: string; marks?: string; at: Date | null; target: InboxTarget };
 export type InboxGroup = { kind: InboxKind; count: number; rows: InboxRow[] };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -31,10 +33,12 @@ const skillTarget = (r: { agentId: string; id: string }): InboxTarget => ({ type
 
 async function readySkills(db: Db, agent?: string): Promise<InboxRow[]> {
   const { rows } = await listReviewSkills(db, { status: "ready", sort: "listed", page: 1, page_size: INBOX_ROWS, agent });
+  const marks = await skillMarks(db, rows.map((r) => r.id));
   return rows.map((r) => ({
     key: r.id,
     title: `${r.name} v${r.version}`,
     detail: `${r.agentName} · ${r.readiness?.observations ?? 0} observations, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
+    marks: marksText(marks.get(r.id)),
     at: r.createdAt,
     target: skillTarget(r),
   }));
@@ -47,7 +51,9 @@ async function waitingSkills(db: Db, agent?: string): Promise<InboxRow[]> {
     listReviewSkills(db, { status: "candidate", sort: "listed", page: 1, page_size: INBOX_ROWS, agent }),
   ]);
   const rows = [...shadow.rows.filter((r) => !r.readiness?.ready), ...candidate.rows].slice(0, INBOX_ROWS);
+  const marks = await skillMarks(db, rows.map((r) => r.id));
   return rows.map((r) => ({
+    marks: marksText(marks.get(r.id)),
     key: r.id,
     title: `${r.name} v${r.version}`,
     detail:

@@ -25,6 +25,8 @@ export function deletionSteps(agentId: string, includeLedger: boolean): Deletion
     { table: "experiment_cases", where: experiment },
     { table: "experiments", where: agent },
     { table: "skill_events", where: agent },
+    { table: "skill_files", where: agent },
+    { table: "skill_imports", where: agent },
     { table: "skills", where: agent },
     { table: "promotion_reports", where: agent },
     { table: "jobs", where: Prisma.sql`agent_id = ${agentId} AND kind <> ${AGENT_DELETION_JOB}` },

@@ -55,6 +55,12 @@ const reason = z.string().trim().min(1).max(2000);
 export const activateBody = z.object({
   injection_role: z.enum(["user", "developer"]).optional(),
   reason: reason.optional(),
+  // At most as many paths, as long, as an imported skill folder holds (skills-io/skill-folder.ts).
+  confirm_scripts: z
+    .array(z.string().min(1).max(300))
+    .max(200)
+    .optional()
+    .describe("an imported skill that bundles scripts: exactly its script files' paths (the skill's `scripts`), confirming a reviewer read them; otherwise 409 naming them"),
 });
 
 export const demoteBody = z.object({ reason });

@@ -3,7 +3,8 @@
 // together; a skill retired or activated meanwhile is refused. When the agent requires
 // qualification, the skill's ledger procedure must be ACTIVE, read share-locked in the same
 // transaction (a concurrent suspension either waits and then demotes the skill, or is seen);
-// a refusal writes nothing (the reference audits decisions, not refused attempts).
+// a refusal writes nothing (the reference audits decisions, not refused attempts). An imported
+// skill that bundles scripts is activated only with `confirm_scripts` naming exactly them.
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
@@ -15,6 +16,7 @@ import { qualificationBlocker } from "../skills/qualification-gate";
 import type { activateBody } from "../capture/schemas";
 import { activateSkillTx, actorLabel } from "../skills/lifecycle";
 import { agentConfig, getSkill, loadSkill } from "../skills/skill-reads";
+import { scriptsUnconfirmed } from "../errors";
 
 export type ActivateSkillInput = { skillId: string } & z.output<typeof activateBody>;
 
@@ -33,6 +35,9 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
   const toolbox = toolboxOf(tools);
   const missing = skill.tools.filter((t) => !toolbox.has(t));
   if (missing.length) throw new InvalidState(`The skill uses tools the agent no longer has: ${missing.join(", ")}.`);
+  const scripts = skill.files.filter((f) => f.script).map((f) => f.path);
+  const confirmed = new Set(input.confirm_scripts ?? []);
+  if (confirmed.size !== scripts.length || scripts.some((p) => !confirmed.has(p))) throw scriptsUnconfirmed(scripts);
   const reason = input.reason ?? null;
   await db.$transaction(async (tx) => {
     await assertAgentWritable(tx, skill.agentId);
@@ -50,7 +55,7 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
     await recordAudit(tx, by, {
       type: "skill.activated",
       target: { type: "skill", id: skill.id },
-      data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason },
+      data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason, ...(scripts.length ? { confirmed_scripts: scripts } : {}) },
     });
   });
   return getSkill(db, skill.id);

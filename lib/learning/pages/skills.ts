@@ -5,6 +5,7 @@ import type { Db } from "../../db/prisma";
 import { hrefWith, type Chip, type SearchParams, type SortHeader } from "../../console/url";
 import { getSkillDetail } from "../review/skill-detail";
 import { listReviewSkills, skillTotals } from "../review/skill-list";
+import { marksText, skillMarks } from "../review/skill-marks";
 import { defaultSkillDir, SKILL_STATUSES, skillQuerySchema, type SkillSort } from "../review/skill-query";
 
 export const SKILLS_PATH = "/skills";
@@ -27,22 +28,25 @@ export type SkillRowView = {
   deviations: number;
   shadow: { ready: boolean; observations: number } | null;
   listedAt: string;
+  /** An imported skill's scripts and review warnings, in words ("" for none). */
+  marks: string;
 };
 
 /** `withAudit` / `withLedger`: the detail includes the skill's audit trail / ledger qualification (admins). */
 export async function loadSkillsPage(db: Db, sp: SearchParams, see: { withAudit: boolean; withLedger: boolean }) {
   const q = skillQuerySchema.parse(sp);
   const listing = listReviewSkills(db, q);
-  const [list, all, detail] = await Promise.all([
+  const [list, all, detail, marks] = await Promise.all([
     listing,
     // The summary counts every skill; the list's totals are under the text and authority filters.
     listing.then((l) => (q.q || q.authority ? skillTotals(db, l.agents, {}) : l.totals)),
-    (q.skill ? Promise.resolve(q.skill) : listing.then((l) => l.rows[0]?.id)).then((id) => (id ? getSkillDetail(db, id, see) : null)),
+    (q.skill ? Promise.resolve(q.skill) : listing.then((l) => l.rows[0]?.id)).then((id) => (id ? getSkillDetail(db, id, { ...see, file: q.file }) : null)),
+    listing.then((l) => skillMarks(db, l.rows.map((r) => r.id))),
   ]);
 
   const rows: SkillRowView[] = list.rows.map((r) => ({
     key: r.id,
-    selectHref: hrefWith(SKILLS_PATH, sp, { skill: r.id }),
+    selectHref: hrefWith(SKILLS_PATH, sp, { skill: r.id, file: null }),
     name: r.name,
     version: r.version,
     status: r.status,
@@ -55,6 +59,7 @@ export async function loadSkillsPage(db: Db, sp: SearchParams, see: { withAudit:
     deviations: r.deviations,
     shadow: r.readiness ? { ready: r.readiness.ready, observations: r.readiness.observations } : null,
     listedAt: (r.promotedAt ?? r.createdAt).toISOString(),
+    marks: marksText(marks.get(r.id)),
   }));
   const dir = q.dir ?? defaultSkillDir(q.sort);
   const headers: SortHeader[] = (Object.keys(SORT_LABEL) as SkillSort[]).map((k) => ({

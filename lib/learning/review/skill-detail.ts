@@ -1,7 +1,8 @@
 // One skill for the review page: the API view (with readiness), its agent's review settings,
 // the other versions distilled from the same class (for the diff), its lifecycle events, its
 // audit history (who activated or demoted it, why, with which authority), the runs it was
-// distilled from and its newest deviations (runs that took another path).
+// distilled from and its newest deviations (runs that took another path); for an imported skill,
+// one of its files for the viewer.
 import type { Db } from "../../db/prisma";
 import { parseAuditEvent, type AuditEvent } from "../../audit/events";
 import { auditNames, NO_NAMES, type AuditNames } from "../../audit/names";
@@ -12,6 +13,7 @@ import { recentShadowEvaluations, type RecentShadowEvaluation } from "../shadow/
 import { recentSkillDeviations, type SkillDeviationEntry } from "./skill-deviations";
 import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
 import { qualificationBlocker } from "../skills/qualification-gate";
+import type { ImportWarning } from "../skills-io/import-warnings";
 
 const HISTORY_LIMIT = 100;
 const VERSION_LIMIT = 50;
@@ -52,10 +54,21 @@ export type SkillDetail = {
   qualification?: SkillQualificationSummary | null;
   /** Why the qualification gate refuses activation now (admins, with the ledger), or null. */
   activationBlocker?: string | null;
+  /** The imported file asked for (`opts.file`), when the skill has it. */
+  file?: SkillFileView | null;
 };
 
-/** `withAudit`: admins only (the audit log names the people who decided). */
-export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean; withLedger?: boolean }): Promise<SkillDetail | null> {
+/**
+ * One file of an imported skill for the viewer: its text (at most VIEW_MAX_CHARS, null for a
+ * binary file) and the scan's findings in it. The page renders the text as text, never as markup.
+ */
+export type SkillFileView = { path: string; size: number; sha256: string; script: boolean; text: string | null; truncated: boolean; findings: ImportWarning[] };
+
+/** Characters of a file the viewer shows. */
+export const VIEW_MAX_CHARS = 200_000;
+
+/** `withAudit`: admins only (the audit log names the people who decided). `file`: an imported file to show. */
+export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit: boolean; withLedger?: boolean; file?: string }): Promise<SkillDetail | null> {
   let skill: Awaited<ReturnType<typeof getSkill>>;
   try {
     skill = await getSkill(db, skillId);
@@ -109,6 +122,22 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     shadowRecent:
       skill.status === "shadow" || skill.status === "candidate" ? await recentShadowEvaluations(db, skillId, config.shadow_evaluation_recent_window) : [],
     ...(opts.withLedger ? await ledgerView(db, skill, config) : {}),
+    ...(opts.file !== undefined ? { file: await fileView(db, skill, opts.file) } : {}),
+  };
+}
+
+async function fileView(db: Db, skill: { skill_id: string; review_warnings: ImportWarning[] }, path: string): Promise<SkillFileView | null> {
+  const row = await db.skillFile.findUnique({ where: { skillId_path: { skillId: skill.skill_id, path } }, select: { path: true, size: true, sha256: true, script: true, text: true, bytes: true } });
+  if (!row) return null;
+  const text = row.text ? new TextDecoder().decode(row.bytes) : null;
+  return {
+    path: row.path,
+    size: row.size,
+    sha256: row.sha256,
+    script: row.script,
+    text: text === null ? null : text.slice(0, VIEW_MAX_CHARS),
+    truncated: text !== null && text.length > VIEW_MAX_CHARS,
+    findings: skill.review_warnings.filter((w) => w.file === row.path),
   };
 }
 

@@ -23,6 +23,8 @@ export const skillQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).catch(25).default(25),
   skill: pathId.optional().catch(undefined),
+  /** The selected imported skill's file shown in the viewer (a path inside its folder). */
+  file: text(300),
 });
 
 export type SkillQuery = z.output<typeof skillQuerySchema>;

@@ -1,8 +1,9 @@
-// Skill archives: a zip of `<skill-name>/SKILL.md` folders. Written with fflate (small, in
-// memory); read with yauzl, which exposes each entry's external attributes (symlinks), refuses
-// absolute and `..` paths itself and stops an entry that inflates past its declared size, so a
-// zip bomb costs at most the declared total, which is checked before anything is inflated.
-import { zipSync, strToU8 } from "fflate";
+// Skill archives: a zip of `<skill-name>/SKILL.md` folders with every file they bundle. Written
+// with fflate (small, in memory), with each file's executable bit; read with yauzl, which exposes
+// each entry's external attributes (symlinks, the executable bit), refuses absolute and `..` paths
+// itself and stops an entry that inflates past its declared size, so a zip bomb costs at most the
+// declared total, which is checked before anything is inflated.
+import { zipSync } from "fflate";
 import yauzl from "yauzl";
 import { Validation } from "../../errors";
 
@@ -12,24 +13,37 @@ const MAX_ENTRIES = 2000;
 const SKILL_FILE = "SKILL.md";
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
+const S_IFREG = 0o100000;
+/** The "version made by" host of a zip written on Unix, whose external attributes carry a mode. */
+const UNIX_HOST = 3;
 
-export type ArchiveFile = { path: string; folder: string; text: string | null };
-export type ArchiveContents = { skills: ArchiveFile[]; ignored: string[] };
+/** One file of a skill folder: its path inside the folder, its bytes, its executable bit. */
+export type ArchiveEntry = { path: string; bytes: Uint8Array; executable: boolean };
+/** A skill folder of an archive: where it is (`root`), its name (the last segment) and its files, SKILL.md included. */
+export type ArchiveFolder = { root: string; folder: string; files: ArchiveEntry[] };
 
-/** The zip of `files` (path → text), in the order given, with a fixed timestamp so equal skills give equal bytes. */
-export function writeArchive(files: { path: string; text: string }[]): Uint8Array {
+/**
+ * The zip of `files` (path → bytes or text), in the order given, with a fixed timestamp so equal
+ * skills give equal bytes; an executable file keeps its mode (0755, others 0644).
+ */
+export function writeArchive(files: { path: string; bytes: Uint8Array | string; executable?: boolean }[]): Uint8Array {
   const mtime = new Date("2000-01-01T00:00:00Z");
-  return zipSync(Object.fromEntries(files.map((f) => [f.path, [strToU8(f.text), { mtime }]])), { level: 6 });
+  const mode = (x: boolean | undefined) => ((S_IFREG | (x ? 0o755 : 0o644)) << 16) >>> 0;
+  return zipSync(
+    Object.fromEntries(
+      files.map((f) => [f.path, [typeof f.bytes === "string" ? new TextEncoder().encode(f.bytes) : f.bytes, { mtime, os: UNIX_HOST, attrs: mode(f.executable) }]]),
+    ),
+    { level: 6 },
+  );
 }
 
 const bad = (message: string) => new Validation(`The archive was refused: ${message}. Nothing was imported.`);
 
 /**
- * The SKILL.md files of an archive with the folder each is in (its last path segment), and the
- * other files found in skill folders (listed, not imported). Throws Validation, before anything
+ * The skill folders of an archive (each folder holding a SKILL.md), each with every file under it. Throws Validation, before anything
  * is written, for anything that could place a file outside its folder or exhaust memory.
  */
-export async function readArchive(bytes: Uint8Array): Promise<ArchiveContents> {
+export async function readArchive(bytes: Uint8Array): Promise<ArchiveFolder[]> {
   if (bytes.length > ARCHIVE_MAX_BYTES) throw bad(`it is over ${ARCHIVE_MAX_BYTES / 1024 / 1024} MB`);
   let zip: yauzl.ZipFile;
   try {
@@ -56,28 +70,36 @@ export async function readArchive(bytes: Uint8Array): Promise<ArchiveContents> {
   if (declared > ARCHIVE_MAX_BYTES) throw bad(`its contents are over ${ARCHIVE_MAX_BYTES / 1024 / 1024} MB uncompressed`);
 
   const files = entries.filter((e) => !e.fileName.endsWith("/"));
-  const skillFolders = new Set(files.filter((e) => isSkillFile(e.fileName)).map((e) => dirOf(e.fileName)));
-  const outside = files.find((e) => ![...skillFolders].some((dir) => e.fileName.startsWith(`${dir}/`)));
+  const seen = new Set<string>();
+  for (const e of files) {
+    if (seen.has(e.fileName)) throw bad(`'${clip(e.fileName)}' is in it twice`);
+    seen.add(e.fileName);
+  }
+  // A SKILL.md inside another skill's folder is one of that skill's files (a template it bundles).
+  const dirs = [...new Set(files.filter((e) => isSkillFile(e.fileName)).map((e) => dirOf(e.fileName)))];
+  const roots = dirs.filter((d) => !dirs.some((outer) => d.startsWith(`${outer}/`)));
+  const rootOf = (path: string) => roots.find((dir) => path.startsWith(`${dir}/`));
+  const outside = files.find((e) => rootOf(e.fileName) === undefined);
   if (outside) throw bad(`'${clip(outside.fileName)}' is outside a skill folder (<skill-name>/${SKILL_FILE})`);
 
-  const skills: ArchiveFile[] = [];
-  const ignored: string[] = [];
+  const folders = new Map(roots.map((root) => [root, { root, folder: root.split("/").pop()!, files: [] as ArchiveEntry[] }]));
   try {
     for (const e of files) {
-      if (!isSkillFile(e.fileName)) {
-        ignored.push(e.fileName);
-        continue;
-      }
+      const root = rootOf(e.fileName)!;
       const data = await readEntry(zip, e);
-      skills.push({ path: e.fileName, folder: dirOf(e.fileName).split("/").pop()!, text: utf8(data) });
+      folders.get(root)!.files.push({ path: e.fileName.slice(root.length + 1), bytes: new Uint8Array(data), executable: isExecutable(e) });
     }
   } catch (e) {
     throw bad(short(e));
   } finally {
     zip.close();
   }
-  return { skills, ignored };
+  // Archive order: the folder whose SKILL.md comes first, first.
+  return files.filter((e) => isSkillFile(e.fileName) && folders.has(dirOf(e.fileName))).map((e) => folders.get(dirOf(e.fileName))!);
 }
+
+/** The owner's, group's or others' executable bit of a zip written on Unix (other hosts carry no mode). */
+const isExecutable = (e: yauzl.Entry) => e.versionMadeBy >> 8 === UNIX_HOST && ((e.externalFileAttributes >>> 16) & 0o111) !== 0;
 
 const isSkillFile = (path: string) => path.split("/").length >= 2 && path.endsWith(`/${SKILL_FILE}`);
 const dirOf = (path: string) => path.slice(0, path.lastIndexOf("/"));

@@ -1,8 +1,10 @@
-// The skill as the API returns it (GET /api/v1/skills/{skill_id}; its schema is in GET /api/v1/openapi.json). Vectors are never selected for it.
+// The skill as the API returns it (GET /api/v1/skills/{skill_id}; its schema is in GET /api/v1/openapi.json). Vectors and
+// file bytes are never selected for it: an imported skill's files are listed with their sizes and hashes.
 import type { Prisma } from "../../db/generated/client";
 import type { LearningConfig } from "../agents/config";
 import { shadowReadiness, shadowStatsOf } from "../shadow/readiness";
 import { recentEvaluationsOf } from "../shadow/record";
+import { importWarningsOf } from "../skills-io/import-warnings";
 
 export const skillViewSelect = {
   id: true,
@@ -36,6 +38,8 @@ export const skillViewSelect = {
   demotedAt: true,
   demotionReason: true,
   activationReason: true,
+  imported: { select: { folder: true, sha256: true, warnings: true } },
+  files: { select: { path: true, size: true, sha256: true, executable: true, script: true, text: true }, orderBy: { path: "asc" } },
 } satisfies Prisma.SkillSelect;
 
 export type SkillViewRow = Prisma.SkillGetPayload<{ select: typeof skillViewSelect }>;
@@ -79,5 +83,9 @@ export function skillView(s: SkillViewRow, config: LearningConfig) {
     demoted_at: iso(s.demotedAt),
     demotion_reason: s.demotionReason,
     activation_reason: s.activationReason,
+    imported_folder: s.imported ? { name: s.imported.folder, sha256: s.imported.sha256 } : null,
+    files: s.files,
+    scripts: s.files.filter((f) => f.script).map((f) => f.path),
+    review_warnings: importWarningsOf(s.imported?.warnings),
   };
 }

@@ -219,7 +219,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The agent's skills of one status (default active) as an Agent Skills zip: <skill-name>/SKILL.md per skill, our fields under metadata */
+        /** The agent's skills of one status (default active) as an Agent Skills zip: an imported skill's folder byte for byte (SKILL.md as imported, every bundled file, executable bits), a distilled skill's <skill-name>/SKILL.md with our fields under metadata */
         get: operations["exportSkills"];
         put?: never;
         post?: never;
@@ -238,7 +238,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import Agent Skills (a zip of <skill-name>/SKILL.md folders, or one SKILL.md) as SHADOW skills at user authority, through the validation gate (audited) */
+        /** Import Agent Skills (a zip of <skill-name>/ folders with their SKILL.md and bundled files, or one SKILL.md) as SHADOW skills at user authority, checked against the Agent Skills specification; every file kept (at most 200 files, 2 MB per file, 8 MB per skill); tool mismatches and the script scan's findings are review warnings (audited) */
         post: operations["importSkills"];
         delete?: never;
         options?: never;
@@ -2567,6 +2567,37 @@ export interface operations {
                             demoted_at: string | null;
                             demotion_reason: string | null;
                             activation_reason: string | null;
+                            /** @description an imported Agent Skills folder: the folder it came from; null for a distilled skill */
+                            imported_folder: {
+                                name: string;
+                                /** @description sha256 over the folder's files (their paths and sha256s): the import's identity */
+                                sha256: string;
+                            } | null;
+                            /** @description every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill */
+                            files: {
+                                /** @description inside the skill folder; SKILL.md included */
+                                path: string;
+                                size: number;
+                                sha256: string;
+                                /** @description the executable bit it was imported with */
+                                executable: boolean;
+                                /** @description executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang */
+                                script: boolean;
+                                /** @description UTF-8 text (viewable); otherwise binary */
+                                text: boolean;
+                            }[];
+                            /** @description the script files' paths: activation must confirm exactly these (confirm_scripts) */
+                            scripts: string[];
+                            /** @description what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line */
+                            review_warnings: {
+                                /** @enum {string} */
+                                kind: "format" | "tools" | "mentions" | "size" | "scan";
+                                message: string;
+                                /** @description scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob */
+                                rule?: string;
+                                file?: string;
+                                line?: number;
+                            }[];
                         }[];
                     };
                 };
@@ -2640,7 +2671,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/zip of <skill-name>/SKILL.md folders (names unique, derived from the skill names) */
+            /** @description application/zip of <skill-name>/ folders (names unique: imported skills keep theirs, distilled ones derive theirs from the skill names) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2721,7 +2752,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description per file: created, duplicate of a stored skill (same text), or refused with the reasons; other files in skill folders are listed as ignored */
+            /** @description per skill folder: created (with its files, scripts and review warnings), duplicate of a stored skill (the same files), or refused with the reasons */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2734,6 +2765,12 @@ export interface operations {
                             file: string;
                             skill_id: string;
                             name: string;
+                            /** @description files kept, SKILL.md included */
+                            files?: number;
+                            /** @description script files: activation must confirm them */
+                            scripts?: string[];
+                            /** @description review warnings, never refusals (tools, undeclared names, the script scan's findings as file:line) */
+                            warnings?: string[];
                         }[];
                         /** @description the same text is already this stored skill: nothing written */
                         duplicates: {
@@ -2745,12 +2782,12 @@ export interface operations {
                             file: string;
                             reasons: string[];
                         }[];
-                        /** @description other files in skill folders (scripts, references): not imported */
+                        /** @description files left out: always empty (every file of a skill folder is kept) */
                         ignored: string[];
                     };
                 };
             };
-            /** @description a zip with a path outside its skill folder, an absolute or .. path, a symbolic link, or over 10 MB (compressed or uncompressed): nothing is written */
+            /** @description a zip with a path outside its skill folder, an absolute or .. path, a path twice, a symbolic link, or over 10 MB (compressed or uncompressed): nothing is written */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2908,6 +2945,37 @@ export interface operations {
                         demoted_at: string | null;
                         demotion_reason: string | null;
                         activation_reason: string | null;
+                        /** @description an imported Agent Skills folder: the folder it came from; null for a distilled skill */
+                        imported_folder: {
+                            name: string;
+                            /** @description sha256 over the folder's files (their paths and sha256s): the import's identity */
+                            sha256: string;
+                        } | null;
+                        /** @description every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill */
+                        files: {
+                            /** @description inside the skill folder; SKILL.md included */
+                            path: string;
+                            size: number;
+                            sha256: string;
+                            /** @description the executable bit it was imported with */
+                            executable: boolean;
+                            /** @description executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang */
+                            script: boolean;
+                            /** @description UTF-8 text (viewable); otherwise binary */
+                            text: boolean;
+                        }[];
+                        /** @description the script files' paths: activation must confirm exactly these (confirm_scripts) */
+                        scripts: string[];
+                        /** @description what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line */
+                        review_warnings: {
+                            /** @enum {string} */
+                            kind: "format" | "tools" | "mentions" | "size" | "scan";
+                            message: string;
+                            /** @description scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob */
+                            rule?: string;
+                            file?: string;
+                            line?: number;
+                        }[];
                     };
                 };
             };
@@ -2982,6 +3050,8 @@ export interface operations {
                     /** @enum {string} */
                     injection_role?: "user" | "developer";
                     reason?: string;
+                    /** @description an imported skill that bundles scripts: exactly its script files' paths (the skill's `scripts`), confirming a reviewer read them; otherwise 409 naming them */
+                    confirm_scripts?: string[];
                 };
             };
         };
@@ -3059,6 +3129,37 @@ export interface operations {
                         demoted_at: string | null;
                         demotion_reason: string | null;
                         activation_reason: string | null;
+                        /** @description an imported Agent Skills folder: the folder it came from; null for a distilled skill */
+                        imported_folder: {
+                            name: string;
+                            /** @description sha256 over the folder's files (their paths and sha256s): the import's identity */
+                            sha256: string;
+                        } | null;
+                        /** @description every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill */
+                        files: {
+                            /** @description inside the skill folder; SKILL.md included */
+                            path: string;
+                            size: number;
+                            sha256: string;
+                            /** @description the executable bit it was imported with */
+                            executable: boolean;
+                            /** @description executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang */
+                            script: boolean;
+                            /** @description UTF-8 text (viewable); otherwise binary */
+                            text: boolean;
+                        }[];
+                        /** @description the script files' paths: activation must confirm exactly these (confirm_scripts) */
+                        scripts: string[];
+                        /** @description what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line */
+                        review_warnings: {
+                            /** @enum {string} */
+                            kind: "format" | "tools" | "mentions" | "size" | "scan";
+                            message: string;
+                            /** @description scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob */
+                            rule?: string;
+                            file?: string;
+                            line?: number;
+                        }[];
                     };
                 };
             };
@@ -3098,7 +3199,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the skill is not shadow or candidate, uses tools the agent no longer has, or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting) */
+            /** @description the skill is not shadow or candidate, uses tools the agent no longer has, bundles scripts that confirm_scripts does not name exactly (errors: one per script, path /confirm_scripts), or the agent requires qualification and the skill's ledger procedure is not active (code invalid_state), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3235,6 +3336,37 @@ export interface operations {
                         demoted_at: string | null;
                         demotion_reason: string | null;
                         activation_reason: string | null;
+                        /** @description an imported Agent Skills folder: the folder it came from; null for a distilled skill */
+                        imported_folder: {
+                            name: string;
+                            /** @description sha256 over the folder's files (their paths and sha256s): the import's identity */
+                            sha256: string;
+                        } | null;
+                        /** @description every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill */
+                        files: {
+                            /** @description inside the skill folder; SKILL.md included */
+                            path: string;
+                            size: number;
+                            sha256: string;
+                            /** @description the executable bit it was imported with */
+                            executable: boolean;
+                            /** @description executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang */
+                            script: boolean;
+                            /** @description UTF-8 text (viewable); otherwise binary */
+                            text: boolean;
+                        }[];
+                        /** @description the script files' paths: activation must confirm exactly these (confirm_scripts) */
+                        scripts: string[];
+                        /** @description what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line */
+                        review_warnings: {
+                            /** @enum {string} */
+                            kind: "format" | "tools" | "mentions" | "size" | "scan";
+                            message: string;
+                            /** @description scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob */
+                            rule?: string;
+                            file?: string;
+                            line?: number;
+                        }[];
                     };
                 };
             };
