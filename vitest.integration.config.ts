@@ -38,6 +38,8 @@ export const ENGINE_SENSITIVE = [
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
   "otlp-conformance", // every recorded framework's exports through staging and batched assembly to their runs
   "sdk", // batches and idempotent resends through the ingestion SQL, context assembly
+  "learning-scope", // distinct accounts kept by the ingestion statement, the class rebuild under its table lock
+  "learning-scope-migration", // the data migration giving existing agents the per-account scope and their classes' distinct accounts
   "skills-io", // export/import through the validation gate, MemoRizz's class and skill writes
 ].map((name) => `tests/integration/${name}.test.ts`);
 

@@ -151,6 +151,14 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
           {Object.entries(e.data.changed).map(([k, c]) => `${k} ${json(c.from)} → ${json(c.to)}`).join(", ") || "nothing"}.
         </>
       );
+    case "learning_scope.changed":
+      return (
+        <>
+          Changed the learning scope of {agent(e.target.id)} from {e.data.from} to {e.data.to}
+          {e.data.trigger === "memorizz_import" ? " for a MemoRizz import" : ""}: {e.data.runs_rescoped} run{e.data.runs_rescoped === 1 ? "" : "s"} regrouped,{" "}
+          {e.data.classes_rebuilt} class{e.data.classes_rebuilt === 1 ? "" : "es"} rebuilt.
+        </>
+      );
     case "promotion_cycle.ran":
       return <>Ran a {e.data.trigger} promotion cycle on {agent(e.target.id)}{cycle(e.target.id, e.data)}</>;
     case "class.distilled":

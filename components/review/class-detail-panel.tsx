@@ -34,6 +34,15 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
     ["Runs", <>{d.executions.toLocaleString("en")} <span className="text-xs text-slate-500">({failed} failed)</span></>],
     ["Success", pct(d.executions ? d.successes / d.executions : null)],
     ["Distinct queries", d.distinctQueries.toLocaleString("en")],
+    [
+      "Distinct accounts",
+      <>
+        {d.distinctUsers.toLocaleString("en")}{" "}
+        <span className="text-xs text-slate-500">
+          {d.minDistinctUsers > 0 ? `(need ${d.minDistinctUsers} when any)` : d.learningScope === "user" ? "(per-account scope)" : "(not gated)"}
+        </span>
+      </>,
+    ],
     ["Gates passed", `${passed} / ${d.gates.length}`],
     ["First seen", <LocalTime key="f" iso={d.firstSeen} />],
     ["Last seen", <LocalTime key="l" iso={d.lastSeen} />],
@@ -52,7 +61,13 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
           <Link href={agentHref(d.key.agentId)} className={linkClass}>
             {d.agentName}
           </Link>
-          {userId ? <span className="break-all text-slate-600 dark:text-slate-400">user <AccountLinks userId={userId} agentId={d.key.agentId} /></span> : null}
+          {userId ? (
+            <span className="break-all text-slate-600 dark:text-slate-400">
+              user <AccountLinks userId={userId} agentId={d.key.agentId} />
+            </span>
+          ) : (
+            <span className="text-slate-600 dark:text-slate-400">agent-wide{d.learningScope === "agent" ? ": every account's runs" : ""}</span>
+          )}
         </div>
       </header>
 

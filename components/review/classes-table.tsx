@@ -44,14 +44,14 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
                   </SelectLink>
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
                     <code title={r.hash}>{r.hash.slice(0, 12)}</code>
-                    {r.userId ? <span className="break-all">user {r.userId}</span> : null}
+                    {r.userId ? <span className="break-all">user {r.userId}</span> : r.distinctUsers ? <span className="hidden @xl:inline">{r.distinctUsers.toLocaleString("en")} accounts</span> : null}
                     {showAgent ? <span className="@3xl:hidden">{r.agentName}</span> : null}
                   </div>
                   <div className="mt-1.5 space-y-1.5 @xl:hidden">
                     <div className="flex flex-wrap items-center gap-2 text-xs">
                       <ClassStatusBadge status={r.status} />
                       <span className="tabular-nums">
-                        {r.executions} runs · {pct(r.successRate)} · {r.distinctQueries} queries
+                        {r.executions} runs · {pct(r.successRate)} · {r.distinctQueries} queries{r.distinctUsers ? ` · ${r.distinctUsers} accounts` : ""}
                       </span>
                     </div>
                     <GateChips gates={r.gates} />

@@ -42,6 +42,9 @@ export function ReportCard({ data, agentName }: { data: ReportWithSkills; agentN
       {shortHash(h)}…
     </Link>
   );
+  /** The distinct accounts the gates counted (reports stored before the count have none). */
+  const accounts = (n: number | undefined) =>
+    n === undefined ? null : <span className="text-xs text-slate-500 dark:text-slate-400">{n === 1 ? "1 account" : `${n} accounts`} </span>;
   return (
     <article aria-label={`${TRIGGER[r.trigger] ?? r.trigger} report`} data-report-id={r.id} className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
@@ -50,6 +53,7 @@ export function ReportCard({ data, agentName }: { data: ReportWithSkills; agentN
         <LocalTime iso={r.started_at} />
         <span className="text-xs text-slate-500 dark:text-slate-400">
           {r.candidates_considered} eligible · {r.distiller === "llm" ? "LLM distiller" : "template distiller"}
+          {r.learning_scope ? ` · ${r.learning_scope === "agent" ? "agent-wide classes" : "per-account classes"}` : ""}
         </span>
       </header>
       {empty ? <p className="text-sm text-slate-600 dark:text-slate-400">No trajectory classes were eligible this cycle.</p> : null}
@@ -63,7 +67,7 @@ export function ReportCard({ data, agentName }: { data: ReportWithSkills; agentN
           <ul className="space-y-1.5">
             {r.rejected.map((x) => (
               <li key={`${x.canonical_hash}:${x.user_id ?? ""}`}>
-                {hash(x.canonical_hash, x.user_id)}
+                {hash(x.canonical_hash, x.user_id)} {accounts(x.distinct_users)}
                 <ul className="ml-4 list-disc text-slate-700 dark:text-slate-300">
                   {x.reasons.map((reason, i) => <li key={i} className="break-words">{reason}</li>)}
                 </ul>
@@ -89,7 +93,7 @@ export function ReportCard({ data, agentName }: { data: ReportWithSkills; agentN
       ) : null}
       {r.skipped.length ? (
         <Section title={`Skipped (${r.skipped.length})`} tone="border-slate-400">
-          <SkippedList items={r.skipped} render={(x) => <>{hash(x.canonical_hash, x.user_id)} <span className="break-words text-slate-700 dark:text-slate-300">{x.reason}</span></>} />
+          <SkippedList items={r.skipped} render={(x) => <>{hash(x.canonical_hash, x.user_id)} {accounts(x.distinct_users)}<span className="break-words text-slate-700 dark:text-slate-300">{x.reason}</span></>} />
         </Section>
       ) : null}
     </article>

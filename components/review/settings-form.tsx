@@ -31,7 +31,7 @@ function fromDraft(d: Draft): Record<string, unknown> {
     Object.entries(d).map(([k, v]) => {
       const f = CONFIG_FIELDS.get(k);
       if (typeof v === "boolean" || !f) return [k, v];
-      if (f.kind === "text") return [k, v];
+      if (f.kind === "text" || f.kind === "choice") return [k, v];
       if (f.kind.startsWith("nullable-") && v.trim() === "") return [k, null];
       return [k, v.trim() === "" ? Number.NaN : Number(v)];
     }),
@@ -132,6 +132,18 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
             <input type="checkbox" {...common} checked={draft[f.key] === true} onChange={(e) => set(f.key, e.target.checked)} className="size-4 rounded focus-visible:outline-2 focus-visible:outline-indigo-500" />
             {f.label}
             {isChanged ? <ChangedMark /> : null}
+          </label>
+        ) : f.kind === "choice" ? (
+          <label htmlFor={fid} className="block text-sm font-medium">
+            {f.label}
+            {isChanged ? <ChangedMark /> : null}
+            <select {...common} value={draft[f.key] as string} onChange={(e) => set(f.key, e.target.value)} className={`${input} ${err ? "border-red-500" : "border-slate-300 dark:border-slate-700"}`}>
+              {f.options?.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
           </label>
         ) : (
           <label htmlFor={fid} className="block text-sm font-medium">

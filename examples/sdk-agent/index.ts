@@ -2,13 +2,21 @@
 // agent's ACTIVE skills (withSkills), lets the model work through its tools, and records the run
 // with the skills it was given (recordRun, sent in batches). The "model" is a deterministic
 // local function so that the example runs offline; swap `model()` for a real chat client.
+// The requests come from several accounts (user_id): the agent learns from them pooled
+// (learning_scope "agent", the default), so what it learns reaches every account, new ones too.
 //
 //   CONSOLE_URL=http://localhost:3000 PROCTOR_API_KEY=pk_… npm run example:sdk-agent
 import { Proctor, type ChatMessage, type Run } from "@proctor/sdk";
 
 const AGENT_ID = process.env.AGENT_ID || "sdk-example-shop";
-const USER_ID = "acct-example";
-const REQUESTS = ["Refund order A1001", "Please refund my order A1002", "Refund order A1003 please"];
+/** Five accounts, one refund each: together they pass the gates (5 runs, 5 distinct accounts). */
+const REQUESTS = [
+  { userId: "acct-amara", query: "Refund order A1001" },
+  { userId: "acct-bilal", query: "Please refund my order A1002" },
+  { userId: "acct-chen", query: "Refund order A1003 please" },
+  { userId: "acct-dagny", query: "Please refund order A1004" },
+  { userId: "acct-emeka", query: "Refund my order A1005" },
+];
 
 const TOOLS = [
   { name: "lookup_order", description: "Find an order by its id", parameters: { type: "object", properties: { order_id: { type: "string" } } } },
@@ -42,12 +50,13 @@ function model(messages: { role: string; content: string }[], done: string[]): s
   return plan[done.length] ?? null;
 }
 
-async function handle(proctor: Proctor, query: string) {
+async function handle(proctor: Proctor, userId: string, query: string) {
   const conversation: ChatMessage[] = [
     { role: "system", content: "You are the shop's support agent. Use the tools to resolve refund requests." },
     { role: "user", content: query },
   ];
-  const context = await proctor.withSkills(AGENT_ID, { userId: USER_ID, provider: "openai", messages: conversation });
+  // Every account gets the agent-wide skills, learned from all accounts' runs.
+  const context = await proctor.withSkills(AGENT_ID, { userId, provider: "openai", messages: conversation });
 
   const orderId = query.match(/\b[A-Z]\d{3,}\b/)?.[0] ?? "unknown";
   const steps: Run["steps"] = [];
@@ -59,7 +68,7 @@ async function handle(proctor: Proctor, query: string) {
     steps.push({ tool, arguments: args, result, timestamp: new Date().toISOString() });
   }
   const workflowId = proctor.recordRun(AGENT_ID, {
-    user_id: USER_ID,
+    user_id: userId,
     query,
     steps,
     answer: `Refunded order ${orderId}.`,
@@ -78,15 +87,28 @@ async function main() {
   }
   const proctor = new Proctor({ baseUrl, apiKey, batchSize: 10, flushIntervalMs: 2_000 });
   await proctor.declareAgent(AGENT_ID, { name: "SDK example shop", tools: TOOLS });
-  for (const query of REQUESTS) {
-    const { workflowId, tools, skills } = await handle(proctor, query);
-    console.log(`${workflowId}  ${tools.join(" → ")}  skills: ${skills.length ? skills.join(", ") : "none"}`);
+  for (const { userId, query } of REQUESTS) {
+    const { workflowId, tools, skills } = await handle(proctor, userId, query);
+    console.log(`${userId}  ${workflowId}  ${tools.join(" → ")}  skills: ${skills.length ? skills.join(", ") : "none"}`);
   }
   const { results, failed } = await proctor.shutdown();
   const stored = results.filter((r) => r.status === 201 || r.status === 200).length;
   console.log(`recorded ${results.length} runs: ${stored} stored, ${results.length - stored} refused, ${failed.length} batches failed`);
   for (const f of failed) console.error(`batch of ${f.runs.length} runs failed: ${f.error.message}`);
   if (stored !== REQUESTS.length) process.exitCode = 1;
+  await printClasses(baseUrl, apiKey);
+}
+
+type ClassSummary = { tools: string[]; user_id: string | null; executions: number; distinct_users: number; eligible: boolean; gates: { passed: boolean; reason?: string }[] };
+
+/** What the agent is learning: its trajectory classes, with the accounts each pools and the gates' verdict. */
+async function printClasses(baseUrl: string, apiKey: string) {
+  const r = await fetch(`${baseUrl}/api/v1/agents/${encodeURIComponent(AGENT_ID)}/classes?limit=10`, { headers: { authorization: `Bearer ${apiKey}` } });
+  if (!r.ok) return console.error(`classes: ${r.status}`);
+  for (const c of ((await r.json()) as { classes: ClassSummary[] }).classes) {
+    const verdict = c.eligible ? "ready to distill" : (c.gates.find((g) => !g.passed)?.reason ?? "not eligible");
+    console.log(`class ${c.tools.join(" → ")} (${c.user_id ?? "every account"}): ${c.executions} runs, ${c.distinct_users} accounts, ${verdict}`);
+  }
 }
 
 await main().catch((e: Error) => {

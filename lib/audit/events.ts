@@ -20,6 +20,7 @@
 // | agent.deleted                  | agent    | the worker, once the agent's data and row are gone |
 // | agent.tools_observed           | agent    | OTLP ingestion: tools a run used, added to the toolbox (or the agent declared) |
 // | learning_config.updated        | agent    | agent settings page                               |
+// | learning_scope.changed         | agent    | PUT agent, settings page, MemoRizz import: runs regrouped, classes rebuilt |
 // | promotion_cycle.ran            | agent    | manual or cadence promotion cycle                 |
 // | class.distilled                | agent    | "Distill now" on one class                        |
 // | skill.activated                | skill    | review: activate a shadow/candidate skill         |
@@ -122,6 +123,14 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   /** OTLP ingestion (PROCTOR_OTLP_AUTO_AGENTS): tools runs used that the toolbox lacked, now in it. */
   event("agent.tools_observed", "agent", { tools: z.array(z.string()), source: z.literal("otlp") }),
   event("learning_config.updated", "agent", { changed: z.record(z.string(), z.strictObject({ from: z.json(), to: z.json() })) }),
+  event("learning_scope.changed", "agent", {
+    from: z.enum(["agent", "user"]),
+    to: z.enum(["agent", "user"]),
+    /** Runs moved to another user scope, and the classes rebuilt from their runs. */
+    runs_rescoped: z.number().int().min(0),
+    classes_rebuilt: z.number().int().min(0),
+    trigger: z.enum(["agent_update", "settings", "memorizz_import"]),
+  }),
   event("promotion_cycle.ran", "agent", { ...cycleOutcome, trigger: z.enum(["manual", "cadence"]) }),
   event("class.distilled", "agent", { ...cycleOutcome, canonical_hash: id }),
   event("skill.activated", "skill", {

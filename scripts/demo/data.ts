@@ -36,7 +36,9 @@ export function demoAgentBody() {
       const properties = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, { type: typeof v === "object" ? "object" : typeof v }]));
       return { name, description, parameters: { type: "object", properties, required: Object.keys(args) } };
     }),
-    learning: { require_shadow: true, shadow_evaluation_enabled: true },
+    // Each demo procedure is one account's habit: per-account classes (pooled, every class would
+    // wait for more accounts at the distinct-accounts gate).
+    learning: { require_shadow: true, shadow_evaluation_enabled: true, learning_scope: "user" },
     outcome_rule: { fail_when: [{ tool: "charge_card", path: "accepted", equals: false }] },
   };
 }

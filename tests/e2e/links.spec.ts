@@ -33,7 +33,7 @@ test("run page links navigate, audit names targets and finds an account, traces 
     [AGENT, "E2E links bot"],
     [OTHER, "E2E other bot"],
   ]) {
-    const put = await request.put(`/api/v1/agents/${id}`, { headers: auth, data: { name, tools: TOOLS, learning: { require_shadow: false, auto_activate: true, promotion_every_n_runs: 0 } } });
+    const put = await request.put(`/api/v1/agents/${id}`, { headers: auth, data: { name, tools: TOOLS, learning: { require_shadow: false, auto_activate: true, promotion_every_n_runs: 0, learning_scope: "user" } } });
     expect(put.status(), await put.text()).toBe(200);
   }
   // A learned skill, then a run it covers, in a thread, with that skill supplied.

@@ -95,7 +95,8 @@ describe("workflow ingestion", () => {
     expect(row).toMatchObject({
       agent_id: "ingest",
       user_id: "acct-42",
-      user_scope: "acct-42",
+      // A new agent pools its accounts (learning_scope "agent"): the run's class is agent-wide.
+      user_scope: "",
       thread_id: "t-1",
       normalized_query: "refund order a1",
       canonical_version: 2,
@@ -252,7 +253,8 @@ async function pageThrough(agentId: string, limit: number): Promise<string[]> {
 describe("trajectory class statistics", () => {
   const day = (d: number, h = 10) => `2026-11-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:00:00Z`;
   beforeAll(async () => {
-    await putAgent("stats");
+    // Per-account classes (learning_scope "user"): each account's runs are counted apart.
+    await putAgent("stats", { learning: { learning_scope: "user" } });
     const runs = [
       { workflow_id: "s1", query: "Refund order A1", steps: refundSteps(), created_at: day(10) },
       { workflow_id: "s2", query: "  refund   ORDER a1 ", steps: refundSteps("B2"), created_at: day(12), outcome: "failure" },
@@ -329,7 +331,7 @@ describe("trajectory class statistics", () => {
   });
 
   it("pages through classes tied on executions, and one hash in several scopes, without gaps or repeats", async () => {
-    await putAgent("ties");
+    await putAgent("ties", { learning: { learning_scope: "user" } });
     const users = [undefined, "u-a", "u-b"];
     const runs = ["t_alpha", "t_beta", "t_gamma", "t_delta"].flatMap((tool, i) =>
       users.map((user_id, j) => ({ workflow_id: `tie-${i}-${j}`, user_id, query: `do ${tool}`, steps: [{ tool, arguments: { n: i } }] })),

@@ -27,7 +27,7 @@ beforeAll(async () => {
     const database = await openDomainDatabase();
     const db = createPrismaClient(database.url, 2);
     await db.agent.create({
-      data: { id: AGENT, name: "Checks", tools: TOOLS.map((t) => ({ name: t, description: t })), learning: { require_shadow: false, auto_activate: true, promotion_every_n_runs: 0, max_promotions_per_cycle: 1 } },
+      data: { id: AGENT, name: "Checks", tools: TOOLS.map((t) => ({ name: t, description: t })), learning: { learning_scope: "user", require_shadow: false, auto_activate: true, promotion_every_n_runs: 0, max_promotions_per_cycle: 1 } },
     });
     sides.push({ name, db, database });
   }
@@ -136,7 +136,7 @@ describe(`incremental promotion cycles (${testDatabase()})`, () => {
 
     // Lower thresholds: every class is judged again (the user-scoped class of 2 runs becomes eligible).
     for (const s of sides) {
-      await s.db.agent.update({ where: { id: AGENT }, data: { learning: { require_shadow: false, auto_activate: true, promotion_every_n_runs: 0, max_promotions_per_cycle: 1, min_executions: 2 } } });
+      await s.db.agent.update({ where: { id: AGENT }, data: { learning: { learning_scope: "user", require_shadow: false, auto_activate: true, promotion_every_n_runs: 0, max_promotions_per_cycle: 1, min_executions: 2 } } });
     }
     const userClass = await sides[0].db.trajectoryClass.findFirstOrThrow({ where: { agentId: AGENT, userScope: "acct-1" } });
     expect(await sides[0].db.trajectoryClass.findFirst({ where: { agentId: AGENT, userScope: "acct-1", checkedExecutions: 2 } })).not.toBeNull();

@@ -30,16 +30,17 @@ afterAll(async () => {
 const now = new Date("2026-11-30T12:00:00Z");
 const DAY_MS = 86_400_000;
 const daysAgo = (d: number) => new Date(now.getTime() - d * DAY_MS);
-const cfg = DEFAULT_LEARNING_CONFIG; // 5 runs, 80 %, 2 distinct queries, 30 days
+const cfg = DEFAULT_LEARNING_CONFIG; // 5 runs, 80 %, 2 distinct queries, 3 distinct accounts (pooled scope), 30 days
 
-type Stats = { covered?: boolean; executions?: number; successes?: number; distinctQueries?: number; lastSeen?: Date | null };
-const full = (s: Stats) => ({ covered: false, executions: 5, successes: 5, distinctQueries: 3, lastSeen: daysAgo(0), ...s });
+type Stats = { covered?: boolean; executions?: number; successes?: number; distinctQueries?: number; distinctUsers?: number; lastSeen?: Date | null };
+const full = (s: Stats) => ({ covered: false, executions: 5, successes: 5, distinctQueries: 3, distinctUsers: 0, lastSeen: daysAgo(0), ...s });
 
-async function failures(s: Stats, at: Date = now): Promise<number> {
+async function failures(s: Stats, at: Date = now, minDistinctUsers = cfg.min_distinct_users): Promise<number> {
   const v = full(s);
   const [row] = await db.$queryRaw<{ f: number }[]>`
-    SELECT class_gate_failures(${v.covered}, ${v.executions}::int, ${v.successes}::int, ${v.distinctQueries}::int, ${v.lastSeen}::timestamptz,
-      ${cfg.min_executions}::int, ${cfg.min_success_rate}::float8, ${cfg.min_distinct_queries}::int, ${cfg.max_days_since_last_seen}::int, ${at}::timestamptz) AS f`;
+    SELECT class_gate_failures(${v.covered}, ${v.executions}::int, ${v.successes}::int, ${v.distinctQueries}::int, ${v.distinctUsers}::int, ${v.lastSeen}::timestamptz,
+      ${cfg.min_executions}::int, ${cfg.min_success_rate}::float8, ${cfg.min_distinct_queries}::int, ${minDistinctUsers}::int,
+      ${cfg.max_days_since_last_seen}::int, ${at}::timestamptz) AS f`;
   return row.f;
 }
 
@@ -55,6 +56,7 @@ async function seedClasses(agentId: string, classes: [string, Stats, ...unknown[
       executions: v.executions,
       successes: v.successes,
       distinctQueries: v.distinctQueries,
+      distinctUsers: v.distinctUsers,
       firstSeen: daysAgo(60),
       lastSeen: v.lastSeen!,
     };
@@ -82,6 +84,14 @@ describe(`class_gate_failures (${testDatabase()})`, () => {
     expect(await failures({ executions: 0, successes: 0 })).toBe(GATE_BIT.executions | GATE_BIT.success_rate);
   });
 
+  it("gates distinct accounts only when some ran the class: none, or at least the minimum, pass", async () => {
+    expect(await failures({ distinctUsers: 0 })).toBe(0);
+    expect(await failures({ distinctUsers: 2 })).toBe(GATE_BIT.distinct_users);
+    expect(await failures({ distinctUsers: 3 })).toBe(0);
+    // The per-account scope passes threshold 0: a class is one account's.
+    expect(await failures({ distinctUsers: 1 }, now, 0)).toBe(0);
+  });
+
   it("counts recency in whole days of 24 h, whatever the session's time zone", async () => {
     expect(await failures({ lastSeen: daysAgo(30.9) })).toBe(0);
     expect(await failures({ lastSeen: daysAgo(31) })).toBe(GATE_BIT.recency);
@@ -92,8 +102,8 @@ describe(`class_gate_failures (${testDatabase()})`, () => {
     const [row] = await db.$transaction([
       db.$executeRaw`SET LOCAL TIME ZONE 'America/New_York'`,
       db.$queryRaw<{ fresh: number; stale: number }[]>`
-        SELECT class_gate_failures(false, 5, 5, 3, ${iso(new Date(now.getTime() - 31 * DAY_MS + 1))}::timestamptz, 5, 0.8, 2, 30, ${iso(now)}::timestamptz) AS fresh,
-               class_gate_failures(false, 5, 5, 3, ${iso(daysAgo(31))}::timestamptz, 5, 0.8, 2, 30, ${iso(now)}::timestamptz) AS stale`,
+        SELECT class_gate_failures(false, 5, 5, 3, 0, ${iso(new Date(now.getTime() - 31 * DAY_MS + 1))}::timestamptz, 5, 0.8, 2, 3, 30, ${iso(now)}::timestamptz) AS fresh,
+               class_gate_failures(false, 5, 5, 3, 0, ${iso(daysAgo(31))}::timestamptz, 5, 0.8, 2, 3, 30, ${iso(now)}::timestamptz) AS stale`,
     ]).then(([, rows]) => rows);
     expect(row).toEqual({ fresh: 0, stale: GATE_BIT.recency });
   });
@@ -101,7 +111,7 @@ describe(`class_gate_failures (${testDatabase()})`, () => {
   it("is inlined by the planner: the plan has the expression, not a function call", async () => {
     const plan = await db.$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`
       EXPLAIN (VERBOSE, COSTS OFF)
-      SELECT class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.last_seen, 5, 0.8, 2, 30, now()) FROM trajectory_classes c`);
+      SELECT class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.last_seen, 5, 0.8, 2, 3, 30, now()) FROM trajectory_classes c`);
     const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("trajectory_classes");
     expect(text).not.toContain("class_gate_failures");
@@ -119,6 +129,8 @@ describe(`the engine and the review list decide through it (${testDatabase()})`,
       ["fresh-30.9d", { lastSeen: daysAgo(30.9) }, true],
       ["stale-31d", { lastSeen: daysAgo(31) }, false],
       ["one-query", { distinctQueries: 1 }, false],
+      ["two-accounts", { distinctUsers: 2 }, false],
+      ["three-accounts", { distinctUsers: 3 }, true],
     ];
     const rows = await seedClasses("gates", classes);
 
@@ -141,6 +153,7 @@ describe(`the classes API page decides through it in its one statement (${testDa
     const classes: [string, Stats][] = [
       ["three-runs", { executions: 3, successes: 3, distinctQueries: 1 }],
       ["two-runs", { executions: 2, successes: 2, distinctQueries: 1 }],
+      ["one-account", { distinctUsers: 1 }],
       ["retired", { executions: 50, successes: 50 }],
       ["covered", {}],
     ];
@@ -160,6 +173,8 @@ describe(`the classes API page decides through it in its one statement (${testDa
 
     expect(byHash.get("three-runs")!.eligible).toBe(true);
     expect(byHash.get("two-runs")!.gates.find((g) => g.name === "executions")).toMatchObject({ passed: false, detail: "2 / 3 runs" });
+    expect(byHash.get("one-account")).toMatchObject({ distinct_users: 1, eligible: false });
+    expect(byHash.get("one-account")!.gates.find((g) => g.name === "distinct_users")).toMatchObject({ passed: false, detail: "1 / 3 distinct accounts" });
     const retired = byHash.get("retired")!;
     expect(retired.window_start).toBe(daysAgo(1).toISOString());
     expect(retired.eligible).toBe(false);

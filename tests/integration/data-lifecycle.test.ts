@@ -46,7 +46,8 @@ let server: TestServer;
 let admin: Caller;
 
 async function seedAgent(id: string, runs: number, learning: Record<string, unknown> = {}) {
-  const put = await call(server.baseUrl, key, "PUT", `/api/v1/agents/${id}`, { name: id, tools, learning });
+  // Per-account classes: the runs of two accounts and of none each make classes to distill.
+  const put = await call(server.baseUrl, key, "PUT", `/api/v1/agents/${id}`, { name: id, tools, learning: { learning_scope: "user", ...learning } });
   expect(put.status, put.text).toBe(200);
   for (let from = 0; from < runs; from += 600) {
     const workflows = Array.from({ length: Math.min(600, runs - from) }, (_, k) => run(id, from + k));

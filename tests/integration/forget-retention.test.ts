@@ -110,7 +110,8 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
   it("leaves none of the account's text in any table, keeps statistics and its skill, and is idempotent", async () => {
     const MARKER = "ZQX-forget-marker-4417";
     const agent = "forgetful";
-    await putAgent(server, agent);
+    // Per-account classes: each account gets a skill of its own (pooled forgetting: learning-scope.test.ts).
+    await putAgent(server, agent, { learning_scope: "user" });
     const run = (user: string, i: number, marked: boolean) => ({
       workflow_id: `fg-${user}-${i}`,
       user_id: user,
@@ -278,7 +279,8 @@ describe(`retention (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
       expect(r.status, `run_retention_days ${bad}`).toBe(400);
     }
     expect((await call(server.baseUrl, adminKey, "GET", `/api/v1/agents/${agent}`)).status).toBe(404);
-    await putAgent(server, agent, { run_retention_days: 30, conversation_retention_days: 30 });
+    // One account's runs make a class to distill only in its own scope.
+    await putAgent(server, agent, { run_retention_days: 30, conversation_retention_days: 30, learning_scope: "user" });
     await postRuns(server, agent, 5, { userId: "acct-r" });
     const [skillId] = (await cycle(server, agent)).promoted;
     // A retired class: its gates count the runs after the demotion from the runs themselves.

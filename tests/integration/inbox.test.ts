@@ -35,7 +35,8 @@ beforeAll(async () => {
   admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
   await createConsoleUser(server.baseUrl, admin, { email: "viewer@inbox.test", role: "VIEWER", password: "viewer-password-1" });
   viewer = await login(server.baseUrl, "viewer@inbox.test", "viewer-password-1");
-  await putAgent(server, REVIEWED, { require_shadow: true });
+  // Per-account classes: one account's runs make a class ready (pooled, it would need three accounts).
+  await putAgent(server, REVIEWED, { require_shadow: true, learning_scope: "user" });
   await putAgent(server, READY, {
     require_shadow: true,
     shadow_evaluation_enabled: true,

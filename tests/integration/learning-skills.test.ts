@@ -149,8 +149,8 @@ describe(`promotion cycle and distill now (${db})`, () => {
     expect(audit.rows[0].n).toBe(3);
   });
 
-  it("classes never mix users, and a skill serves only its own user scope", async () => {
-    await putAgent(server, "tenants");
+  it("per-account classes never mix users, and a skill serves only its own user scope", async () => {
+    await putAgent(server, "tenants", { learning_scope: "user" });
     await postRuns(server, "tenants", 3, { userId: "acct-a" });
     await postRuns(server, "tenants", 3, { userId: "acct-b" });
     await postRuns(server, "tenants", 3);

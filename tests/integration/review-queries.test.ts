@@ -24,7 +24,8 @@ const AGENT = "rq";
 beforeAll(async () => {
   server = await startTestServer({ env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
   db = reviewDb(server);
-  await putAgent(server, AGENT, { require_shadow: true });
+  // Per-account classes (learning_scope "user"): acct-1's runs below form a class of their own.
+  await putAgent(server, AGENT, { require_shadow: true, learning_scope: "user" });
   await putAgent(server, "rq2");
   H.r1 = await postPath(server, AGENT, { tools: ["lookup_order", "issue_refund"], n: 6, failures: 1 });
   H.r2 = await postPath(server, AGENT, { tools: ["lookup_order", "send_email"], n: 8 });

@@ -15,8 +15,9 @@ import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers
 import { cycle, getSkill, refundRun, REFUND_TOOLS } from "../helpers/learning";
 
 const AGENT = "sdk-shop";
-/** The example agent's user: skills are scoped to the user whose runs they came from. */
-const USER = "acct-example";
+/** The shop's accounts: the agent pools their runs (learning_scope "agent", the default), so the skill is agent-wide. */
+const ACCOUNTS = ["acct-ana", "acct-bo", "acct-cy", "acct-dee"];
+let recorded = 0;
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** What the proxy does with the next request: pass it on, refuse it, drop it, or pass it on and lose the answer. */
@@ -62,9 +63,9 @@ let proxy: Awaited<ReturnType<typeof startProxy>>;
 const client = (over: Partial<ProctorOptions> = {}) => new Proctor({ baseUrl: proxy.url, apiKey: ADMIN_KEY, flushIntervalMs: 0, ...over });
 const batchRequests = () => proxy.seen.filter((s) => s.method === "POST" && s.path === `/api/v1/agents/${AGENT}/workflows/batch`);
 const singleRequests = () => proxy.seen.filter((s) => s.path === `/api/v1/agents/${AGENT}/workflows`);
-/** A run of the refund procedure by the example's user, without a workflow_id (the SDK assigns one). */
+/** A run of the refund procedure by the next account, without a workflow_id (the SDK assigns one). */
 const run = (): Run => {
-  const { workflow_id: _unset, ...rest } = refundRun({ userId: USER });
+  const { workflow_id: _unset, ...rest } = refundRun({ userId: ACCOUNTS[recorded++ % ACCOUNTS.length] });
   return { ...rest, outcome: "success" };
 };
 const storedIds = async (ids: string[]) =>
@@ -191,33 +192,46 @@ describe("withSkills", () => {
     const report = await cycle(server, AGENT);
     expect(report.promoted).toHaveLength(1);
     const skill = await getSkill(server, report.promoted[0]);
-    expect(skill).toMatchObject({ status: "active", user_id: USER });
+    // Learned from several accounts' runs: agent-wide, for every account.
+    expect(skill).toMatchObject({ status: "active", user_id: null });
 
     const proctor = client();
     const messages = [
       { role: "system" as const, content: "You are the shop's agent." },
       { role: "user" as const, content: "Refund order ORD-77" },
     ];
-    const openai = await proctor.withSkills(AGENT, { userId: USER, provider: "openai", messages });
+    const openai = await proctor.withSkills(AGENT, { userId: "acct-ana", provider: "openai", messages });
     expect(openai.skillsActivated).toEqual([skill.skill_id]);
     expect(openai.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(openai.messages[0].content.startsWith("You are the shop's agent.")).toBe(true);
     expect(openai.messages[1].content).toContain(skill.content);
     expect(openai.messages[1].content.endsWith("Refund order ORD-77")).toBe(true);
-    const anthropic = await proctor.withSkills(AGENT, { userId: USER, provider: "anthropic", messages });
+    const anthropic = await proctor.withSkills(AGENT, { userId: "acct-bo", provider: "anthropic", messages });
     expect(anthropic.system?.startsWith("You are the shop's agent.")).toBe(true);
     expect(anthropic.messages.map((m) => m.role)).toEqual(["user"]);
-    // Another user's scope has no skill.
-    expect((await proctor.withSkills(AGENT, { userId: "someone-else", messages })).skillsActivated).toEqual([]);
+    // An agent-wide skill reaches an account never seen, and a request without an account, as documented.
+    expect((await proctor.withSkills(AGENT, { userId: "someone-new", messages })).skillsActivated).toEqual([skill.skill_id]);
+    expect((await proctor.withSkills(AGENT, { messages })).skillsActivated).toEqual([skill.skill_id]);
+    // Under learning_scope "user" a skill learned from one account's runs is that account's alone.
+    await proctor.declareAgent("sdk-tenants", { name: "SDK tenants", tools: REFUND_TOOLS, learning: { learning_scope: "user", promotion_every_n_runs: 0, require_shadow: false, auto_activate: true } });
+    for (let i = 0; i < 5; i++) proctor.recordRun("sdk-tenants", { ...run(), user_id: "acct-tenant" });
+    await proctor.flush();
+    const own = (await cycle(server, "sdk-tenants")).promoted;
+    expect(own).toHaveLength(1);
+    expect((await proctor.withSkills("sdk-tenants", { userId: "acct-tenant", messages })).skillsActivated).toEqual(own);
+    expect((await proctor.withSkills("sdk-tenants", { userId: "someone-new", messages })).skillsActivated).toEqual([]);
 
     const example = await runExample({ CONSOLE_URL: server.baseUrl, PROCTOR_API_KEY: ADMIN_KEY, AGENT_ID: AGENT });
     expect(example.code, example.output).toBe(0);
-    expect(example.output).toContain("recorded 3 runs: 3 stored, 0 refused, 0 batches failed");
+    expect(example.output).toContain("recorded 5 runs: 5 stored, 0 refused, 0 batches failed");
+    // Five accounts' refunds pool into the skill's one agent-wide class, which the example prints.
+    expect(example.output).toMatch(/class lookup_order → issue_refund \(every account\): \d+ runs, [5-9] accounts/);
     const runs = await server.sql.query(
       "SELECT query, skills_activated, steps FROM workflows WHERE agent_id = $1 AND query LIKE '%A100%' ORDER BY query",
       [AGENT],
     );
-    expect(runs.rows).toHaveLength(3);
+    expect(runs.rows).toHaveLength(5);
+    expect(new Set(runs.rows.map((r) => r.query)).size).toBe(5);
     for (const r of runs.rows) {
       expect(r.skills_activated).toEqual([skill.skill_id]);
       // The skill's procedure (look up, refund), not the example's default plan that also emails.

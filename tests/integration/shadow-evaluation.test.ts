@@ -1,4 +1,4 @@
-// Passive shadow evaluation through the API: opt-in, exact scope, separate counters with
+// Passive shadow evaluation through the API: opt-in, the skills the run's account may receive (agent-wide, its own), separate counters with
 // idempotent retries, exclusion of
 // source, pre-skill and cross-tenant runs, advisory readiness, and the shared post-store path
 // (single and batch ingestion) without re-execution, injection or lifecycle change. The server
@@ -103,12 +103,14 @@ describe(`passive shadow evaluation (${db})`, () => {
     expect(await jobCounts(server, "counters")).toEqual({ DONE: 5 + 4 + 4 });
   });
 
-  it("only SHADOW skills of the exact agent and user scope are candidates", async () => {
-    const { skill } = await shadowAgent(server, "scope");
-    // The same procedure for another user of this agent, and for another agent.
-    await postRuns(server, "scope", 5, { userId: "acct-1" });
+  it("SHADOW skills the run's account may receive are candidates: agent-wide ones and, per account, its own", async () => {
+    // Per-account classes (learning_scope "user"): an agent-wide skill from runs without an
+    // account, and acct-1's own from its runs.
+    const { skill } = await shadowAgent(server, "scope", { learning_scope: "user" });
+    const acct1Runs = await postRuns(server, "scope", 5, { userId: "acct-1" });
     const userReport = (await call(server.baseUrl, admin, "POST", `/api/v1/agents/scope/promotion-cycles`)).json;
     const userSkill = userReport.promoted[0];
+    expect((await getSkill(server, userSkill)).user_id).toBe("acct-1");
     const other = await shadowAgent(server, "scope-other");
     // An ACTIVE skill is never a shadow candidate.
     await putAgent(server, "scope-active", { shadow_evaluation_enabled: true });
@@ -122,26 +124,30 @@ describe(`passive shadow evaluation (${db})`, () => {
     await postRun(server, "scope-active");
     for (const agent of ["scope", "scope-other", "scope-active"]) await evaluateAll(agent);
 
-    expect((await records(server, skill.skill_id)).map((r) => r.workflow_run_id)).toEqual([noUser.id]);
-    expect((await records(server, userSkill)).map((r) => r.workflow_run_id)).toEqual([withUser.id]);
+    // The agent-wide skill observes every account's runs (acct-1's source runs of its own skill too).
+    const ids = (rs: { workflow_run_id: string }[]) => rs.map((r) => r.workflow_run_id).sort();
+    expect(ids(await records(server, skill.skill_id))).toEqual([...acct1Runs.map((r) => r.id), noUser.id, withUser.id, otherUser.id].sort());
+    // acct-1's own skill observes only acct-1's later runs, never acct-2's.
+    expect(ids(await records(server, userSkill))).toEqual([withUser.id]);
+    expect((await workflow(server, otherUser.id)).shadow_evaluations.map((e: { skill_id: string }) => e.skill_id)).toEqual([skill.skill_id]);
     expect(await records(server, other.skill.skill_id)).toEqual([]);
     expect(await records(server, activeSkill)).toEqual([]);
-    expect((await workflow(server, otherUser.id)).shadow_evaluations).toEqual([]);
     expect((await getSkill(server, activeSkill)).stats.shadow.observations).toBe(0);
   });
 
   it("source runs, runs created before the skill and other tenants' runs are never observed", async () => {
-    await putAgent(server, "exclude", { require_shadow: true, shadow_evaluation_enabled: true });
+    // Per-account classes: the skill is acct-8's own, so another account's runs are not its to observe.
+    await putAgent(server, "exclude", { require_shadow: true, shadow_evaluation_enabled: true, learning_scope: "user" });
     // Source runs stamped an hour ahead: created after the skill, so only the source rule excludes them.
     const sources = [];
-    for (let i = 0; i < 5; i++) sources.push(await post("exclude", { ...refundRun(), created_at: hourFromNow() }));
+    for (let i = 0; i < 5; i++) sources.push(await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: hourFromNow() }));
     const report = (await call(server.baseUrl, admin, "POST", `/api/v1/agents/exclude/promotion-cycles`)).json;
     const skill = await getSkill(server, report.promoted[0]);
     expect(skill.source_workflow_ids.sort()).toEqual(sources.map((s) => s.workflow_id).sort());
 
-    const before = await post("exclude", { ...refundRun(), created_at: new Date(Date.now() - 3600_000).toISOString() });
+    const before = await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: new Date(Date.now() - 3600_000).toISOString() });
     const tenant = await post("exclude", { ...refundRun({ userId: "acct-9" }), created_at: hourFromNow() });
-    const fresh = await post("exclude", { ...refundRun(), created_at: hourFromNow() });
+    const fresh = await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: hourFromNow() });
     await evaluateAll("exclude");
 
     expect((await records(server, skill.skill_id)).map((r) => r.workflow_run_id)).toEqual([fresh.id]);

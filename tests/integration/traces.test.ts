@@ -34,7 +34,8 @@ beforeAll(async () => {
       { name: "lookup_order", description: "Find an order" },
       { name: "issue_refund", description: "Refund an order" },
     ],
-    learning: { require_shadow: false, auto_activate: true },
+    // One account's runs: its own skill (per-account scope).
+    learning: { require_shadow: false, auto_activate: true, learning_scope: "user" },
   });
   expect(put.status, put.text).toBe(200);
   // Enough successful runs of one procedure for a skill, distilled by a promotion cycle.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEARNING_CONFIG, learningConfigSchema } from "@/lib/learning/agents/config";
+import { DEFAULT_LEARNING_CONFIG, distinctUsersThreshold, learningConfigSchema, runUserScope, skillScopesFor } from "@/lib/learning/agents/config";
 import { agentPutBody } from "@/lib/api/v1/schemas";
 
 describe("learning configuration (learningConfigSchema)", () => {
@@ -9,6 +9,9 @@ describe("learning configuration (learningConfigSchema)", () => {
       min_executions: 5,
       min_success_rate: 0.8,
       min_distinct_queries: 2,
+      // New agents pool their accounts' runs, gated on three distinct accounts.
+      learning_scope: "agent",
+      min_distinct_users: 3,
       max_days_since_last_seen: 30,
       // Review first: nothing goes ACTIVE without an admin unless the agent opts out.
       require_shadow: true,
@@ -86,9 +89,32 @@ describe("learning configuration (learningConfigSchema)", () => {
     expect(learningConfigSchema.parse({ ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 2 })).toMatchObject({ ledger_baseline_revision: "skill-v1", ledger_qualification_trials: 2 });
   });
 
+  it("checks the learning scope and the distinct-accounts threshold", () => {
+    expect(learningConfigSchema.parse({ learning_scope: "user", min_distinct_users: 1 })).toMatchObject({ learning_scope: "user", min_distinct_users: 1 });
+    expect(learningConfigSchema.safeParse({ learning_scope: "tenant" }).error!.issues[0].message).toBe("learning_scope must be agent or user");
+    expect(learningConfigSchema.safeParse({ min_distinct_users: 0 }).success).toBe(false);
+    expect(learningConfigSchema.safeParse({ min_distinct_users: 2.5 }).success).toBe(false);
+  });
+
+  it("scopes runs and skills by the learning scope", () => {
+    const agent = { ...DEFAULT_LEARNING_CONFIG, learning_scope: "agent" as const };
+    const user = { ...DEFAULT_LEARNING_CONFIG, learning_scope: "user" as const };
+    // Runs: one agent-wide class per procedure, or the account's own.
+    expect([runUserScope(agent, "acct-1"), runUserScope(agent, null)]).toEqual(["", ""]);
+    expect([runUserScope(user, "acct-1"), runUserScope(user, undefined)]).toEqual(["acct-1", ""]);
+    // Skills: the agent-wide ones always, the account's own under "user" only.
+    expect([skillScopesFor(agent, "acct-1"), skillScopesFor(agent, null)]).toEqual([[""], [""]]);
+    expect([skillScopesFor(user, "acct-1"), skillScopesFor(user, null)]).toEqual([["", "acct-1"], [""]]);
+    expect([distinctUsersThreshold(agent), distinctUsersThreshold({ ...user, min_distinct_users: 7 })]).toEqual([3, 0]);
+  });
+
   it("is what the agent PUT body validates", () => {
     expect(agentPutBody.safeParse({ name: "a", learning: { nope: 1 } }).success).toBe(false);
-    expect(agentPutBody.parse({ name: "a" }).learning).toEqual(DEFAULT_LEARNING_CONFIG);
+    // learning_scope may be left out of a declaration: a new agent pools, an existing one keeps its scope.
+    const { learning_scope: _scope, ...rest } = DEFAULT_LEARNING_CONFIG;
+    expect(agentPutBody.parse({ name: "a" }).learning).toEqual(rest);
+    expect(agentPutBody.parse({ name: "a", learning: { learning_scope: "user" } }).learning.learning_scope).toBe("user");
+    expect(agentPutBody.safeParse({ name: "a", learning: { learning_scope: "everyone" } }).success).toBe(false);
     expect(agentPutBody.safeParse({ name: "a", tools: [{ name: "x" }, { name: "x" }] }).success).toBe(false);
   });
 });

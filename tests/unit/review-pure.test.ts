@@ -1,7 +1,7 @@
 // Pure parts of the review pages: every learning setting is on the settings page exactly
 // once and the SKILL.md version diff (the class status rule is SQL: class-gates.test.ts).
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
+import { DEFAULT_LEARNING_CONFIG, LEARNING_SCOPES } from "@/lib/learning/agents/config";
 import { AUTHORITY_KEYS, CONFIG_GROUPS } from "@/lib/learning/review/config-fields";
 import { sideBySideDiff } from "@/lib/learning/review/diff";
 
@@ -13,6 +13,13 @@ describe("settings fields", () => {
     const labels = CONFIG_GROUPS.flatMap((g) => g.fields.map((f) => f.label));
     expect(labels.length).toBe(new Set(labels).size);
     expect(CONFIG_GROUPS.map((g) => g.id)).toEqual(["ingestion", "gates", "distillation", "shadow", "injection", "monitoring", "ledger", "retention"]);
+  });
+
+  it("offer the schema's values for a choice, and only choices have options", () => {
+    const fields = CONFIG_GROUPS.flatMap((g) => g.fields);
+    const choices = fields.filter((f) => f.kind === "choice");
+    expect(choices.map((f) => [f.key, f.options?.map((o) => o.value)])).toEqual([["learning_scope", [...LEARNING_SCOPES]]]);
+    expect(fields.filter((f) => f.kind !== "choice" && f.options)).toEqual([]);
   });
 });
 

@@ -3,7 +3,10 @@
 // are deleted, and the private fields of its runs removed (lib/learning/monitor/run-privacy.ts) with the
 // runs marked forgotten. Class statistics and skills stay exact: runs keep their identity,
 // outcome, time and trajectory hash; the classes' distinct queries and the account's skills'
-// sample queries become digests or go, their counts unchanged. The forget watermark is raised in
+// sample queries become digests or go, their counts unchanged. Runs are found by their account
+// (user_id), whatever the agent's learning scope: under "agent" they sit in agent-wide classes
+// (user scope ""), whose queries from this account's runs become digests and whose skills lose
+// the sample queries these runs gave them, the other accounts' staying. The forget watermark is raised in
 // the same transaction, so a reflection in flight writes nothing afterwards, and a persona made
 // later starts from a new random identity at version 1 (versions restart, so the identity
 // changes: one identity and version never name two different personas). The audit row names
@@ -26,14 +29,17 @@ export type ForgetAccountReport = {
   persona_versions_deleted: number;
   proposals_deleted: number;
   reviews_deleted: number;
-  /** The account's own skills (distilled only from its runs) kept with their sample queries removed now. */
+  /**
+   * Skills kept with the sample queries of its runs removed now: the account's own (distilled
+   * only from its runs), and agent-wide ones that held some of its queries.
+   */
   skills_cleared: number;
 };
 
 /** Seen in runs, conversations, a persona or an earlier forget. */
 async function known(tx: Tx, userId: string): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ known: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM agents a JOIN workflows w ON w.agent_id = a.id AND w.user_scope = ${userId})
+    SELECT EXISTS (SELECT 1 FROM agents a JOIN workflows w ON w.agent_id = a.id AND w.user_id = ${userId})
       OR EXISTS (SELECT 1 FROM conversation_messages WHERE user_id = ${userId})
       OR EXISTS (SELECT 1 FROM account_personas WHERE user_id = ${userId})
       OR EXISTS (SELECT 1 FROM account_forgets WHERE user_id = ${userId}) AS known`;
@@ -54,12 +60,12 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
     const at = new Date();
     await raiseForgetMark(tx, userId, at);
 
+    // Before the runs lose their text: the agent-wide skills' sample queries that came from them.
+    const pooledSkills = await clearPooledSkillQueries(tx, userId);
+    await digestClassQueries(tx, userId);
     const runs = await tx.$executeRaw`
       UPDATE workflows w SET ${stripRunSql(Prisma.sql`forgotten_at = ${at}`)}
-      FROM agents a WHERE w.agent_id = a.id AND w.user_scope = ${userId} AND w.forgotten_at IS NULL`;
-    await tx.$executeRaw`
-      UPDATE trajectory_class_queries q SET normalized_query = ${queryDigestSql(Prisma.sql`q.normalized_query`)}
-      FROM agents a WHERE q.agent_id = a.id AND q.user_scope = ${userId} AND q.normalized_query NOT LIKE 'removed:%'`;
+      FROM agents a WHERE w.agent_id = a.id AND w.user_id = ${userId} AND w.forgotten_at IS NULL`;
     const skills = await tx.$executeRaw`
       UPDATE skills s SET queries = '{}', query_embeddings = '[]'::jsonb
       FROM agents a WHERE s.agent_id = a.id AND s.user_scope = ${userId}
@@ -79,9 +85,72 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
       persona_versions_deleted: versions.count + persona.count,
       proposals_deleted: proposals.count,
       reviews_deleted: reviews.count,
-      skills_cleared: skills,
+      skills_cleared: skills + pooledSkills,
     };
     await recordAudit(tx, by, { type: "account.forgotten", target: { type: "account", id: pseudonym }, data: { ...report, reason } });
     return report;
   });
+}
+
+/** The account's runs in classes, by class, with their query digests (a forgotten or expired run holds the digest already). */
+const accountClassQueries = (userId: string) => Prisma.sql`
+  SELECT DISTINCT w.agent_id, w.user_scope, w.canonical_hash, ${queryDigestSql(Prisma.sql`w.normalized_query`)} AS digest
+  FROM agents a JOIN workflows w ON w.agent_id = a.id AND w.user_id = ${userId}
+  WHERE w.canonical_hash IS NOT NULL AND w.normalized_query <> ''`;
+
+/**
+ * The classes' distinct queries that came from the account's runs become digests. A class that
+ * already holds the digest (the same query forgotten before, then sent again) keeps that one row:
+ * the raw one goes and the class's distinct_queries counts the query once.
+ */
+async function digestClassQueries(tx: Tx, userId: string) {
+  const digest = queryDigestSql(Prisma.sql`q.normalized_query`);
+  const mine = Prisma.sql`
+    SELECT q.agent_id, q.user_scope, q.canonical_hash, q.normalized_query, m.digest
+    FROM trajectory_class_queries q
+    JOIN (${accountClassQueries(userId)}) m ON (q.agent_id, q.user_scope, q.canonical_hash) = (m.agent_id, m.user_scope, m.canonical_hash)
+    WHERE q.normalized_query NOT LIKE 'removed:%' AND ${digest} = m.digest`;
+  await tx.$executeRaw`
+    WITH twice AS (
+      DELETE FROM trajectory_class_queries q USING (${mine}) t
+      WHERE (q.agent_id, q.user_scope, q.canonical_hash, q.normalized_query) = (t.agent_id, t.user_scope, t.canonical_hash, t.normalized_query)
+        AND EXISTS (SELECT 1 FROM trajectory_class_queries d
+                    WHERE (d.agent_id, d.user_scope, d.canonical_hash, d.normalized_query) = (t.agent_id, t.user_scope, t.canonical_hash, t.digest))
+      RETURNING q.agent_id, q.user_scope, q.canonical_hash
+    )
+    UPDATE trajectory_classes c SET distinct_queries = c.distinct_queries - n.n
+    FROM (SELECT agent_id, user_scope, canonical_hash, count(*)::int AS n FROM twice GROUP BY 1, 2, 3) n
+    WHERE (c.agent_id, c.user_scope, c.canonical_hash) = (n.agent_id, n.user_scope, n.canonical_hash)`;
+  await tx.$executeRaw`
+    UPDATE trajectory_class_queries q SET normalized_query = t.digest FROM (${mine}) t
+    WHERE (q.agent_id, q.user_scope, q.canonical_hash, q.normalized_query) = (t.agent_id, t.user_scope, t.canonical_hash, t.normalized_query)`;
+}
+
+/**
+ * Agent-wide skills (user scope "") keep the sample queries other accounts gave them; those equal
+ * to one of this account's queries (trimmed, any case, as the cycle picked them) go, with their
+ * vectors. The number of skills changed.
+ */
+const TRIMMED = " \t\n\r\f\v";
+
+async function clearPooledSkillQueries(tx: Tx, userId: string): Promise<number> {
+  return tx.$executeRaw`
+    WITH mine AS (
+      SELECT DISTINCT w.agent_id, lower(btrim(w.query, ${TRIMMED})) AS q
+      FROM agents a JOIN workflows w ON w.agent_id = a.id AND w.user_id = ${userId}
+      WHERE w.query <> ''
+    ),
+    kept AS (
+      SELECT s.id,
+        COALESCE(array_agg(x.q ORDER BY x.i) FILTER (WHERE m.q IS NULL), '{}') AS queries,
+        COALESCE(jsonb_agg(s.query_embeddings -> (x.i::int - 1) ORDER BY x.i)
+          FILTER (WHERE m.q IS NULL AND s.query_embeddings -> (x.i::int - 1) IS NOT NULL), '[]'::jsonb) AS embeddings
+      FROM skills s
+      CROSS JOIN LATERAL unnest(s.queries) WITH ORDINALITY AS x(q, i)
+      LEFT JOIN mine m ON m.agent_id = s.agent_id AND m.q = lower(btrim(x.q, ${TRIMMED}))
+      WHERE s.user_scope = '' AND s.agent_id IN (SELECT agent_id FROM mine)
+      GROUP BY s.id
+      HAVING bool_or(m.q IS NOT NULL)
+    )
+    UPDATE skills s SET queries = kept.queries, query_embeddings = kept.embeddings FROM kept WHERE s.id = kept.id`;
 }

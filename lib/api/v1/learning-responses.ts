@@ -108,7 +108,11 @@ export const skillResponse = z.object({
 
 export const skillListResponse = z.object({ skills: z.array(skillResponse) });
 
-const classRef = { canonical_hash: z.string(), user_id: z.string().nullable() };
+const classRef = {
+  canonical_hash: z.string(),
+  user_id: z.string().nullable(),
+  distinct_users: count.optional().describe("distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed)"),
+};
 
 export const promotionReportResponse = z.object({
   id: z.string(),
@@ -122,6 +126,7 @@ export const promotionReportResponse = z.object({
   deferred: z.array(z.string()),
   review_flags: z.array(z.string()),
   candidates_considered: count,
+  learning_scope: z.enum(["agent", "user"]).optional().describe("the agent's learning scope during the cycle (absent from reports stored before it existed)"),
   considered_since: time,
   started_at: z.string(),
   finished_at: z.string(),

@@ -20,6 +20,7 @@ export function deletionSteps(agentId: string, includeLedger: boolean): Deletion
     { table: "workflows", where: agent },
     { table: "trajectory_class_queries", where: agent },
     { table: "trajectory_class_days", where: agent },
+    { table: "trajectory_class_users", where: agent },
     { table: "trajectory_classes", where: agent },
     { table: "experiment_runs", where: experiment },
     { table: "experiment_cases", where: experiment },

@@ -1,7 +1,9 @@
 // Rehashes stored runs that have no trajectory identity yet or one from an older rule version,
-// and rebuilds the class statistics of every class that lost or gained runs.
+// and rebuilds the class statistics of every class that lost or gained runs. The same rebuild
+// regroups an agent's runs when its learning scope changes (applyLearningScope).
 import type { Db, Tx } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
+import type { LearningScope } from "../agents/config";
 import { CANONICAL_VERSION, canonicalIdentity, type StepLike } from "./canonical";
 
 export type BackfillReport = { examined: number; rehashed: number; hashChanged: number; classesRebuilt: number };
@@ -15,6 +17,7 @@ const rebuildSql = (keysJson: string) => {
   return [
     Prisma.sql`DELETE FROM trajectory_class_queries t USING (${keys}) k WHERE (t.agent_id, t.user_scope, t.canonical_hash) = (k.agent_id, k.user_scope, k.canonical_hash)`,
     Prisma.sql`DELETE FROM trajectory_class_days t USING (${keys}) k WHERE (t.agent_id, t.user_scope, t.canonical_hash) = (k.agent_id, k.user_scope, k.canonical_hash)`,
+    Prisma.sql`DELETE FROM trajectory_class_users t USING (${keys}) k WHERE (t.agent_id, t.user_scope, t.canonical_hash) = (k.agent_id, k.user_scope, k.canonical_hash)`,
     Prisma.sql`DELETE FROM trajectory_classes t USING (${keys}) k WHERE (t.agent_id, t.user_scope, t.canonical_hash) = (k.agent_id, k.user_scope, k.canonical_hash)`,
     Prisma.sql`INSERT INTO trajectory_class_queries (agent_id, user_scope, canonical_hash, normalized_query, first_seen)
      SELECT w.agent_id, w.user_scope, w.canonical_hash, w.normalized_query, min(w.created_at)
@@ -24,16 +27,21 @@ const rebuildSql = (keysJson: string) => {
      SELECT w.agent_id, w.user_scope, w.canonical_hash, (w.created_at AT TIME ZONE 'UTC')::date, count(*)::int,
        (count(*) FILTER (WHERE w.outcome = 'SUCCESS'))::int
      FROM workflows w JOIN (${keys}) k USING (agent_id, user_scope, canonical_hash) GROUP BY 1, 2, 3, 4`,
+    Prisma.sql`INSERT INTO trajectory_class_users (agent_id, user_scope, canonical_hash, user_id, first_seen)
+     SELECT w.agent_id, w.user_scope, w.canonical_hash, w.user_id, min(w.created_at)
+     FROM workflows w JOIN (${keys}) k USING (agent_id, user_scope, canonical_hash)
+     WHERE w.outcome = 'SUCCESS' AND w.user_id IS NOT NULL GROUP BY 1, 2, 3, 4`,
     Prisma.sql`INSERT INTO trajectory_classes (agent_id, user_scope, canonical_hash, signature, tools, executions, successes,
-       distinct_queries, first_seen, last_seen)
+       distinct_queries, distinct_users, first_seen, last_seen)
      SELECT g.agent_id, g.user_scope, g.canonical_hash, g.signature,
        ARRAY(SELECT u.unit ->> 'tool' FROM jsonb_array_elements(g.signature) WITH ORDINALITY AS u(unit, n) ORDER BY u.n),
-       g.executions, g.successes, g.distinct_queries, g.first_seen, g.last_seen
+       g.executions, g.successes, g.distinct_queries, g.distinct_users, g.first_seen, g.last_seen
      FROM (
        SELECT w.agent_id, w.user_scope, w.canonical_hash,
          (array_agg(w.canonical_signature ORDER BY w.created_at))[1] AS signature,
          count(*)::int AS executions, (count(*) FILTER (WHERE w.outcome = 'SUCCESS'))::int AS successes,
          (count(DISTINCT w.normalized_query) FILTER (WHERE w.normalized_query <> ''))::int AS distinct_queries,
+         (count(DISTINCT w.user_id) FILTER (WHERE w.outcome = 'SUCCESS'))::int AS distinct_users,
          min(w.created_at) AS first_seen, max(w.created_at) AS last_seen
        FROM workflows w JOIN (${keys}) k USING (agent_id, user_scope, canonical_hash) GROUP BY 1, 2, 3
      ) g`,
@@ -77,7 +85,7 @@ export async function backfillHashes(
         // Ingestion upserts class rows in the same statement that inserts runs: holding this lock
         // until commit makes a concurrent ingestion either finish before the rebuild reads the
         // runs or add its runs on top of the rebuilt rows afterwards.
-        await tx.$executeRaw`LOCK TABLE trajectory_classes IN SHARE ROW EXCLUSIVE MODE`;
+        await lockClassStatistics(tx);
         const changes = updates.map(({ row, identity }) => ({
           id: row.id,
           signature: identity.signature,
@@ -98,8 +106,42 @@ export async function backfillHashes(
   return report;
 }
 
+/**
+ * Holds off ingestion's class upserts until the caller's transaction ends (ingestion takes this
+ * table's row-exclusive lock before any row lock, so waiting here never deadlocks with it).
+ */
+export async function lockClassStatistics(tx: Tx) {
+  await tx.$executeRaw`LOCK TABLE trajectory_classes IN SHARE ROW EXCLUSIVE MODE`;
+}
+
 /** Rebuilds the statistics of the [agent_id, user_scope, canonical_hash] classes from their runs. */
 export async function rebuildClasses(tx: Tx, keys: [string, string, string][]) {
   if (keys.length === 0) return;
   for (const sql of rebuildSql(JSON.stringify(keys))) await tx.$executeRaw(sql);
+}
+
+export type RescopeReport = { runs_rescoped: number; classes_rebuilt: number };
+
+/**
+ * Regroups an agent's runs under `scope` (the user scope runUserScope gives each run: "" for
+ * all of them, or each run's account) and rebuilds every class its runs left or joined, in the
+ * caller's transaction, which also stores the new scope. The table lock is the hash backfill's:
+ * a concurrent ingestion either commits before the runs are read (and is regrouped with them) or
+ * waits, then finds the agent's configuration changed and stores its runs under the new scope.
+ * Taken before the caller writes the agent row, so it cannot deadlock with ingestion (which
+ * locks the table first and may write that row). Skills keep their scope.
+ */
+export async function applyLearningScope(tx: Tx, agentId: string, scope: LearningScope): Promise<RescopeReport> {
+  await lockClassStatistics(tx);
+  const target = scope === "user" ? Prisma.sql`COALESCE(user_id, '')` : Prisma.sql`''`;
+  const before = await tx.$queryRaw<{ user_scope: string; canonical_hash: string }[]>`
+    SELECT user_scope, canonical_hash FROM trajectory_classes WHERE agent_id = ${agentId}`;
+  const runs = await tx.$executeRaw`UPDATE workflows SET user_scope = ${target} WHERE agent_id = ${agentId} AND user_scope <> ${target}`;
+  if (runs === 0) return { runs_rescoped: 0, classes_rebuilt: 0 };
+  const after = await tx.$queryRaw<{ user_scope: string; canonical_hash: string }[]>`
+    SELECT DISTINCT user_scope, canonical_hash FROM workflows WHERE agent_id = ${agentId} AND canonical_hash IS NOT NULL`;
+  const keys = new Map<string, [string, string, string]>();
+  for (const r of [...before, ...after]) keys.set(JSON.stringify([r.user_scope, r.canonical_hash]), [agentId, r.user_scope, r.canonical_hash]);
+  await rebuildClasses(tx, [...keys.values()]);
+  return { runs_rescoped: runs, classes_rebuilt: keys.size };
 }

@@ -4,7 +4,7 @@
 // when nothing was new). Data-modifying CTEs all see the same snapshot, and the statistics are
 // computed from `ins`, i.e. only from the rows this statement really inserted: a duplicate or a
 // row lost to a concurrent insert of the same workflow_id never counts twice.
-// One statement does all the write-time bookkeeping (class statistics, distinct queries, daily
+// One statement does all the write-time bookkeeping (class statistics, distinct queries and accounts, daily
 // counts, stamping runs whose class an ACTIVE skill covers, the run counters and the shadow
 // evaluation outbox), so a plain run commits in one round trip. It writes the agents row at most
 // once (shadow_dropped); the promotion cadence, which writes that row too, is cadenceSql, a
@@ -123,6 +123,20 @@ new_queries AS (
 query_counts AS (
   SELECT user_scope, canonical_hash, count(*)::int AS n FROM new_queries GROUP BY user_scope, canonical_hash
 ),
+-- The accounts of successful runs, one row per class and account: distinct_users grows by the
+-- rows really inserted (the pooled scope's distinct-accounts gate reads it).
+new_users AS (
+  INSERT INTO trajectory_class_users (agent_id, user_scope, canonical_hash, user_id, first_seen)
+  SELECT ${p.agentId}::text, user_scope, canonical_hash, user_id, min(created_at)
+  FROM classed WHERE outcome = 'SUCCESS' AND user_id IS NOT NULL
+  GROUP BY user_scope, canonical_hash, user_id
+  ORDER BY user_scope, canonical_hash, user_id
+  ON CONFLICT DO NOTHING
+  RETURNING user_scope, canonical_hash
+),
+user_counts AS (
+  SELECT user_scope, canonical_hash, count(*)::int AS n FROM new_users GROUP BY user_scope, canonical_hash
+),
 class_rows AS (
   SELECT DISTINCT ON (user_scope, canonical_hash) user_scope, canonical_hash, canonical_signature, tools
   FROM classed ORDER BY user_scope, canonical_hash, created_at
@@ -135,17 +149,19 @@ class_stats AS (
 ),
 upsert_classes AS (
   INSERT INTO trajectory_classes AS c (agent_id, user_scope, canonical_hash, signature, tools, executions,
-    successes, distinct_queries, first_seen, last_seen)
+    successes, distinct_queries, distinct_users, first_seen, last_seen)
   SELECT ${p.agentId}::text, s.user_scope, s.canonical_hash, r.canonical_signature, r.tools, s.executions, s.successes,
-    COALESCE(q.n, 0), s.first_seen, s.last_seen
+    COALESCE(q.n, 0), COALESCE(u.n, 0), s.first_seen, s.last_seen
   FROM class_stats s
   JOIN class_rows r USING (user_scope, canonical_hash)
   LEFT JOIN query_counts q USING (user_scope, canonical_hash)
+  LEFT JOIN user_counts u USING (user_scope, canonical_hash)
   ORDER BY s.user_scope, s.canonical_hash
   ON CONFLICT (agent_id, user_scope, canonical_hash) DO UPDATE SET
     executions = c.executions + EXCLUDED.executions,
     successes = c.successes + EXCLUDED.successes,
     distinct_queries = c.distinct_queries + EXCLUDED.distinct_queries,
+    distinct_users = c.distinct_users + EXCLUDED.distinct_users,
     first_seen = LEAST(c.first_seen, EXCLUDED.first_seen),
     last_seen = GREATEST(c.last_seen, EXCLUDED.last_seen)
   RETURNING 1

@@ -36,7 +36,7 @@ import { canonicalIdentity, normalizeQuery, type CanonicalIdentity } from "./can
 import { decideOutcome, type OutcomeDecision, type OutcomeSource } from "./outcome";
 import { defaultEmbedder, embedArrayLiterals, type Embedder } from "../inject/embedder";
 import { afterRunsStored, type StoredRun } from "../monitor/monitor";
-import { resolveLearningConfig, type LearningConfig } from "../agents/config";
+import { resolveLearningConfig, runUserScope, type LearningConfig } from "../agents/config";
 import { newId } from "../../db/row-ids";
 import { cadenceSql, insertRunsSql, readStoredSql } from "./ingest-sql";
 import { shadowEligible } from "../shadow/enqueue";
@@ -55,6 +55,7 @@ type Prepared = {
   bodyHash: string;
   identity: CanonicalIdentity;
   decision: OutcomeDecision;
+  /** The class's user scope under the agent's learning scope (runUserScope). */
   userScope: string;
   normalizedQuery: string;
   createdAt: Date;
@@ -147,7 +148,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
   let agent = knownAgents(db).get(agentId) ?? (await readAgent(db, agentId));
   if (items.length === 0) return [];
   const now = opts.now ?? new Date();
-  const prepared = items.map(({ index, input }) => prepare(index, input, agent.outcomeRule, now));
+  const prepared = items.map(({ index, input }) => prepare(index, input, agent, now));
 
   // The first occurrence of a workflow_id is the one inserted; later ones are judged against it.
   const firstOf = new Map<string, Prepared>();
@@ -194,7 +195,10 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
     if (attempt > 1) {
       if (attempt > 3) throw new Error("the agent's settings kept changing during ingestion");
       agent = await readAgent(db, agentId);
-      for (const p of prepared) p.decision = decideOutcome(p.input, agent.outcomeRule, p.identity);
+      for (const p of prepared) {
+        p.decision = decideOutcome(p.input, agent.outcomeRule, p.identity);
+        p.userScope = runUserScope(agent.config, p.input.user_id);
+      }
     }
     current = needsMonitor(toInsert)
       ? await db.$transaction((tx) => write(tx, true), { maxWait: 15_000, timeout: 60_000 })
@@ -226,7 +230,7 @@ function writtenRow(p: Prepared, promotedSkillId: string | null): StoredRow {
   };
 }
 
-function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now: Date): Prepared {
+function prepare(index: number, input: WorkflowInput, agent: AgentSettings, now: Date): Prepared {
   const identity = canonicalIdentity(input.steps);
   const stepsJson = JSON.stringify(input.steps);
   return {
@@ -237,8 +241,9 @@ function prepare(index: number, input: WorkflowInput, outcomeRule: unknown, now:
     stepsJson,
     bodyHash: bodyHash(input, stepsJson),
     identity,
-    decision: decideOutcome(input, outcomeRule, identity),
-    userScope: input.user_id ?? "",
+    decision: decideOutcome(input, agent.outcomeRule, identity),
+    // The learning scope decides the class: the account's own ("user") or the agent-wide one.
+    userScope: runUserScope(agent.config, input.user_id),
     normalizedQuery: normalizeQuery(input.query),
     createdAt: input.created_at ? new Date(input.created_at) : now,
   };

@@ -2,7 +2,7 @@
 // and context assembly. The agent API validates and documents with them; scripts
 // and the worker use the same rules.
 import { z } from "zod";
-import { learningConfigSchema } from "../agents/config";
+import { declaredLearningSchema } from "../agents/config";
 import { PROVIDERS } from "../inject/provider-roles";
 import { outcomeRuleSchema } from "./outcome";
 import { pathId } from "../../path-id";
@@ -29,7 +29,7 @@ export const agentPutBody = z.object({
     .max(500)
     .default([])
     .refine((tools) => new Set(tools.map((t) => t.name)).size === tools.length, "tool names must be unique"),
-  learning: learningConfigSchema.default(learningConfigSchema.parse({})),
+  learning: declaredLearningSchema.default(declaredLearningSchema.parse({})),
   outcome_rule: outcomeRuleSchema.nullable().default(null),
 });
 export type AgentPutBody = z.output<typeof agentPutBody>;
@@ -175,7 +175,8 @@ export type WorkflowDetail = z.infer<typeof workflowDetail>;
 // ---------------------------------------------------------------- classes
 
 export const gateSchema = z.object({
-  name: z.enum(["coverage", "executions", "success_rate", "distinct_queries", "recency"]),
+  // The gates of lib/learning/classes/gates.ts (GATE_NAMES), in their order.
+  name: z.enum(["coverage", "executions", "success_rate", "distinct_queries", "distinct_users", "recency"]),
   passed: z.boolean(),
   detail: z.string(),
   reason: z.string().optional().describe("failed gates only: the engine's report text"),
@@ -183,12 +184,16 @@ export const gateSchema = z.object({
 
 export const classSummary = z.object({
   canonical_hash: z.string(),
-  user_id: z.string().nullable(),
+  user_id: z.string().nullable().describe("the account whose runs form the class under learning_scope \"user\"; null for an agent-wide class"),
   tools: z.array(z.string()),
   executions: z.number().int(),
   successes: z.number().int(),
   success_rate: z.number(),
   distinct_queries: z.number().int(),
+  distinct_users: z
+    .number()
+    .int()
+    .describe("distinct accounts (user_id) among the class's successful runs; under learning_scope \"agent\" the distinct_users gate needs min_distinct_users of them when there are any"),
   first_seen: isoDateTime,
   last_seen: isoDateTime,
   eligible: z.boolean(),

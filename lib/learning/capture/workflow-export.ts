@@ -34,8 +34,8 @@ export async function exportWorkflows(db: Db, agentId: string, filter: WorkflowE
     Prisma.sql`agent_id = ${agentId}`,
     ...(filter.from ? [Prisma.sql`created_at >= ${new Date(filter.from)}`] : []),
     ...(filter.to ? [Prisma.sql`created_at < ${new Date(filter.to)}`] : []),
-    // user_scope is the indexed spelling of user_id ("" for none).
-    ...(filter.user_id !== undefined ? [Prisma.sql`user_scope = ${filter.user_id}`] : []),
+    // By account: user_id (user_scope is "" for every run under learning_scope "agent").
+    ...(filter.user_id !== undefined ? [filter.user_id === "" ? Prisma.sql`user_id IS NULL` : Prisma.sql`user_id = ${filter.user_id}`] : []),
     ...(filter.canonical_hash !== undefined ? [Prisma.sql`canonical_hash = ${filter.canonical_hash}`] : []),
     ...(filter.outcome ? [Prisma.sql`outcome = ${filter.outcome === "success" ? "SUCCESS" : "FAILURE"}::"Outcome"`] : []),
   ];

@@ -69,7 +69,8 @@ export async function searchWorkflows(db: Db, agentId: string, input: SearchInpu
   const candidates = await db.workflowRun.findMany({
     where: {
       agentId,
-      ...(input.userId !== undefined ? { userScope: input.userId } : {}),
+      // By account (user_id): under learning_scope "agent" every run's user scope is "".
+      ...(input.userId !== undefined ? { userId: input.userId === "" ? null : input.userId } : {}),
       ...(input.excludePromoted ? { promotedSkillId: null } : {}),
       embedderId: { in: usable },
     },

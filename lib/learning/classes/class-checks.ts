@@ -13,7 +13,7 @@
 // same report as evaluating every class. tests/integration/class-checks.test.ts compares both.
 import { isDeepStrictEqual } from "node:util";
 import type { Db } from "../../db/prisma";
-import type { LearningConfig } from "../agents/config";
+import { distinctUsersThreshold, type LearningConfig } from "../agents/config";
 import { classStatsRowOf, GATE_THRESHOLDS, type ClassEvaluation, type ClassSqlRow, type ClassStatsRow } from "./class-gates";
 
 /** The thresholds a mark was judged under: the configuration keys the gates read. */
@@ -55,10 +55,11 @@ export async function classesToCheck(
       UNION
       SELECT user_scope, source_canonical_hash FROM skills WHERE agent_id = ${agentId} AND status IN ('DEMOTED', 'DEPRECATED')
     )
-    SELECT c.agent_id, c.user_scope, c.canonical_hash, c.tools, c.executions, c.successes, c.distinct_queries, c.first_seen, c.last_seen,
+    SELECT c.agent_id, c.user_scope, c.canonical_hash, c.tools, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.first_seen, c.last_seen,
       COALESCE(k.live, false) OR (k.live IS NULL AND c.last_seen <= ${consideredSince}
-        AND class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.last_seen, ${config.min_executions}::int,
-          ${config.min_success_rate}::float8, ${config.min_distinct_queries}::int, ${config.max_days_since_last_seen}::int, ${now}::timestamptz) <> 0) AS settled
+        AND class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.last_seen, ${config.min_executions}::int,
+          ${config.min_success_rate}::float8, ${config.min_distinct_queries}::int, ${distinctUsersThreshold(config)}::int,
+          ${config.max_days_since_last_seen}::int, ${now}::timestamptz) <> 0) AS settled
     FROM due
     JOIN trajectory_classes c ON c.agent_id = ${agentId} AND c.user_scope = due.user_scope AND c.canonical_hash = due.canonical_hash
     LEFT JOIN LATERAL (

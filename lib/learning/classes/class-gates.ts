@@ -7,7 +7,7 @@
 // That statement runs on the plain pg pool (figures at gateRows); the classes API computes the
 // same gate rows inside its page statement (gateStatsSql).
 import { pgPool, type Db, type Tx } from "../../db/prisma";
-import type { LearningConfig } from "../agents/config";
+import { distinctUsersThreshold, type LearningConfig } from "../agents/config";
 import { evaluateGates, rankScore, type GateResult, type GateStats, type GateVerdict } from "./gates";
 import { LIVE_SKILL_STATUSES } from "../skills/lifecycle";
 
@@ -19,6 +19,7 @@ export type ClassStatsRow = {
   executions: number;
   successes: number;
   distinctQueries: number;
+  distinctUsers: number;
   firstSeen: Date;
   lastSeen: Date;
 };
@@ -32,6 +33,7 @@ export type ClassSqlRow = {
   executions: number;
   successes: number;
   distinct_queries: number;
+  distinct_users: number;
   first_seen: Date;
   last_seen: Date;
 };
@@ -45,6 +47,7 @@ export function classStatsRowOf(r: ClassSqlRow): ClassStatsRow {
     executions: r.executions,
     successes: r.successes,
     distinctQueries: r.distinct_queries,
+    distinctUsers: r.distinct_users,
     firstSeen: r.first_seen,
     lastSeen: r.last_seen,
   };
@@ -91,7 +94,24 @@ export const GATE_THRESHOLDS = [
   ["min_success_rate", "float8"],
   ["min_distinct_queries", "int"],
   ["max_days_since_last_seen", "int"],
+  ["learning_scope", "text"],
+  ["min_distinct_users", "int"],
 ] as const;
+
+/**
+ * class_gate_failures' threshold arguments after the statistics, in its order, from SQL
+ * expressions of the keys above: min_executions, min_success_rate, min_distinct_queries, the
+ * distinct-accounts threshold (distinctUsersThreshold: 0 under the per-account scope),
+ * max_days_since_last_seen.
+ */
+export const gateThresholdArgs = (key: (name: (typeof GATE_THRESHOLDS)[number][0]) => string) =>
+  [
+    key("min_executions"),
+    key("min_success_rate"),
+    key("min_distinct_queries"),
+    `CASE WHEN ${key("learning_scope")} = 'agent' THEN ${key("min_distinct_users")} ELSE 0 END`,
+    key("max_days_since_last_seen"),
+  ].join(", ");
 
 const LIVE = new Set<string>(LIVE_SKILL_STATUSES);
 const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
@@ -99,7 +119,7 @@ const keyOf = (scope: string, hash: string) => `${scope}\u0000${hash}`;
 /** A skill of a class as the class queries select it (snake case). */
 export type ClassSkillRow = { id: string; user_scope: string; source_canonical_hash: string; status: SkillRef["status"]; version: number; demoted_at: Date | null; demotion_reason: string | null };
 /** What the gates counted for one class, and which of them failed (class_gate_failures). */
-export type GateRow = { executions: number; successes: number; distinct_queries: number; first_seen: Date | null; last_seen: Date | null; failures: number };
+export type GateRow = { executions: number; successes: number; distinct_queries: number; distinct_users: number; first_seen: Date | null; last_seen: Date | null; failures: number };
 
 async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow[]): Promise<Map<string, ClassSkillRow[]>> {
   const scopes = rows.map((r) => r.userScope);
@@ -124,11 +144,11 @@ async function skillsOfClasses(db: Db | Tx, agentId: string, rows: ClassStatsRow
  * engine's statement below and the classes API page (lib/learning/classes/trajectory-classes.ts) both use it.
  */
 export const gateStatsSql = (c: string, since: string, agentId: string) => `
-  SELECT ${c}.executions, ${c}.successes, ${c}.distinct_queries, ${c}.first_seen, ${c}.last_seen
+  SELECT ${c}.executions, ${c}.successes, ${c}.distinct_queries, ${c}.distinct_users, ${c}.first_seen, ${c}.last_seen
   WHERE ${since} IS NULL
   UNION ALL
   SELECT count(*)::int, (count(*) FILTER (WHERE w.outcome = 'SUCCESS'))::int, count(DISTINCT NULLIF(w.normalized_query, ''))::int,
-    min(w.created_at), max(w.created_at)
+    (count(DISTINCT w.user_id) FILTER (WHERE w.outcome = 'SUCCESS'))::int, min(w.created_at), max(w.created_at)
   FROM workflows w
   WHERE w.agent_id = ${agentId} AND w.user_scope = ${c}.user_scope AND w.canonical_hash = ${c}.canonical_hash AND w.created_at > ${since}
   HAVING ${since} IS NOT NULL`;
@@ -148,11 +168,11 @@ async function gateRows(
 ): Promise<GateRow[]> {
   const column = <T>(f: (c: (typeof classes)[number]) => T) => classes.map(f);
   const { rows } = await pgPool(db).query<GateRow>(
-    `SELECT s.executions, s.successes, s.distinct_queries, s.first_seen, s.last_seen,
-       class_gate_failures(k.covered, s.executions, s.successes, s.distinct_queries, s.last_seen,
-         $1::int, $2::float8, $3::int, $4::int, $5::timestamptz) AS failures
-     FROM unnest($7::text[], $8::text[], $9::timestamptz[], $10::boolean[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])
-       WITH ORDINALITY AS k(user_scope, canonical_hash, since, covered, executions, successes, distinct_queries, first_seen, last_seen, i)
+    `SELECT s.executions, s.successes, s.distinct_queries, s.distinct_users, s.first_seen, s.last_seen,
+       class_gate_failures(k.covered, s.executions, s.successes, s.distinct_queries, s.distinct_users, s.last_seen,
+         $1::int, $2::float8, $3::int, $16::int, $4::int, $5::timestamptz) AS failures
+     FROM unnest($7::text[], $8::text[], $9::timestamptz[], $10::boolean[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[], $17::int[])
+       WITH ORDINALITY AS k(user_scope, canonical_hash, since, covered, executions, successes, distinct_queries, first_seen, last_seen, distinct_users, i)
      CROSS JOIN LATERAL (${gateStatsSql("k", "k.since", "$6")}) s
      ORDER BY k.i`,
     [
@@ -171,6 +191,8 @@ async function gateRows(
       column((c) => c.row.distinctQueries),
       column((c) => c.row.firstSeen.toISOString()),
       column((c) => c.row.lastSeen.toISOString()),
+      distinctUsersThreshold(config),
+      column((c) => c.row.distinctUsers),
     ],
   );
   return rows;
@@ -197,7 +219,14 @@ export function classSkills(list: ClassSkillRow[]) {
  */
 export function classEvaluationOf(config: LearningConfig, row: ClassStatsRow, { live, retired, maxVersion }: ClassSkills, g: GateRow, now: Date): ClassEvaluation {
   const since = retired?.demoted_at ?? null;
-  const stats: GateStats = { executions: g.executions, successes: g.successes, distinctQueries: g.distinct_queries, firstSeen: g.first_seen, lastSeen: g.last_seen };
+  const stats: GateStats = {
+    executions: g.executions,
+    successes: g.successes,
+    distinctQueries: g.distinct_queries,
+    distinctUsers: g.distinct_users,
+    firstSeen: g.first_seen,
+    lastSeen: g.last_seen,
+  };
   const verdict = evaluateGates(stats, config, { failures: g.failures, since, now });
   return {
     row,

@@ -1,12 +1,13 @@
 // The promotion gates' verdict as reviewers and reports read it, and the ranking score. Which
 // gates pass is decided in SQL by class_gate_failures (prisma/migrations/*_class_gate_function),
 // the one definition the review list's status uses too; this module words that verdict.
-import type { LearningConfig } from "../agents/config";
+import { distinctUsersThreshold, type LearningConfig } from "../agents/config";
 
-export type GateName = "coverage" | "executions" | "success_rate" | "distinct_queries" | "recency";
+export const GATE_NAMES = ["coverage", "executions", "success_rate", "distinct_queries", "distinct_users", "recency"] as const;
+export type GateName = (typeof GATE_NAMES)[number];
 
 /** The bit class_gate_failures sets for each failed gate. */
-export const GATE_BIT: Record<GateName, number> = { coverage: 1, executions: 2, success_rate: 4, distinct_queries: 8, recency: 16 };
+export const GATE_BIT: Record<GateName, number> = { coverage: 1, executions: 2, success_rate: 4, distinct_queries: 8, distinct_users: 32, recency: 16 };
 
 /** `detail` is what a reviewer reads; `reason` (failed gates only) is the engine's report text. */
 export type GateResult = { name: GateName; passed: boolean; detail: string; reason?: string };
@@ -15,6 +16,8 @@ export type GateStats = {
   executions: number;
   successes: number;
   distinctQueries: number;
+  /** Distinct accounts among the successful runs (0: none carried an account). */
+  distinctUsers: number;
   firstSeen: Date | null;
   lastSeen: Date | null;
 };
@@ -37,7 +40,24 @@ export const successRate = (s: Pick<GateStats, "executions" | "successes">) => (
 const gate = (name: GateName, passed: boolean, detail: string, reason: string): GateResult => (passed ? { name, passed, detail } : { name, passed, detail, reason });
 
 /**
- * All gates, in order: coverage, executions, success rate, distinct queries, recency, each
+ * The distinct-accounts gate as a reviewer reads it: under the per-account scope it does not
+ * apply (a class is one account's), a class none of whose successful runs carried an account is
+ * gated as before, and a pooled class with accounts needs min_distinct_users of them.
+ */
+function distinctUsersGate(stats: GateStats, config: LearningConfig, passed: boolean, windowNote: string): GateResult {
+  const min = distinctUsersThreshold(config);
+  const n = stats.distinctUsers;
+  const detail =
+    min === 0
+      ? `${n} ${n === 1 ? "account" : "accounts"} (per-account scope: not gated)`
+      : n === 0
+        ? `no account on the successful runs${windowNote} (not gated)`
+        : `${n} / ${min} distinct accounts${windowNote}`;
+  return gate("distinct_users", passed, detail, `distinct_users ${n} < ${min}`);
+}
+
+/**
+ * All gates, in order: coverage, executions, success rate, distinct queries, distinct accounts, recency, each
  * passed unless `failures` (class_gate_failures of these statistics) has its bit. Every gate is
  * reported (reviewers see each verdict); the class is eligible only when none failed.
  * `since` is set when the statistics are the window after a demotion or deprecation.
@@ -57,6 +77,7 @@ export function evaluateGates(stats: GateStats, config: LearningConfig, opts: { 
       `success_rate ${rate.toFixed(2)} < ${config.min_success_rate}`,
     ),
     gate("distinct_queries", passed("distinct_queries"), `${stats.distinctQueries} distinct (need ${config.min_distinct_queries})`, `distinct_queries ${stats.distinctQueries} < ${config.min_distinct_queries}`),
+    distinctUsersGate(stats, config, passed("distinct_users"), windowNote),
     age === null
       ? gate("recency", passed("recency"), "no timestamps", "no timestamps on runs")
       : gate("recency", passed("recency"), `last seen ${age}d ago (within ${config.max_days_since_last_seen}d)`, `stale: last seen ${age}d ago`),

@@ -7,7 +7,7 @@
 // classes; docs/benchmarks.md#learning).
 import { pgPool, type Db } from "../../db/prisma";
 import { DEFAULT_LEARNING_CONFIG, resolveLearningConfig } from "../agents/config";
-import { classEvaluationOf, classSkills, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
+import { classEvaluationOf, classSkills, classStatsRowOf, GATE_THRESHOLDS, classVerdictOf, gateStatsSql, gateThresholdArgs, type ClassSkillRow, type ClassSqlRow, type GateRow } from "./class-gates";
 import type { z } from "zod";
 import type { classListResponse } from "../capture/schemas";
 import { Validation } from "../../errors";
@@ -52,7 +52,7 @@ export async function listClasses(
   // The page walks the (agent_id, executions DESC, canonical_hash, user_scope) index: the
   // keyset's `executions <= e` is its start, the rest a filter on the rows from there.
   const params: unknown[] = [agentId, input.limit + 1, now.toISOString()];
-  const thresholds = GATE_THRESHOLDS.map(([key, type]) => `COALESCE((a.learning->>'${key}')::${type}, $${params.push(DEFAULT_LEARNING_CONFIG[key])}::${type})`);
+  const thresholds = new Map(GATE_THRESHOLDS.map(([key, type]) => [key, `COALESCE((a.learning->>'${key}')::${type}, $${params.push(DEFAULT_LEARNING_CONFIG[key])}::${type})`]));
   const where = ["agent_id = a.id"];
   if (input.userId !== undefined) where.push(`user_scope = $${params.push(input.userId)}`);
   if (after) {
@@ -63,12 +63,12 @@ export async function listClasses(
   // latest retirement (demotion or deprecation) is `since`, over its runs after then.
   const { rows } = await pgPool(db).query<PageRow>(
     `SELECT a.learning, c.*, k.skills, g.executions AS gate_executions, g.successes AS gate_successes,
-       g.distinct_queries AS gate_distinct_queries, g.first_seen AS gate_first_seen, g.last_seen AS gate_last_seen,
-       class_gate_failures(COALESCE(k.covered, false), g.executions, g.successes, g.distinct_queries, g.last_seen,
-         ${thresholds.join(", ")}, $3::timestamptz) AS gate_failures
+       g.distinct_queries AS gate_distinct_queries, g.distinct_users AS gate_distinct_users, g.first_seen AS gate_first_seen, g.last_seen AS gate_last_seen,
+       class_gate_failures(COALESCE(k.covered, false), g.executions, g.successes, g.distinct_queries, g.distinct_users, g.last_seen,
+         ${gateThresholdArgs((key) => thresholds.get(key)!)}, $3::timestamptz) AS gate_failures
      FROM agents a
      LEFT JOIN LATERAL (
-       SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, first_seen, last_seen
+       SELECT agent_id, user_scope, canonical_hash, tools, executions, successes, distinct_queries, distinct_users, first_seen, last_seen
        FROM trajectory_classes WHERE ${where.join(" AND ")}
        ORDER BY executions DESC, canonical_hash, user_scope LIMIT $2::int) c ON true
      LEFT JOIN LATERAL (
@@ -95,6 +95,7 @@ export async function listClasses(
         executions: r.gate_executions!,
         successes: r.gate_successes!,
         distinct_queries: r.gate_distinct_queries!,
+        distinct_users: r.gate_distinct_users!,
         first_seen: r.gate_first_seen,
         last_seen: r.gate_last_seen,
         failures: r.gate_failures!,
@@ -114,6 +115,7 @@ export async function listClasses(
         successes: c.successes,
         success_rate: c.executions === 0 ? 0 : c.successes / c.executions,
         distinct_queries: c.distinctQueries,
+        distinct_users: c.distinctUsers,
         first_seen: c.firstSeen.toISOString(),
         last_seen: c.lastSeen.toISOString(),
         ...classVerdictOf(e),

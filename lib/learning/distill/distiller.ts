@@ -52,6 +52,7 @@ export async function distillAndValidate(
     maxChars: input.maxChars,
     successes: input.successes,
     failures: input.failures,
+    queries: input.queries,
     judge: distiller.judge(input),
   });
   return verdict.ok ? { ok: true, content } : { ok: false, reasons: verdict.reasons };

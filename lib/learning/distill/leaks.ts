@@ -1,7 +1,9 @@
 // The literal-value leak check of the validation gate: a skill is a generalization, so no
 // value of its source runs may appear in it. Probes: argument values of 6+ characters at any
 // depth, result values of 6+ characters, and the identifiers, numbers and e-mail addresses
-// that appear in the sample queries.
+// that appear in the sample queries and in the class's trigger queries the distiller also read.
+// A class of the agent-wide learning scope pools many accounts' runs: every account's values
+// are probed alike, so no account's order ids or addresses reach the skill the others receive.
 import { parseJsonText } from "../capture/canonical";
 import type { SampleRun } from "./sample-run";
 
@@ -33,7 +35,8 @@ function queryProbes(query: string): string[] {
   return out;
 }
 
-export function leakProbes(runs: SampleRun[]): LeakProbe[] {
+/** The probes of the sample runs and of `queries` (the trigger queries the distiller read besides the samples'). */
+export function leakProbes(runs: SampleRun[], queries: readonly string[] = []): LeakProbe[] {
   const probes = new Map<string, LeakProbe>();
   const add = (value: string, whole: boolean) => {
     const key = `${whole ? "w" : "s"}:${whole ? value.toLowerCase() : value}`;
@@ -48,6 +51,7 @@ export function leakProbes(runs: SampleRun[]): LeakProbe[] {
     for (const v of values) if (v.length >= MIN_VALUE_CHARS) add(v, false);
     for (const q of queryProbes(run.query)) add(q, true);
   }
+  for (const query of queries) for (const q of queryProbes(query)) add(q, true);
   // Longest first, so the reported value is the most specific one.
   return [...probes.values()].sort((a, b) => b.value.length - a.value.length);
 }

@@ -122,7 +122,7 @@ function render(input: DistillInput, words: string[], withResults: boolean): str
 export function templateDistill(input: DistillInput): Distillation {
   const intent = classIntent(input.queries, input.minDistinctQueries);
   if (!intent.ok) return { insufficient: intent.reason };
-  const probes = leakProbes([...input.successes, ...input.failures]);
+  const probes = leakProbes([...input.successes, ...input.failures], input.queries);
   const words = intentWords(intent.shared, probes);
   if (words.length === 0) return { insufficient: "every term the queries share is a value of the runs" };
   const withResults = render(input, words, true);

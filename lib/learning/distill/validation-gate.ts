@@ -18,6 +18,8 @@ export type ValidationInput = {
   maxChars: number;
   successes: SampleRun[];
   failures: SampleRun[];
+  /** The class's trigger queries the distiller read besides the samples' (probed for leaks too). */
+  queries?: readonly string[];
   judge: Judge;
 };
 
@@ -56,7 +58,7 @@ export function machineChecks(input: Omit<ValidationInput, "judge">): { reasons:
 
   if (content.length > input.maxChars) reasons.push(`content exceeds ${input.maxChars} chars (${content.length})`);
 
-  const leaked = findLeak(content, leakProbes([...input.successes, ...input.failures]));
+  const leaked = findLeak(content, leakProbes([...input.successes, ...input.failures], input.queries));
   if (leaked !== null) reasons.push(`literal value leaked into skill: '${leaked.slice(0, 40)}'`);
   return { reasons, parsed };
 }

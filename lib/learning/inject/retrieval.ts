@@ -1,7 +1,8 @@
 // Skill retrieval for context assembly (ACTIVE skills) and for passive shadow evaluation
-// (SHADOW candidates). Status, agent and user scope are filtered BEFORE the top-k: only the
-// skills of (agent, user scope) in the wanted status are ever scored. Their vectors are
-// cached per process, keyed by (agent, scope) and checked against the agent's
+// (SHADOW candidates). Status, agent and user scopes are filtered BEFORE the top-k: only the
+// skills of the agent in the wanted status and in the request's scopes are ever scored: the
+// agent-wide scope "", plus the account's own under learning_scope "user" (skillScopesFor in
+// ../agents/config.ts). Their vectors are cached per process, keyed by (agent, scope) and checked against the agent's
 // skills_version, which every lifecycle change bumps in the same transaction, so a cache is
 // never stale across processes.
 // Skills in the offline embedder's space are scored on their applicability texts embedded with the
@@ -9,7 +10,7 @@
 // rebuilt whenever the weights are, not read from the stored (unweighted) vectors.
 import type { Db } from "../../db/prisma";
 import { perDatabase } from "../../db/per-database";
-import type { LearningConfig } from "../agents/config";
+import { skillScopesFor, type LearningConfig } from "../agents/config";
 import { applicabilityTexts, bestScores, packVectors, type VectorMatrix } from "./applicability";
 import { defaultEmbedder, embedderForId, isOfflineSpace, offlineEmbedder, type Embedder } from "./embedder";
 import { agentTermWeights, type TermWeights } from "./term-weights";
@@ -87,39 +88,66 @@ async function scopeSkills(db: Db, agentId: string, userScope: string, skillsVer
   return entry;
 }
 
-/** ACTIVE skills of this agent and user scope at or above the threshold, best first, at most the cap. */
+/**
+ * ACTIVE skills this account (null: none) may receive from the agent, at or above the threshold,
+ * best first, at most the cap: the agent-wide ones, plus its own under learning_scope "user".
+ */
 export async function retrieveSkills(
   db: Db,
   agent: { id: string; skillsVersion: number },
-  userScope: string,
+  userId: string | null,
   query: string,
-  config: Pick<LearningConfig, "retrieval_min_similarity" | "max_skills_in_context">,
+  config: Pick<LearningConfig, "retrieval_min_similarity" | "max_skills_in_context" | "learning_scope">,
   current: Embedder = defaultEmbedder(),
 ): Promise<RenderedSkill[]> {
-  return scoreSkills(db, agent, userScope, query, { status: "ACTIVE", minSimilarity: config.retrieval_min_similarity, limit: config.max_skills_in_context }, current);
+  const opts = { status: "ACTIVE", minSimilarity: config.retrieval_min_similarity, limit: config.max_skills_in_context } as const;
+  return scoreSkills(db, agent, skillScopesFor(config, userId), query, opts, current);
 }
 
-/** Skills of one status in this agent and user scope at or above `minSimilarity`, best first, at most `limit`. */
+/** Skills of one status in these user scopes of the agent at or above `minSimilarity`, best first, at most `limit`. */
 export async function scoreSkills(
   db: Db,
   agent: { id: string; skillsVersion: number },
-  userScope: string,
+  userScopes: string[],
   query: string,
   opts: { status: Status; minSimilarity: number; limit: number },
   current: Embedder = defaultEmbedder(),
 ): Promise<RenderedSkill[]> {
-  const entry = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
-  const { skills, spaces } = entry;
-  if (skills.length === 0) return [];
   const scored: RenderedSkill[] = [];
+  // The query is embedded once per embedder space, whichever scopes have skills there.
+  const queryVectors = new Map<string, Promise<number[] | null>>();
+  const embedQuery = (embedderId: string) => {
+    if (!queryVectors.has(embedderId)) {
+      const embedder = embedderForId(embedderId, current);
+      queryVectors.set(embedderId, embedder ? embedder.embed([query]).then((v) => v[0] ?? null, () => null) : Promise.resolve(null));
+    }
+    return queryVectors.get(embedderId)!;
+  };
+  for (const userScope of new Set(userScopes)) {
+    const entry = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
+    if (entry.skills.length > 0) await scoreEntry(db, agent, entry, query, opts.minSimilarity, embedQuery, scored);
+  }
+  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
+}
+
+/** Adds the entry's skills scoring at or above `minSimilarity` to `scored`. */
+async function scoreEntry(
+  db: Db,
+  agent: { id: string; skillsVersion: number },
+  entry: Entry,
+  query: string,
+  minSimilarity: number,
+  embedQuery: (embedderId: string) => Promise<number[] | null>,
+  scored: RenderedSkill[],
+): Promise<void> {
+  const { skills, spaces } = entry;
   const keep = (best: Float32Array) =>
     best.forEach((similarity, i) => {
-      if (similarity >= opts.minSimilarity) scored.push({ ...skills[i], similarity });
+      if (similarity >= minSimilarity) scored.push({ ...skills[i], similarity });
     });
   // Vectors are only comparable within one embedder's space: the query is embedded once per space.
   for (const [embedderId, matrix] of spaces) {
-    const embedder = embedderForId(embedderId, current);
-    const vector = embedder ? (await embedder.embed([query]).catch(() => [null]))[0] : null;
+    const vector = await embedQuery(embedderId);
     if (vector) keep(bestScores(matrix, vector, skills.length));
   }
   if (entry.offlineTexts.length) {
@@ -130,5 +158,4 @@ export async function scoreSkills(
     }
     keep(bestScores(entry.offline.matrix, offlineEmbedder.embedOne(query, weights.weight), skills.length));
   }
-  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
 }

@@ -56,8 +56,8 @@ type MonitoredSkill = {
 };
 
 /**
- * Attribution for ACTIVE skills only (other ids, other agents' and other scopes' skills are
- * ignored). The rows are locked (in id order, so concurrent batches cannot deadlock) and the
+ * Attribution for ACTIVE skills only (other ids, other agents' skills and another account's
+ * own skills are ignored). The rows are locked (in id order, so concurrent batches cannot deadlock) and the
  * counters rewritten from the locked values: concurrent runs never lose an increment.
  */
 async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], config: LearningConfig) {
@@ -70,7 +70,8 @@ async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], co
   const now = new Date();
   let demotedAny = false;
   for (const s of skills) {
-    const attributed = runs.filter((r) => r.userScope === s.user_scope && r.skillsActivated.includes(s.id));
+    // An agent-wide skill (scope "") reaches every account; an account's own skill only its runs.
+    const attributed = runs.filter((r) => (s.user_scope === "" || r.userScope === s.user_scope) && r.skillsActivated.includes(s.id));
     // A run that called no tool did not follow the procedure either.
     const outcomes: RunOutcome[] = attributed.map((r) => ({ success: r.outcome === "SUCCESS", deviated: r.canonicalHash !== s.source_canonical_hash }));
     if (outcomes.length === 0) continue;

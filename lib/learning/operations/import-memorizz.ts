@@ -4,6 +4,9 @@
 // demotion (the retirement reason and time, and lifecycle events dated from the document). Only
 // documents not imported before are written (runs by agent and workflow_id, skills by skill_id),
 // so importing a file again writes nothing. One transaction per agent with its audit row.
+// MemoRizz learns per account: an agent that pools its accounts (learning_scope "agent") is set
+// to "user" first, its runs regrouped and classes rebuilt (rescopeAgent, audited), so imported
+// runs and skills keep their accounts' scopes as they do in MemoRizz.
 import { createHash } from "node:crypto";
 import type { Db, Tx } from "../../db/prisma";
 import type { Prisma } from "../../db/generated/client";
@@ -16,6 +19,7 @@ import { newId } from "../../db/row-ids";
 import { REFERENCE_CANONICAL_VERSION } from "../skills-io/memorizz-reference-hash";
 import { timeOf, type MemorizzDocument, type MemorizzSkill, type MemorizzWorkflow, type Refusal } from "../skills-io/memorizz-documents";
 import { actorLabel, bumpSkillsVersion, recordSkillEvent, stampClass, type SkillEventKind } from "../skills/lifecycle";
+import { rescopeAgent, RESCOPE_TRANSACTION } from "./update-learning-config";
 
 export type ImportMemorizzInput = {
   documents: MemorizzDocument[];
@@ -95,6 +99,9 @@ async function importForAgent(db: Db, agentId: string, group: Group, report: Imp
 
   await db.$transaction(
     async (tx) => {
+      if (await rescopeAgent(tx, agentId, "user", "memorizz_import", by)) {
+        await tx.$executeRaw`UPDATE agents SET learning = learning || '{"learning_scope": "user"}'::jsonb WHERE id = ${agentId}`;
+      }
       const inserted = await tx.workflowRun.createMany({ data: runRows, skipDuplicates: true });
       const classes = new Map<string, [string, string, string]>();
       for (const r of runs) {
@@ -115,7 +122,7 @@ async function importForAgent(db: Db, agentId: string, group: Group, report: Imp
       report.workflows.already += runRows.length - inserted.count;
       report.skills.imported += created.length;
     },
-    { maxWait: 15_000, timeout: 120_000 },
+    RESCOPE_TRANSACTION,
   );
 }
 

@@ -34,6 +34,7 @@ export type ClassRowView = {
   executions: number;
   successRate: number | null;
   distinctQueries: number;
+  distinctUsers: number;
   gates: Gate[];
   lastSeen: string;
 };
@@ -88,6 +89,7 @@ export async function loadWorkflowsPage(db: Db, sp: SearchParams, now: Date = ne
     executions: r.executions,
     successRate: r.executions ? r.successes / r.executions : null,
     distinctQueries: r.distinctQueries,
+    distinctUsers: r.distinctUsers,
     gates: r.gates,
     lastSeen: r.lastSeen.toISOString(),
   }));

@@ -2,7 +2,7 @@
 // skills that cover or covered it, a 30-day daily success series (from the maintained daily
 // counters) and a page of its newest runs (through the class index).
 import type { Db } from "../../db/prisma";
-import { resolveLearningConfig } from "../agents/config";
+import { distinctUsersThreshold, resolveLearningConfig, type LearningScope } from "../agents/config";
 import { evaluateClasses, type Gate } from "../classes/class-gates";
 import type { GateStats } from "../classes/gates";
 import type { ClassStatus } from "./status";
@@ -21,6 +21,11 @@ export type ClassDetail = {
   executions: number;
   successes: number;
   distinctQueries: number;
+  /** Distinct accounts among the successful runs. */
+  distinctUsers: number;
+  /** The agent's learning scope, and the distinct accounts its gate needs (0: not gated). */
+  learningScope: LearningScope;
+  minDistinctUsers: number;
   firstSeen: Date;
   lastSeen: Date;
   status: ClassStatus;
@@ -45,11 +50,24 @@ const DAY_MS = 86_400_000;
 export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date()): Promise<ClassDetail | null> {
   const row = await db.trajectoryClass.findUnique({
     where: { agentId_userScope_canonicalHash: key },
-    select: { agentId: true, userScope: true, canonicalHash: true, tools: true, executions: true, successes: true, distinctQueries: true, firstSeen: true, lastSeen: true, agent: { select: { name: true, learning: true } } },
+    select: {
+      agentId: true,
+      userScope: true,
+      canonicalHash: true,
+      tools: true,
+      executions: true,
+      successes: true,
+      distinctQueries: true,
+      distinctUsers: true,
+      firstSeen: true,
+      lastSeen: true,
+      agent: { select: { name: true, learning: true } },
+    },
   });
   if (!row) return null;
   const { agent, ...stats } = row;
-  const [e] = await evaluateClasses(db, resolveLearningConfig(agent.learning), [stats], now);
+  const config = resolveLearningConfig(agent.learning);
+  const [e] = await evaluateClasses(db, config, [stats], now);
   const ids = [e.live?.id, e.retired?.id].filter((x): x is string => Boolean(x));
   const [[{ status }], skills, daily, failures] = await Promise.all([
     // The review list's status rule (class_review_status) over the engine's verdict.
@@ -70,6 +88,9 @@ export async function getClassDetail(db: Db, key: ClassKey, now: Date = new Date
     executions: stats.executions,
     successes: stats.successes,
     distinctQueries: stats.distinctQueries,
+    distinctUsers: stats.distinctUsers,
+    learningScope: config.learning_scope,
+    minDistinctUsers: distinctUsersThreshold(config),
     firstSeen: stats.firstSeen,
     lastSeen: stats.lastSeen,
     status,

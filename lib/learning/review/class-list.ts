@@ -7,6 +7,7 @@
 import type { Db } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
 import { normalizeQuery } from "../capture/canonical";
+import { distinctUsersThreshold } from "../agents/config";
 import { classStatsRowOf, evaluateClasses, type ClassSqlRow, type ClassStatsRow, type Gate } from "../classes/class-gates";
 import { agentConfigs, likeEscape, type AgentConfig } from "./agent-configs";
 import { defaultDir, type ClassListInput, type ClassSort } from "./class-query";
@@ -66,8 +67,8 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
       SELECT * FROM unnest(
         ${agents.map((a) => a.id)}::text[], ${agents.map((a) => a.config.min_executions)}::int[],
         ${agents.map((a) => a.config.min_success_rate)}::float8[], ${agents.map((a) => a.config.min_distinct_queries)}::int[],
-        ${agents.map((a) => a.config.max_days_since_last_seen)}::int[]
-      ) AS t(agent_id, min_exec, min_rate, min_q, max_days)
+        ${agents.map((a) => a.config.max_days_since_last_seen)}::int[], ${agents.map((a) => distinctUsersThreshold(a.config))}::int[]
+      ) AS t(agent_id, min_exec, min_rate, min_q, max_days, min_users)
     ),
     -- The live skill (highest version among candidate, shadow, active) as version * 4 + status
     -- code, so that the aggregate can hash rather than sort; and the latest retirement.
@@ -80,8 +81,8 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
       GROUP BY 1, 2, 3
     ),
     cls AS (
-      SELECT c.agent_id, c.user_scope, c.canonical_hash, c.executions, c.successes, c.distinct_queries, c.last_seen,
-        ${toolsKey ? Prisma.sql`array_to_string(c.tools, ' ')` : Prisma.sql`NULL::text`} AS tools_key, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days,
+      SELECT c.agent_id, c.user_scope, c.canonical_hash, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.last_seen,
+        ${toolsKey ? Prisma.sql`array_to_string(c.tools, ' ')` : Prisma.sql`NULL::text`} AS tools_key, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days, cfg.min_users,
         CASE sk.live_code % 4 WHEN 1 THEN 'CANDIDATE' WHEN 2 THEN 'SHADOW' WHEN 3 THEN 'ACTIVE' END AS live_status, sk.since
       FROM trajectory_classes c
       JOIN cfg ON cfg.agent_id = c.agent_id
@@ -91,7 +92,7 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
         // Only classes that could be ready: the gates on runs, distinct queries and last seen pass on the
         // whole class (a retirement's window has no more runs or queries, and no later run, than that).
         readyOnly
-          ? Prisma.sql`AND class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.max_days, ${now}::timestamptz) & 26 = 0`
+          ? Prisma.sql`AND class_gate_failures(false, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.last_seen, cfg.min_exec, cfg.min_rate, cfg.min_q, cfg.min_users, cfg.max_days, ${now}::timestamptz) & 26 = 0`
           : Prisma.empty
       }
     ),
@@ -99,23 +100,23 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
     -- deprecation only its runs since then (a lateral aggregate through the class index on
     -- workflows, for those classes alone, and not when a live skill decides the status anyway).
     gated AS (
-      SELECT cls.*, executions AS g_exec, successes AS g_succ, distinct_queries AS g_q, last_seen AS g_last
+      SELECT cls.*, executions AS g_exec, successes AS g_succ, distinct_queries AS g_q, distinct_users AS g_users, last_seen AS g_last
       FROM cls WHERE since IS NULL OR live_status IS NOT NULL
       UNION ALL
       SELECT cls.*, w.*
       FROM cls
       CROSS JOIN LATERAL (
         SELECT count(*)::int, (count(*) FILTER (WHERE wf.outcome = 'SUCCESS'))::int,
-          count(DISTINCT NULLIF(wf.normalized_query, ''))::int, max(wf.created_at)
+          count(DISTINCT NULLIF(wf.normalized_query, ''))::int, (count(DISTINCT wf.user_id) FILTER (WHERE wf.outcome = 'SUCCESS'))::int, max(wf.created_at)
         FROM workflows wf
         WHERE wf.agent_id = cls.agent_id AND wf.user_scope = cls.user_scope AND wf.canonical_hash = cls.canonical_hash AND wf.created_at > cls.since
       ) w
       WHERE cls.since IS NOT NULL AND cls.live_status IS NULL
     ),
     classified AS (
-      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, last_seen, tools_key,
+      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, distinct_users, last_seen, tools_key,
         class_review_status(live_status,
-          class_gate_failures(live_status IS NOT NULL, g_exec, g_succ, g_q, g_last, min_exec, min_rate, min_q, max_days, ${now}::timestamptz),
+          class_gate_failures(live_status IS NOT NULL, g_exec, g_succ, g_q, g_users, g_last, min_exec, min_rate, min_q, min_users, max_days, ${now}::timestamptz),
           g_exec, g_succ) AS status
       FROM gated
     )`;
@@ -177,7 +178,7 @@ export async function listReviewClasses(db: Db, query: ClassListInput, now: Date
   const [result] = await db.$queryRaw<{ counts: CountRow[]; rows: (Omit<SqlRow, "first_seen" | "last_seen"> & { first_seen: string; last_seen: string; rn: number })[] }[]>`
     ${classified(agents, query.q, now, query.sort === "tools")},
     ranked AS (
-      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, last_seen, status,
+      SELECT agent_id, user_scope, canonical_hash, executions, successes, distinct_queries, distinct_users, last_seen, status,
         row_number() OVER (ORDER BY ${order}, agent_id COLLATE "C", canonical_hash COLLATE "C", user_scope COLLATE "C") AS rn
       FROM classified
       ${query.status ? Prisma.sql`WHERE status = ${query.status}` : Prisma.empty}

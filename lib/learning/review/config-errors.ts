@@ -21,6 +21,7 @@ const NOUN: Record<FieldKind, string> = {
   "nullable-int": "a whole number, or leave it empty",
   boolean: "yes or no",
   text: "a value",
+  choice: "one of the choices",
 };
 
 function bound(issue: ConfigIssue, side: "minimum" | "maximum"): string {
@@ -30,7 +31,7 @@ function bound(issue: ConfigIssue, side: "minimum" | "maximum"): string {
 }
 
 /** The noun a bound is said of: "a number of at most 1", "a whole number of at least 1". */
-const BOUNDED: Record<FieldKind, FieldKind> = { int: "int", number: "number", rate: "number", "nullable-rate": "number", "nullable-int": "int", boolean: "boolean", text: "text" };
+const BOUNDED: Record<FieldKind, FieldKind> = { int: "int", number: "number", rate: "number", "nullable-rate": "number", "nullable-int": "int", boolean: "boolean", text: "text", choice: "choice" };
 
 /** The message shown next to the field the issue names. */
 export function configIssueMessage(issue: ConfigIssue): string {

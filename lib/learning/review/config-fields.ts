@@ -7,10 +7,13 @@ import { z } from "zod";
 import { learningConfigSchema, type LearningConfig } from "../agents/config";
 import configCopy from "./config-fields.json";
 
-const FIELD_KINDS = ["int", "number", "rate", "nullable-rate", "nullable-int", "boolean", "text"] as const;
+const FIELD_KINDS = ["int", "number", "rate", "nullable-rate", "nullable-int", "boolean", "text", "choice"] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
-export type ConfigField = { key: keyof LearningConfig; label: string; kind: FieldKind; help: string };
+/** A "choice" field's values (the schema's enum), each with its wording. */
+export type ConfigOption = { value: string; label: string };
+
+export type ConfigField = { key: keyof LearningConfig; label: string; kind: FieldKind; help: string; options?: ConfigOption[] };
 
 export type ConfigGroup = { id: string; title: string; description: string; fields: ConfigField[] };
 
@@ -22,6 +25,7 @@ const configField = z.object({
   label: z.string().min(1),
   kind: z.enum(FIELD_KINDS),
   help: z.string().min(1),
+  options: z.array(z.object({ value: z.string().min(1), label: z.string().min(1) })).min(2).optional(),
 });
 
 /** The sections in page order; the copy is data (./config-fields.json), checked here on load. */

@@ -21,6 +21,7 @@ export const GATE_LABEL: Record<GateName, string> = {
   executions: "Executions",
   success_rate: "Success rate",
   distinct_queries: "Query diversity",
+  distinct_users: "Distinct accounts",
   recency: "Recency",
 };
 
@@ -29,6 +30,7 @@ export const GATE_SHORT: Record<GateName, string> = {
   executions: "runs",
   success_rate: "rate",
   distinct_queries: "qry",
+  distinct_users: "acct",
   recency: "new",
 };
 
@@ -38,5 +40,7 @@ export const GATE_MEASURES: Record<GateName, string> = {
   executions: "Enough runs to trust the procedure (min_executions).",
   success_rate: "The procedure usually works (min_success_rate).",
   distinct_queries: "Different questions led here: one repeated query is a cache entry, not a skill (min_distinct_queries).",
+  distinct_users:
+    "Under the agent-wide learning scope, enough different accounts ran it successfully: one account's habit never becomes everyone's skill (min_distinct_users; classes whose runs carry no account are not gated).",
   recency: "The procedure is still in use (max_days_since_last_seen).",
 };

@@ -1,11 +1,12 @@
 // One shadow evaluation job, as MemoRizz's shadow worker runs it: candidate SHADOW skills by
-// applicability similarity under the exact agent and user scope (filters before the top-k);
-// each candidate reloaded (locked) and required still SHADOW, same scope, created strictly
+// applicability similarity among the skills the run's account may receive (the agent-wide ones,
+// plus its own under learning_scope "user": the context request's rule; filters before the top-k);
+// each candidate reloaded (locked) and required still SHADOW, in those scopes, created strictly
 // before the run (timestamptz, so UTC); source runs skipped; one idempotent versioned record
 // per (run, skill, evaluator version), enforced by a unique key; the skill's statistics updated
 // from the new record in the same transaction. No prompt, no LLM, no tool, no lifecycle change.
 import type { Db } from "../../db/prisma";
-import { resolveLearningConfig } from "../agents/config";
+import { resolveLearningConfig, skillScopesFor } from "../agents/config";
 import { shadowReadiness, shadowStatsOf } from "./readiness";
 import { emitWebhookEvent } from "../../webhooks/emit";
 import type { Embedder } from "../inject/embedder";
@@ -16,7 +17,7 @@ type Run = {
   id: string;
   agent_id: string;
   workflow_id: string;
-  user_scope: string;
+  user_id: string | null;
   query: string;
   canonical_hash: string | null;
   step_count: number;
@@ -42,7 +43,7 @@ type LockedSkill = {
 /** Evaluates one stored run against the agent's SHADOW skills; returns the number of new records. */
 export async function evaluateShadowRun(db: Db, runId: string, opts: { embedder?: Embedder; now?: () => Date } = {}): Promise<number> {
   const [run] = await db.$queryRaw<Run[]>`
-    SELECT w.id, w.agent_id, w.workflow_id, w.user_scope, w.query, w.canonical_hash, w.step_count,
+    SELECT w.id, w.agent_id, w.workflow_id, w.user_id, w.query, w.canonical_hash, w.step_count,
       w.outcome::text AS outcome, w.created_at, a.learning, a.skills_version
     FROM workflows w JOIN agents a ON a.id = w.agent_id WHERE w.id = ${runId}`;
   // A run deleted since (its agent was deleted) has nothing left to evaluate.
@@ -50,10 +51,11 @@ export async function evaluateShadowRun(db: Db, runId: string, opts: { embedder?
   const config = resolveLearningConfig(run.learning);
   if (!config.shadow_evaluation_enabled) return 0;
 
+  const scopes = skillScopesFor(config, run.user_id);
   const candidates = await scoreSkills(
     db,
     { id: run.agent_id, skillsVersion: run.skills_version },
-    run.user_scope,
+    scopes,
     run.query,
     {
       status: "SHADOW",
@@ -75,7 +77,7 @@ export async function evaluateShadowRun(db: Db, runId: string, opts: { embedder?
     let created = 0;
     for (const c of candidates) {
       const skill = byId.get(c.skillId);
-      if (!skill || skill.status !== "SHADOW" || skill.agent_id !== run.agent_id || skill.user_scope !== run.user_scope) continue;
+      if (!skill || skill.status !== "SHADOW" || skill.agent_id !== run.agent_id || !scopes.includes(skill.user_scope)) continue;
       if (!(skill.created_at.getTime() < run.created_at.getTime())) continue;
       if (skill.source_workflow_ids.includes(run.workflow_id) || skill.source_workflow_ids.includes(run.id)) continue;
       const now = opts.now?.() ?? new Date();

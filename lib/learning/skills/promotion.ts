@@ -33,11 +33,13 @@ export type PromotionReportView = {
   distiller: "llm" | "template";
   promoted: string[];
   deprecated: string[];
-  rejected: { canonical_hash: string; user_id: string | null; reasons: string[] }[];
-  skipped: { canonical_hash: string; user_id: string | null; reason: string }[];
+  rejected: { canonical_hash: string; user_id: string | null; distinct_users?: number; reasons: string[] }[];
+  skipped: { canonical_hash: string; user_id: string | null; distinct_users?: number; reason: string }[];
   deferred: string[];
   review_flags: string[];
   candidates_considered: number;
+  /** The agent's learning scope during the cycle (absent from reports stored before it existed). */
+  learning_scope?: LearningConfig["learning_scope"];
   /** Classes with runs after this time were considered for `skipped` (null: all classes). */
   considered_since: string | null;
   started_at: string;
@@ -54,6 +56,8 @@ export type CycleOptions = {
 
 const MAX_TRIGGER_QUERIES = 8;
 const userIdOf = (scope: string) => (scope === "" ? null : scope);
+/** How a class appears in the report: its hash, its account (null: agent-wide) and the distinct accounts the gates counted. */
+const classRef = (e: ClassEvaluation) => ({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), distinct_users: e.stats.distinctUsers });
 
 export function toolboxOf(tools: unknown): Set<string> {
   const names = Array.isArray(tools) ? tools.map((t) => (t && typeof t === "object" ? (t as { name?: unknown }).name : t)) : [];
@@ -73,7 +77,7 @@ async function loadClasses(db: Db, agentId: string, only: CycleOptions["only"]):
       agentId,
       ...(only ? { canonicalHash: only.canonicalHash, ...(only.userId !== undefined ? { userScope: only.userId ?? "" } : {}) } : {}),
     },
-    select: { agentId: true, userScope: true, canonicalHash: true, tools: true, executions: true, successes: true, distinctQueries: true, firstSeen: true, lastSeen: true },
+    select: { agentId: true, userScope: true, canonicalHash: true, tools: true, executions: true, successes: true, distinctQueries: true, distinctUsers: true, firstSeen: true, lastSeen: true },
     orderBy: [{ userScope: "asc" }, { canonicalHash: "asc" }],
   });
 }
@@ -143,7 +147,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
     else if (opts.only || (!e.live && (!consideredSince || e.row.lastSeen > consideredSince))) {
       // Classes with no new runs since the last cycle (or covered by a live skill) are not
       // news: listing them every cycle would bury the ones that changed.
-      skipped.push({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), reason: e.verdict.reason ?? "not eligible" });
+      skipped.push({ ...classRef(e), reason: e.verdict.reason ?? "not eligible" });
     }
   }
   eligible.sort((a, b) => b.score - a.score || b.stats.executions - a.stats.executions || (a.row.canonicalHash < b.row.canonicalHash ? -1 : 1));
@@ -155,7 +159,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
   for (const e of selected) {
     const samples = await loadSamples(db, e, config);
     if (samples.successes.length === 0) {
-      rejected.push({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), reasons: ["no sample runs retrievable"] });
+      rejected.push({ ...classRef(e), reasons: ["no sample runs retrievable"] });
       continue;
     }
     const result = await distillAndValidate(
@@ -172,7 +176,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
       toolbox,
       toolFields,
     );
-    if (!result.ok) rejected.push({ canonical_hash: e.row.canonicalHash, user_id: userIdOf(e.row.userScope), reasons: result.reasons });
+    if (!result.ok) rejected.push({ ...classRef(e), reasons: result.reasons });
     else accepted.push({ e, samples, content: result.content });
   }
 
@@ -187,6 +191,15 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
   const report = await db.$transaction(
     async (tx) => {
       for (const d of drafts) {
+        // The class may have been regrouped meanwhile (its agent's learning scope changed): its
+        // row is gone then. Key-share-locked, so a regrouping waits for this transaction.
+        const [cls] = await tx.$queryRaw<{ ok: number }[]>`
+          SELECT 1 AS ok FROM trajectory_classes
+          WHERE agent_id = ${agentId} AND user_scope = ${d.data.userScope} AND canonical_hash = ${d.data.sourceCanonicalHash} FOR KEY SHARE`;
+        if (!cls) {
+          skipped.push({ canonical_hash: d.data.sourceCanonicalHash, user_id: d.data.userId, reason: "class regrouped during the cycle (learning scope changed)" });
+          continue;
+        }
         const live = await tx.skill.findFirst({
           where: { agentId, userScope: d.data.userScope, sourceCanonicalHash: d.data.sourceCanonicalHash, status: { in: [...LIVE_SKILL_STATUSES] } },
           select: { id: true },
@@ -222,6 +235,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
         deferred,
         review_flags: reviewFlags,
         candidates_considered: eligible.length,
+        learning_scope: config.learning_scope,
         considered_since: consideredSince?.toISOString() ?? null,
         started_at: startedAt.toISOString(),
         finished_at: finishedAt.toISOString(),

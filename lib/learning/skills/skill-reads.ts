@@ -61,7 +61,8 @@ export async function agentContext(db: Db, agentId: string, body: ContextBody) {
   if (!agent) throw agentNotFound(agentId);
   refuseIfDeleting(agentId, agent.deleting_at);
   const config = resolveLearningConfig(agent.learning);
-  const skills = await retrieveSkills(db, { id: agentId, skillsVersion: agent.skills_version }, body.user_id ?? "", body.query, config);
+  // The agent-wide skills, and under learning_scope "user" the account's own too.
+  const skills = await retrieveSkills(db, { id: agentId, skillsVersion: agent.skills_version }, body.user_id ?? null, body.query, config);
   const assembled = assembleContext({
     query: body.query,
     systemPrompt: body.system_prompt,

@@ -85,7 +85,11 @@ export class Proctor {
     return workflowId;
   }
 
-  /** The conversation with the agent's ACTIVE skills for this query injected, and their ids to report. */
+  /**
+   * The conversation with the agent's ACTIVE skills for this query injected, and their ids to
+   * report. The skills considered are the agent-wide ones, which reach every account (`userId` or
+   * none), and under learning_scope "user" also those learned from `userId`'s own runs.
+   */
   async withSkills(agentId: string, request: SkillsRequest): Promise<SkillsContext> {
     const body = contextRequest(request);
     return skillsContext(answered(await this.api.POST("/api/v1/agents/{agent_id}/context", { params: { path: { agent_id: agentId } }, body })));

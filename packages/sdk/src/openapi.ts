@@ -881,6 +881,13 @@ export interface operations {
                         min_success_rate?: number;
                         /** @default 2 */
                         min_distinct_queries?: number;
+                        /**
+                         * @description "agent" pools every account's runs into one class per procedure (skills reach every account); "user" keeps one class per account. Absent: "agent" for a new agent, the current scope for an existing one
+                         * @enum {string}
+                         */
+                        learning_scope?: "agent" | "user";
+                        /** @default 3 */
+                        min_distinct_users?: number;
                         /** @default 30 */
                         max_days_since_last_seen?: number;
                         /** @default 14 */
@@ -2058,12 +2065,15 @@ export interface operations {
                     "application/json": {
                         classes: {
                             canonical_hash: string;
+                            /** @description the account whose runs form the class under learning_scope "user"; null for an agent-wide class */
                             user_id: string | null;
                             tools: string[];
                             executions: number;
                             successes: number;
                             success_rate: number;
                             distinct_queries: number;
+                            /** @description distinct accounts (user_id) among the class's successful runs; under learning_scope "agent" the distinct_users gate needs min_distinct_users of them when there are any */
+                            distinct_users: number;
                             /** Format: date-time */
                             first_seen: string;
                             /** Format: date-time */
@@ -2072,7 +2082,7 @@ export interface operations {
                             score: number;
                             gates: {
                                 /** @enum {string} */
-                                name: "coverage" | "executions" | "success_rate" | "distinct_queries" | "recency";
+                                name: "coverage" | "executions" | "success_rate" | "distinct_queries" | "distinct_users" | "recency";
                                 passed: boolean;
                                 detail: string;
                                 /** @description failed gates only: the engine's report text */
@@ -2179,16 +2189,25 @@ export interface operations {
                             rejected: {
                                 canonical_hash: string;
                                 user_id: string | null;
+                                /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                                distinct_users?: number;
                                 reasons: string[];
                             }[];
                             skipped: {
                                 canonical_hash: string;
                                 user_id: string | null;
+                                /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                                distinct_users?: number;
                                 reason: string;
                             }[];
                             deferred: string[];
                             review_flags: string[];
                             candidates_considered: number;
+                            /**
+                             * @description the agent's learning scope during the cycle (absent from reports stored before it existed)
+                             * @enum {string}
+                             */
+                            learning_scope?: "agent" | "user";
                             considered_since: string | null;
                             started_at: string;
                             finished_at: string;
@@ -2283,16 +2302,25 @@ export interface operations {
                         rejected: {
                             canonical_hash: string;
                             user_id: string | null;
+                            /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                            distinct_users?: number;
                             reasons: string[];
                         }[];
                         skipped: {
                             canonical_hash: string;
                             user_id: string | null;
+                            /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                            distinct_users?: number;
                             reason: string;
                         }[];
                         deferred: string[];
                         review_flags: string[];
                         candidates_considered: number;
+                        /**
+                         * @description the agent's learning scope during the cycle (absent from reports stored before it existed)
+                         * @enum {string}
+                         */
+                        learning_scope?: "agent" | "user";
                         considered_since: string | null;
                         started_at: string;
                         finished_at: string;
@@ -2398,16 +2426,25 @@ export interface operations {
                         rejected: {
                             canonical_hash: string;
                             user_id: string | null;
+                            /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                            distinct_users?: number;
                             reasons: string[];
                         }[];
                         skipped: {
                             canonical_hash: string;
                             user_id: string | null;
+                            /** @description distinct accounts among the class's successful runs, as the gates counted them (absent from reports stored before the count existed) */
+                            distinct_users?: number;
                             reason: string;
                         }[];
                         deferred: string[];
                         review_flags: string[];
                         candidates_considered: number;
+                        /**
+                         * @description the agent's learning scope during the cycle (absent from reports stored before it existed)
+                         * @enum {string}
+                         */
+                        learning_scope?: "agent" | "user";
                         considered_since: string | null;
                         started_at: string;
                         finished_at: string;

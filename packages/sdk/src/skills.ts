@@ -1,5 +1,6 @@
 // withSkills: the agent's conversation in, the console's assembled prompt out (POST
-// /agents/{agent_id}/context). The console places the ACTIVE skills and maps roles for the
+// /agents/{agent_id}/context). The console picks the ACTIVE skills this account may receive (the
+// agent-wide ones, plus its own under learning_scope "user"), places them and maps roles for the
 // provider (developer role, top-level system, Gemini's systemInstruction): nothing of that is
 // re-implemented here.
 import type { ContextRequest, ContextResponse, Memory, Provider } from "./types.js";
@@ -9,7 +10,12 @@ export type ChatMessage = { role: "system" | "developer" | "user" | "assistant";
 export type SkillsRequest = {
   /** The user's new request; defaults to the last message when that is the user's. */
   query?: string;
-  /** Skills of this user's scope are considered besides the agent-wide ones. */
+  /**
+   * The account asking (the runs' `user_id`). Every account, and a request without one, gets the
+   * agent's agent-wide skills: those learned from many accounts' runs (learning_scope "agent", the
+   * default for new agents), from runs without an account, or imported. Under learning_scope
+   * "user" an account also gets the skills learned from its own runs, and never another account's.
+   */
   userId?: string | null;
   /** How the answer's messages are shaped (default "openai"). */
   provider?: Provider;

@@ -26,6 +26,8 @@ const SUMMARY_KEYS = [
   "min_executions",
   "min_success_rate",
   "min_distinct_queries",
+  "learning_scope",
+  "min_distinct_users",
   "max_days_since_last_seen",
   "require_shadow",
   "auto_activate",
