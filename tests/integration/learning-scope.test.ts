@@ -4,12 +4,19 @@
 // ninth account then receives; one account repeating the refund eight times gets nothing (the
 // distinct-accounts gate names why); learning_scope "user" keeps two tenants' skills apart while
 // agent-wide skills reach both; changing the scope regroups the runs (audited) and re-declaring
-// an agent without it keeps its scope; forgetting an account of a pooled agent strips its runs.
+// an agent without it keeps its scope, and a MemoRizz import keeps MemoRizz's per-account scope;
+// forgetting an account of a pooled agent strips its runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { admin, context, cycle, getSkill, refundRun, REFUND_TOOLS } from "../helpers/learning";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createPrismaClient } from "@/lib/db/prisma";
+import { systemAuditContext } from "@/lib/audit/record";
+import { importMemorizz } from "@/lib/learning/operations";
+import { readMemorizzFile } from "@/lib/learning/skills-io/memorizz-documents";
 
 let server: TestServer;
 let session: Caller;
@@ -200,6 +207,27 @@ describe(`learning_scope "user" (${db})`, () => {
         SELECT count(*)::int, (count(DISTINCT w.user_id) FILTER (WHERE w.outcome = 'SUCCESS'))::int FROM workflows w
         WHERE (w.agent_id, w.user_scope, w.canonical_hash) = (c.agent_id, c.user_scope, c.canonical_hash))`);
     expect(drift.rows).toEqual([]);
+  });
+});
+
+describe(`MemoRizz import (${db})`, () => {
+  it("sets a pooled agent to per-account classes first, audited, so imported runs keep their accounts' scopes", async () => {
+    await declare("mz-pooled");
+    await ingest("mz-pooled", [refundOf("acct-x", 300), refundOf("acct-y", 301)]);
+    expect((await classes("mz-pooled")).map((c) => c.user_id)).toEqual([null]);
+    // The fixture's first workflow, for this agent and an account.
+    const [first] = readFileSync(path.resolve(import.meta.dirname, "../fixtures/memorizz.jsonl"), "utf8").split("\n");
+    const doc = { ...JSON.parse(first), agent_id: "mz-pooled", workflow_id: "mz-1", user_id: "acct-mz" };
+    const client = createPrismaClient(server.databaseUrl, 1);
+    try {
+      const report = await importMemorizz(client, { documents: readMemorizzFile(JSON.stringify(doc)).documents }, systemAuditContext("import:memorizz"));
+      expect(report.workflows).toEqual({ imported: 1, already: 0 });
+    } finally {
+      await client.$disconnect();
+    }
+    expect((await call(server.baseUrl, admin, "GET", "/api/v1/agents/mz-pooled")).json.learning.learning_scope).toBe("user");
+    expect(await auditRows("mz-pooled", "learning_scope.changed")).toEqual([{ from: "agent", to: "user", runs_rescoped: 2, classes_rebuilt: 3, trigger: "memorizz_import" }]);
+    expect((await classes("mz-pooled")).map((c) => c.user_id).sort()).toEqual(["acct-mz", "acct-x", "acct-y"]);
   });
 });
 
