@@ -59,7 +59,7 @@ export const agentDeletionResponse = z.object({
 export const classListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).describe("page size"),
   cursor: z.string().max(512).optional().describe("the next_cursor of the previous page (opaque)"),
-  user_id: shortText.optional().describe("only the classes of this user's runs"),
+  user_id: shortText.optional().describe("only this account's own classes (learning_scope \"user\"); under \"agent\" every class is agent-wide (user_id null) and none is an account's"),
 });
 
 // ---------------------------------------------------------------- misc
