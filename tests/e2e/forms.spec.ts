@@ -24,6 +24,10 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   // The two similarity thresholds are told apart by their labels.
   await expect(form.getByLabel("Shadow match: minimum query similarity")).toBeVisible();
   await expect(form.getByLabel("Injection: minimum query similarity")).toBeVisible();
+  // The learning scope is a choice of the schema's values: a new agent pools its accounts.
+  const scope = form.getByLabel("Learning scope");
+  await expect(scope).toHaveValue("agent");
+  await expect(scope.locator("option")).toHaveText([/^Agent-wide/, /^Per account/]);
 
   // A change is marked and counted; a bad value is refused in words next to its field.
   const minRuns = form.getByLabel("Minimum runs", { exact: false });
