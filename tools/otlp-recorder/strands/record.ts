@@ -3,8 +3,8 @@
 // (the SDK's documented "your own provider" setup) whose exporter is the OTLP/protobuf exporter
 // pointed at the loopback receiver, and drives Agent.invoke() with a scripted Model subclass.
 //
-// The same file is ../strands/record.ts and ../strands-latest/record.ts (keep them identical):
-// the fixture is named after the package's folder, and strands-latest's `npm run record` sets
+//
+// `npm run record` runs it twice: once in the SDK's default conventions, once with
 // OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental, the SDK's switch to the latest
 // experimental GenAI conventions (read by its Tracer, telemetry/tracer.js).
 import { readFileSync } from "node:fs";
@@ -32,9 +32,10 @@ import { scenario, toolResult, TOOLS } from "../common/scenario.ts";
 import type { ScenarioRun, ToolCall } from "../common/scenario.ts";
 import { startReceiver, writeFixture } from "../common/receiver.ts";
 
-const FIXTURE = path.basename(import.meta.dirname);
+// One recorder, two fixtures: the SDK's default conventions (`strands`) and, with
+// OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental, its latest-experimental ones (`strands-latest`).
 const latest = (process.env.OTEL_SEMCONV_STABILITY_OPT_IN ?? "").split(",").includes("gen_ai_latest_experimental");
-if (latest !== (FIXTURE === "strands-latest")) throw new Error(`${FIXTURE}: run with npm run record (OTEL_SEMCONV_STABILITY_OPT_IN is ${JSON.stringify(process.env.OTEL_SEMCONV_STABILITY_OPT_IN)})`);
+const FIXTURE = latest ? "strands-latest" : "strands";
 const SERVICE_NAME = "shop-service";
 
 /**
