@@ -40,7 +40,7 @@ function meanPairwiseCosine(sets: Set<string>[]): number {
  * "order refund"), each with its most frequent surface word.
  */
 export function sharedTerms(queries: string[]): { shared: SharedTerm[]; perQuery: Term[][] } {
-  const perQuery = queries.map(contentTerms).filter((t) => t.length > 0);
+  const perQuery = queries.map((q) => contentTerms(q)).filter((t) => t.length > 0);
   const stats = new Map<string, { queries: number; position: number; words: Map<string, number> }>();
   for (const terms of perQuery) {
     const seen = new Set<string>();

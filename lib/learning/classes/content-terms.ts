@@ -9,6 +9,9 @@ import stopWordLists from "./stop-words.json";
 export const STOP_WORDS: ReadonlySet<string> = new Set(Object.values(stopWordLists).flat());
 
 export type Term = { readonly term: string; readonly word: string };
+/** Terms read as words even when capitalized inside a sentence (ALL_WORDS: every one). */
+export type Vocabulary = { has(term: string): boolean };
+export const ALL_WORDS: Vocabulary = { has: () => true };
 
 const URL = /(?:https?:\/\/|www\.)\S+/giu;
 const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
@@ -69,10 +72,11 @@ function readChunk(raw: string): Chunk {
 /**
  * The content terms of `text`, in order. A capitalized word inside a sentence is read as a name
  * ("Book a flight to Berlin", "Cancel Bob's plan"), unless most words are capitalized (a title-cased
- * request says nothing about names). Chunks are read once per process (every ingested run's
- * query is read here, and its words repeat).
+ * request says nothing about names) or its terms are all in `vocabulary` (product names a skill's
+ * own text uses, such as "Slack": see ../inject/term-weights.ts). Chunks are read once per process
+ * (every ingested run's query is read here, and its words repeat).
  */
-export function contentTerms(text: string): Term[] {
+export function contentTerms(text: string, vocabulary?: Vocabulary): Term[] {
   const read = text
     .normalize("NFKC")
     .replace(URL, " ")
@@ -87,15 +91,15 @@ export function contentTerms(text: string): Term[] {
     const starts = sentenceStart;
     sentenceStart = c.endsSentence;
     if (c.skip) continue;
-    if (!starts && !titled && c.capitalized) continue;
+    if (!starts && !titled && c.capitalized && !(vocabulary && c.terms.length > 0 && c.terms.every((t) => vocabulary.has(t.term)))) continue;
     out.push(...c.terms);
   }
   return out;
 }
 
 /** The distinct terms of `text`. */
-export function termSet(text: string): Set<string> {
-  return new Set(contentTerms(text).map((t) => t.term));
+export function termSet(text: string, vocabulary?: Vocabulary): Set<string> {
+  return new Set(contentTerms(text, vocabulary).map((t) => t.term));
 }
 
 /** Words as an Agent Skills name: lowercase ASCII letters and digits joined by single hyphens, at most `max` characters. */

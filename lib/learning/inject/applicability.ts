@@ -3,9 +3,16 @@
 // sequence). Each trigger query is also embedded on its own, and a query's applicability is
 // its best similarity over the description vector and the trigger-query vectors: a trigger
 // query or a light paraphrase of one clears the 0.70 default, an unrelated request does not.
-import { embedTexts, type Embedder } from "./embedder";
+import { termSet, type Vocabulary } from "../classes/content-terms";
+import { embedTexts, type Embedder, type TermWeight } from "./embedder";
 
 export type ApplicabilityFields = { name: string; description: string; preconditions: string[]; queries: string[] };
+
+/**
+ * Stems every skill's description uses about itself ("use this skill", "when users ask"): they
+ * never make a trigger phrase or a coverage match on their own.
+ */
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(["us", "skill", "user", "claude", "ask", "request", "want", "need", "help", "task", "trigger"]);
 
 export function applicabilityText(s: ApplicabilityFields): string {
   return [s.name, s.description, s.preconditions.join(" "), s.queries.join(" ")].join(" ").trim();
@@ -67,4 +74,54 @@ export function bestScores(m: VectorMatrix, query: ArrayLike<number>, skillCount
     if (dot > best[m.owner[r]]) best[m.owner[r]] = dot;
   }
   return best;
+}
+
+/** The source class of an imported skill: this prefix and its folder's digest (no runs stand behind it). */
+export const IMPORT_CLASS_PREFIX = "import:";
+
+/**
+ * An imported skill's terms for coverage: every term of its applicability text, and each trigger
+ * phrase's terms besides the words every description uses about itself (GENERIC_TERMS).
+ */
+export type CoverageTerms = { vocabulary: ReadonlySet<string>; phrases: ReadonlySet<string>[] };
+
+export function coverageTerms(s: ApplicabilityFields, vocabulary?: Vocabulary): CoverageTerms {
+  const phrases = s.queries.map((q) => new Set([...termSet(q, vocabulary)].filter((t) => !GENERIC_TERMS.has(t))));
+  return { vocabulary: termSet(applicabilityText(s), vocabulary), phrases: phrases.filter((p) => p.size >= 2) };
+}
+
+/**
+ * How well an imported skill's own words cover a request (its distinct terms): the geometric
+ * mean of the request's weighted share the skill's vocabulary holds and the best weighted share
+ * of one trigger phrase the request holds, counting only phrases it shares two terms with.
+ * "Write this week's status report for my team" holds all of "status reports" and, besides "week"
+ * and "team", only words of the internal-communications skill: 0.74, where its cosine to the
+ * phrase is 0.50 (the request's other words dilute it). "What is the status of my order?" shares
+ * one term with the phrase: 0.
+ */
+export function coverageScore(query: ReadonlySet<string>, c: CoverageTerms, weight: TermWeight): number {
+  let all = 0;
+  let covered = 0;
+  for (const t of query) {
+    const w = weight(t);
+    all += w;
+    if (c.vocabulary.has(t)) covered += w;
+  }
+  if (covered === 0) return 0;
+  let best = 0;
+  for (const p of c.phrases) {
+    let total = 0;
+    let held = 0;
+    let shared = 0;
+    for (const t of p) {
+      const w = weight(t);
+      total += w;
+      if (query.has(t)) {
+        held += w;
+        shared++;
+      }
+    }
+    if (shared >= 2 && held / total > best) best = held / total;
+  }
+  return Math.sqrt((covered / all) * best);
 }

@@ -8,7 +8,7 @@
 // stored with its embedder id, and vectors of different embedders are never compared (earlier
 // versions of the offline space count as the offline embedder's: HashingEmbedder.previousIds).
 import OpenAI from "openai";
-import { contentTerms } from "../classes/content-terms";
+import { contentTerms, type Vocabulary } from "../classes/content-terms";
 
 export interface Embedder {
   /** Stable identity of the vector space; stored beside every vector. */
@@ -102,7 +102,7 @@ export class HashingEmbedder implements Embedder {
    * its word's trigrams, each scaled by the term's weight when given. A text without content
    * terms ("sure, go ahead") has no features: it matches nothing.
    */
-  private sparse(text: string, weight?: TermWeight): { index: number[]; value: number[] } {
+  private sparse(text: string, weight?: TermWeight, vocabulary?: Vocabulary): { index: number[]; value: number[] } {
     const { sums, touched } = this;
     const index: number[] = [];
     const add = (h: number, w: number) => {
@@ -113,7 +113,7 @@ export class HashingEmbedder implements Embedder {
         index.push(i);
       }
     };
-    for (const { term, word } of contentTerms(text)) {
+    for (const { term, word } of contentTerms(text, vocabulary)) {
       const k = weight ? weight(term) : 1;
       const hashes = featureHashes(term, word);
       add(hashes.term, WORD_WEIGHT * k);
@@ -134,9 +134,10 @@ export class HashingEmbedder implements Embedder {
     return { index, value };
   }
 
-  embedOne(text: string, weight?: TermWeight): number[] {
+  /** The text's vector, its terms scaled by `weight`; capitalized words in `vocabulary` are read as words, not names. */
+  embedOne(text: string, weight?: TermWeight, vocabulary?: Vocabulary): number[] {
     const v = new Array<number>(this.dimensions).fill(0);
-    const { index, value } = this.sparse(text, weight);
+    const { index, value } = this.sparse(text, weight, vocabulary);
     for (let k = 0; k < index.length; k++) v[index[k]] = value[k];
     return v;
   }

@@ -7,11 +7,14 @@
 // never stale across processes.
 // Skills in the offline embedder's space are scored on their applicability texts embedded with the
 // agent's term weights (./term-weights.ts), which change with its recent queries: that matrix is
-// rebuilt whenever the weights are, not read from the stored (unweighted) vectors.
+// rebuilt whenever the weights are, not read from the stored (unweighted) vectors. An imported
+// skill (no runs, so its trigger phrases are clauses of its own description) scores the better of
+// that cosine and its coverage of the request (coverageScore in ./applicability.ts).
 import type { Db } from "../../db/prisma";
 import { perDatabase } from "../../db/per-database";
 import { skillScopesFor, type LearningConfig } from "../agents/config";
-import { applicabilityTexts, bestScores, packVectors, type VectorMatrix } from "./applicability";
+import { termSet } from "../classes/content-terms";
+import { applicabilityTexts, bestScores, coverageScore, coverageTerms, IMPORT_CLASS_PREFIX, packVectors, type ApplicabilityFields, type CoverageTerms, type VectorMatrix } from "./applicability";
 import { defaultEmbedder, embedderForId, isOfflineSpace, offlineEmbedder, type Embedder } from "./embedder";
 import { agentTermWeights, type TermWeights } from "./term-weights";
 import type { RenderedSkill } from "./context";
@@ -29,8 +32,8 @@ type Entry = {
   version: number;
   skills: SkillMeta[];
   spaces: Map<string, VectorMatrix>;
-  offlineTexts: { index: number; texts: string[] }[];
-  offline: { weights: TermWeights; matrix: VectorMatrix } | null;
+  offlineTexts: { index: number; texts: string[]; fields: ApplicabilityFields; imported: boolean }[];
+  offline: { weights: TermWeights; matrix: VectorMatrix; coverage: { index: number; terms: CoverageTerms }[] } | null;
 };
 
 const MAX_ENTRIES = 2000;
@@ -74,7 +77,7 @@ async function scopeSkills(db: Db, agentId: string, userScope: string, skillsVer
   const offlineTexts: Entry["offlineTexts"] = [];
   rows.forEach((r, index) => {
     if (isOfflineSpace(r.embedder_id)) {
-      offlineTexts.push({ index, texts: applicabilityTexts(r) });
+      offlineTexts.push({ index, texts: applicabilityTexts(r), fields: r, imported: r.source_canonical_hash.startsWith(IMPORT_CLASS_PREFIX) });
       return;
     }
     const vectors = [r.embedding, ...(Array.isArray(r.query_embeddings) ? (r.query_embeddings as number[][]) : [])];
@@ -153,9 +156,16 @@ async function scoreEntry(
   if (entry.offlineTexts.length) {
     const weights = await agentTermWeights(db, agent.id, agent.skillsVersion);
     if (entry.offline?.weights !== weights) {
-      const weighted = entry.offlineTexts.map((s) => ({ index: s.index, vectors: s.texts.map((t) => offlineEmbedder.embedOne(t, weights.weight)) }));
-      entry.offline = { weights, matrix: packVectors(offlineEmbedder.dimensions, weighted) };
+      const weighted = entry.offlineTexts.map((s) => ({ index: s.index, vectors: s.texts.map((t) => offlineEmbedder.embedOne(t, weights.weight, weights.vocabulary)) }));
+      const coverage = entry.offlineTexts.filter((s) => s.imported).map((s) => ({ index: s.index, terms: coverageTerms(s.fields, weights.vocabulary) }));
+      entry.offline = { weights, matrix: packVectors(offlineEmbedder.dimensions, weighted), coverage };
     }
-    keep(bestScores(entry.offline.matrix, offlineEmbedder.embedOne(query, weights.weight), skills.length));
+    const best = bestScores(entry.offline.matrix, offlineEmbedder.embedOne(query, weights.weight, weights.vocabulary), skills.length);
+    // An imported skill also scores by how well its own words cover the request (coverageScore).
+    if (entry.offline.coverage.length) {
+      const terms = termSet(query, weights.vocabulary);
+      for (const c of entry.offline.coverage) best[c.index] = Math.max(best[c.index], coverageScore(terms, c.terms, weights.weight));
+    }
+    keep(best);
   }
 }

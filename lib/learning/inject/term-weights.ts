@@ -11,7 +11,7 @@
 import type { Db } from "../../db/prisma";
 import { perDatabase } from "../../db/per-database";
 import { applicabilityText } from "./applicability";
-import { termSet } from "../classes/content-terms";
+import { ALL_WORDS, termSet, type Vocabulary } from "../classes/content-terms";
 import type { TermWeight } from "./embedder";
 
 /** How many of the agent's newest run queries join its skills as documents. */
@@ -19,14 +19,24 @@ export const RECENT_QUERIES = 500;
 const MAX_AGE_MS = 600_000;
 const MAX_AGENTS = 2000;
 
-export type TermWeights = { documents: number; weight: TermWeight };
+/**
+ * `vocabulary`: every term of the skills' applicability texts, capitalized words included. A
+ * capitalized word inside a request is otherwise read as a name and left out; one the agent's
+ * skills use ("Slack", "Playwright", "Anthropic") is a product, not a person, and is read. Run
+ * queries add none: their capitalized words are the accounts' names.
+ */
+export type TermWeights = { documents: number; weight: TermWeight; vocabulary: Vocabulary };
 
-/** Smoothed IDF: a term in every document weighs 1, a rarer one more, an unseen one the most. */
-export function termWeights(documents: string[]): TermWeights {
+/**
+ * Smoothed IDF over `skillTexts` and `queries`: a term in every document weighs 1, a rarer one
+ * more, an unseen one the most.
+ */
+export function termWeights(skillTexts: string[], queries: string[] = []): TermWeights {
+  const vocabulary = new Set(skillTexts.flatMap((d) => [...termSet(d, ALL_WORDS)]));
   const df = new Map<string, number>();
-  for (const d of documents) for (const t of termSet(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const n = documents.length;
-  return { documents: n, weight: (t) => Math.log((n + 1) / ((df.get(t) ?? 0) + 1)) + 1 };
+  for (const d of [...skillTexts, ...queries]) for (const t of termSet(d, vocabulary)) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = skillTexts.length + queries.length;
+  return { documents: n, weight: (t) => Math.log((n + 1) / ((df.get(t) ?? 0) + 1)) + 1, vocabulary };
 }
 
 async function loadTermWeights(db: Db, agentId: string): Promise<TermWeights> {
@@ -34,7 +44,7 @@ async function loadTermWeights(db: Db, agentId: string): Promise<TermWeights> {
     db.skill.findMany({ where: { agentId, status: { in: ["ACTIVE", "SHADOW"] } }, select: { name: true, description: true, preconditions: true, queries: true } }),
     db.workflowRun.findMany({ where: { agentId }, orderBy: { createdAt: "desc" }, take: RECENT_QUERIES, select: { query: true } }),
   ]);
-  return termWeights([...skills.map(applicabilityText), ...runs.map((r) => r.query)]);
+  return termWeights(skills.map(applicabilityText), runs.map((r) => r.query));
 }
 
 const caches = perDatabase(() => new Map<string, { version: number; at: number; weights: Promise<TermWeights> }>());

@@ -14,7 +14,7 @@
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { textProblem } from "../../db/storable-text";
-import { applicabilityVectors } from "../inject/applicability";
+import { applicabilityVectors, IMPORT_CLASS_PREFIX } from "../inject/applicability";
 import { resolveLearningConfig } from "../agents/config";
 import { defaultEmbedder } from "../inject/embedder";
 import { agentNotFound } from "../errors";
@@ -40,7 +40,7 @@ export type ImportSkillsResult = {
   ignored: string[];
 };
 
-export const IMPORT_CLASS_PREFIX = "import:";
+export { IMPORT_CLASS_PREFIX } from "../inject/applicability";
 
 type Accepted = { file: string; folder: string; skill: ImportedSkillMd; files: KeptFile[]; digest: string; tools: string[]; warnings: ImportWarning[] };
 

@@ -1,13 +1,17 @@
 // What an imported skill is retrieved on: it has no runs, so no sampled trigger queries. Its
 // applicability is its description and the lines of a "When to use" section, and each of their
-// clauses (split at sentence ends, commas, semicolons, colons, brackets, quotes, "or", "and")
-// stands in for a trigger query: one vector each (../inject/applicability.ts), so a short request
+// sentences and lines, and each of their clauses (split at commas, semicolons, colons, brackets,
+// quotes, "or", "and"), stands in for a trigger query: one vector each (../inject/applicability.ts), so a short request
 // that says what one clause says clears the retrieval threshold, where the whole description,
 // embedded as one text, scores low against any short request. A clause's parts around a
 // connective ("to", "with", "using" …) are phrases too. A phrase of fewer than two content terms
-// besides the words every description uses ("etc.", "Slack", "use this skill for") is left out:
-// one shared word is not a match.
-import { contentTerms } from "../classes/content-terms";
+// besides the words every description uses ("etc.", "use this skill for") is left out: one shared
+// word is not a match. Retrieval also scores the skill by how well these phrases and its other
+// words cover a request (coverageScore in ../inject/applicability.ts).
+import { ALL_WORDS, contentTerms } from "../classes/content-terms";
+// A phrase needs two content terms besides GENERIC_TERMS: two hashed words alone can land near an
+// unrelated one-word request ("Where is my order?" scored 0.71 against "use this skill for").
+import { GENERIC_TERMS } from "../inject/applicability";
 
 /** Phrases kept per skill, and characters per phrase. */
 export const MAX_TRIGGER_PHRASES = 40;
@@ -16,25 +20,19 @@ const SENTENCES = /(?<=[.!?])\s+|\r?\n+/;
 const CLAUSES = /[;,:()[\]"“”]|\s+(?:or|and|—|–|-)\s+/i;
 const CONNECTIVES = /\s+(?:to|that|which|using|with|through|via|by)\s+/i;
 /**
- * Stems every skill's description uses about itself ("use this skill", "when users ask"): a phrase
- * needs two content terms besides them. Two hashed words alone can land near an unrelated one-word
- * request ("Where is my order?" scored 0.71 against "use this skill for").
- */
-const GENERIC: ReadonlySet<string> = new Set(["us", "skill", "user", "claude", "ask", "request", "want", "need", "help", "task", "trigger"]);
-/**
  * How a description introduces its triggers ("Use this skill when the user asks for …", "Use when
  * users request …"): words every skill shares, left out of the phrase so its own words carry it.
  */
-const BOILERPLATE = /^(?:claude\s+)?(?:should\s+)?(?:use|invoke|apply|trigger)s?\s+(?:this\s+skill\s+|this\s+|it\s+)?(?:any\s+time|always\s+when|whenever|when|if|for)\s+(?:the\s+|a\s+)?(?:user|users|someone|you|they)?\s*(?:asks?|wants?|requests?|needs?|says?|mentions?)?\s*(?:to\s+|for\s+|about\s+)?/i;
+const BOILERPLATE = /^(?:claude\s+)?(?:should\s+)?(?:use|invoke|apply|trigger)s?\s+(?:this\s+skill\s+|this\s+|it\s+)?(?:any\s+time|always\s+when|whenever|when|if|for)\s+(?:the\s+|a\s+)?(?:users|user|someone|you|they)?\s*(?:asks?|wants?|requests?|needs?|says?|mentions?)?\s*(?:to\s+|for\s+|about\s+)?/i;
 
 export function triggerPhrases(s: { name: string; description: string; whenToUse: readonly string[] }): string[] {
   const texts = [s.name.replace(/-/g, " "), ...s.description.split(SENTENCES), ...s.whenToUse];
   const out = new Set<string>();
-  for (const clause of texts.flatMap((t) => t.split(CLAUSES))) {
+  for (const clause of texts.flatMap((t) => [t, ...t.split(CLAUSES)])) {
     const phrase = clause.trim().replace(/\s+/g, " ").slice(0, PHRASE_CHARS).replace(BOILERPLATE, "");
     // The clause, and its parts around a connective ("building MCP servers" of "… to integrate APIs").
     for (const p of [phrase, ...phrase.split(CONNECTIVES)]) {
-      if (contentTerms(p).filter((t) => !GENERIC.has(t.term)).length >= 2) out.add(p.trim());
+      if (contentTerms(p, ALL_WORDS).filter((t) => !GENERIC_TERMS.has(t.term)).length >= 2) out.add(p.trim());
       if (out.size === MAX_TRIGGER_PHRASES) return [...out];
     }
   }

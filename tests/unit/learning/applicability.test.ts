@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applicabilityText, applicabilityVectors, bestScores, packVectors } from "@/lib/learning/inject/applicability";
+import { applicabilityText, applicabilityVectors, bestScores, coverageScore, coverageTerms, packVectors } from "@/lib/learning/inject/applicability";
+import { termSet } from "@/lib/learning/classes/content-terms";
+import { termWeights } from "@/lib/learning/inject/term-weights";
 import { cosine } from "@/lib/learning/inject/embedder";
 import { offlineEmbedder } from "@/lib/learning/inject/embedder";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
@@ -64,5 +66,22 @@ describe("skill applicability", () => {
     for (const q of ["What is the weather in Paris tomorrow?", "Reset my account password", "Translate this paragraph into German"]) {
       expect(await score(q), q).toBeLessThan(min);
     }
+  });
+
+  it("scores an imported skill's coverage: a request holding a phrase in the skill's words, not one sharing a single term", () => {
+    const comms = { name: "internal-comms", description: "Write internal communications: status reports, leadership updates, company newsletters.", preconditions: [], queries: ["status reports", "leadership updates", "company newsletters"] };
+    const w = termWeights([applicabilityText(comms)], ["Where is my order Z1?", "order Q4 status", "Track my package 1Z999"]);
+    const cover = (q: string) => coverageScore(termSet(q, w.vocabulary), coverageTerms(comms, w.vocabulary), w.weight);
+    expect(cover("Write the status reports for my team")).toBeGreaterThanOrEqual(DEFAULT_LEARNING_CONFIG.retrieval_min_similarity);
+    expect(cover("What is the status of my order?")).toBe(0);
+    expect(cover("Book a table for two")).toBe(0);
+    // A phrase in passing, among words the skill never uses, stays below the threshold.
+    expect(cover("Print the status reports binder for the auditor at the warehouse")).toBeLessThan(DEFAULT_LEARNING_CONFIG.retrieval_min_similarity);
+  });
+
+  it("reads a capitalized word the skills use as a word, and an account's name as a name", () => {
+    const w = termWeights(["Create animated GIFs for Slack"], ["Cancel Bob's subscription"]);
+    expect([...termSet("Make a GIF for Slack", w.vocabulary)]).toContain("slack");
+    expect([...termSet("Cancel the plan of Bob", w.vocabulary)]).not.toContain("bob");
   });
 });
