@@ -37,6 +37,7 @@ export const ENGINE_SENSITIVE = [
   "experiments", // the example experiment end to end, the ledger hand-off
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
   "otlp-conformance", // every recorded framework's exports through staging and batched assembly to their runs
+  "otlp-unmapped", // refusals inside the staging statement, the counting upsert on a NULLS NOT DISTINCT key
   "sdk", // batches and idempotent resends through the ingestion SQL, context assembly
   "learning-scope", // distinct accounts kept by the ingestion statement, the class rebuild under its table lock
   "learning-scope-migration", // the data migration giving existing agents the per-account scope and their classes' distinct accounts

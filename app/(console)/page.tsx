@@ -9,6 +9,7 @@ import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { INBOX_LABEL, type InboxKind } from "@/lib/console/inbox";
 import { loadInboxPage } from "@/lib/console/pages/inbox";
+import { UNMAPPED_RECENT_DAYS } from "@/lib/otlp/unmapped";
 import { hrefWith, type SearchParams } from "@/lib/console/url";
 import { readDb } from "@/lib/db/client";
 
@@ -22,6 +23,7 @@ const WHY: Record<InboxKind, string> = {
   deviations: "Active skills whose runs often take another path than the skill's class.",
   suspended_procedures: "Ledger procedures suspended by their monitoring failure streak.",
   dead_jobs: "Background jobs that failed after every retry.",
+  unmapped_traces: `OpenTelemetry traces received in the last ${UNMAPPED_RECENT_DAYS} days that made no runs: what arrived and why, to fix in the agent's instrumentation.`,
 };
 
 export default async function InboxPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -51,7 +53,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
       />
       {groups.length === 0 ? (
         <EmptyState title="All caught up">
-          No skill, class, persona suggestion, deviation, procedure or job is waiting for you. New items appear here as agents send runs.
+          No skill, class, persona suggestion, deviation, procedure, job or unmapped trace is waiting for you. New items appear here as agents send runs.
         </EmptyState>
       ) : (
         <div className="grid min-w-0 gap-4 lg:grid-cols-2">

@@ -15,7 +15,7 @@ export function inboxHref(t: InboxTarget): string {
     case "procedure":
       return procedureHref(t.scope, t.id);
     case "agent":
-      return t.agentId ? `/agents/${encodeURIComponent(t.agentId)}${t.anchor ? `#${t.anchor}` : ""}` : "/agents";
+      return `/agents${t.agentId ? `/${encodeURIComponent(t.agentId)}` : ""}${t.anchor ? `#${t.anchor}` : ""}`;
   }
 }
 
@@ -40,5 +40,7 @@ export function groupHref(kind: InboxKind, agent: string | undefined): string {
       return `/ledger${q({ agent, state: "suspended" })}`;
     case "dead_jobs":
       return agent ? `/agents/${encodeURIComponent(agent)}#shadow-queue` : "/agents";
+    case "unmapped_traces":
+      return agent ? `/agents/${encodeURIComponent(agent)}#unmapped-traces` : "/agents#unmapped-traces";
   }
 }

@@ -2,7 +2,7 @@
 // renders them). The counts come from lib/console/inbox.ts.
 import type { Scope } from "../auth/access";
 
-export const INBOX_KINDS = ["ready_skills", "shadow_skills", "ready_classes", "persona_proposals", "deviations", "suspended_procedures", "dead_jobs"] as const;
+export const INBOX_KINDS = ["ready_skills", "shadow_skills", "ready_classes", "persona_proposals", "deviations", "suspended_procedures", "dead_jobs", "unmapped_traces"] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 
 /** The scope that lets a user see each kind (its own page's). */
@@ -14,6 +14,7 @@ export const INBOX_SCOPE: Record<InboxKind, Scope> = {
   deviations: "learning:read",
   suspended_procedures: "ledger:read",
   dead_jobs: "learning:read",
+  unmapped_traces: "learning:read",
 };
 
 export const INBOX_LABEL: Record<InboxKind, string> = {
@@ -24,6 +25,7 @@ export const INBOX_LABEL: Record<InboxKind, string> = {
   deviations: "Flagged deviations",
   suspended_procedures: "Suspended procedures",
   dead_jobs: "Dead jobs",
+  unmapped_traces: "Traces that made no runs",
 };
 
 export type InboxCounts = Partial<Record<InboxKind, number>>;

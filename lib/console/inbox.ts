@@ -1,8 +1,8 @@
 // What awaits an admin's decision, by kind: counts for the sidebar and the inbox's groups,
 // each read with the condition its own page uses (skill readiness, class_review_status, the
-// deviation flag, ledger state, persona proposals, dead jobs). Only the kinds the user may
-// read are counted, all in one statement after the agents' configuration: the sidebar asks on
-// every page. Agents being deleted (deleting_at) count nowhere.
+// deviation flag, ledger state, persona proposals, dead jobs, OTLP traces that made no runs).
+// Only the kinds the user may read are counted, all in one statement after the agents'
+// configuration: the sidebar asks on every page. Agents being deleted (deleting_at) count nowhere.
 import "server-only";
 import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
@@ -12,6 +12,7 @@ import { agentConfigs, likeEscape } from "../learning/review/agent-configs";
 import { readyClassCountSql } from "../learning/review/class-list";
 import { skillInboxCountsSql } from "../learning/review/skill-list";
 import { checkLedgerSchema } from "../ledger/schema-version";
+import { unmappedWhere, UNMAPPED_RECENT_DAYS } from "../otlp/unmapped";
 import { INBOX_SCOPE, type InboxCounts } from "./inbox-words";
 
 export * from "./inbox-words";
@@ -34,11 +35,18 @@ export const flaggedSkills = (agent: string | undefined) => Prisma.sql`
 /** Dead jobs: the `WHERE` of `FROM jobs`. */
 export const deadJobs = (agent: string | undefined) => Prisma.sql`status = 'DEAD' ${ofAgent(Prisma.sql`agent_id`, agent)} AND ${notDeleting(Prisma.sql`jobs.agent_id`)}`;
 
+/**
+ * OTLP traces that made no runs, received within UNMAPPED_RECENT_DAYS: the `WHERE` of `FROM
+ * otlp_unmapped_traces u`. Also without any agent declared: they may be why there is none.
+ */
+export const unmappedTraces = (agent: string | undefined) => unmappedWhere({ agent, recentDays: UNMAPPED_RECENT_DAYS });
+
 type CountsRow = {
   skills: number[] | null;
   ready_classes: number | null;
   deviations: number | null;
   dead_jobs: number | null;
+  unmapped_traces: number | null;
   persona_proposals: number | null;
   suspended_procedures: number | null;
 };
@@ -57,6 +65,7 @@ export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?
       ${when(some, readyClassCountSql(agents, new Date()))} AS ready_classes,
       ${when(some, Prisma.sql`(SELECT count(*)::int FROM skills WHERE ${flaggedSkills(agent)})`)} AS deviations,
       ${when(some, Prisma.sql`(SELECT count(*)::int FROM jobs WHERE ${deadJobs(agent)})`)} AS dead_jobs,
+      ${when(learning, Prisma.sql`(SELECT coalesce(sum(traces), 0)::int FROM otlp_unmapped_traces u WHERE ${unmappedTraces(agent)})`)} AS unmapped_traces,
       ${when(persona, Prisma.sql`(SELECT count(*)::int FROM ${pendingProposals(agent)})`)} AS persona_proposals,
       ${when(ledger, Prisma.sql`(SELECT count(*)::int FROM ledger_procedures WHERE state = 'SUSPENDED' ${ofAgent(Prisma.sql`agent`, agent)})`)} AS suspended_procedures`;
   const out: InboxCounts = {};
@@ -67,6 +76,7 @@ export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?
     out.ready_classes = r.ready_classes ?? 0;
     out.deviations = r.deviations ?? 0;
     out.dead_jobs = r.dead_jobs ?? 0;
+    out.unmapped_traces = r.unmapped_traces ?? 0;
   }
   if (persona) out.persona_proposals = r.persona_proposals!;
   if (ledger) out.suspended_procedures = r.suspended_procedures!;

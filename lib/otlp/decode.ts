@@ -2,10 +2,15 @@
 // staged spans, with the generated code of the OpenTelemetry project (./wire.ts). A body that is
 // not a request at all is a Validation error (400); a span that lacks what staging needs is
 // counted as rejected, with its reason, and the rest are kept (OTLP's partial success).
+//
+// Both encodings become the generated message objects (decode for protobuf, fromObject for JSON)
+// and one reader takes what staging needs straight from them: the generated toObject's generic
+// conversion (every field, 64-bit integers through Long's text, repeated fields copied) was about
+// a fifth of an export's server CPU (`npm run bench:otlp`, docs/benchmarks.md#otlp).
 import { Validation } from "../errors";
 import { findUnstorableText } from "../db/storable-text";
-import { ExportTraceServiceRequest, READ_OPTIONS } from "./wire";
-import { keptEvent, stringAttr, type Attributes, type StagedSpan } from "./spans";
+import { ExportTraceServiceRequest } from "./wire";
+import { keptEvent, stringAttr, type Attributes, type SpanEvent, type StagedSpan } from "./spans";
 import { unusable } from "./conventions";
 
 export type DecodedExport = { spans: StagedSpan[]; rejected: number; reasons: string[] };
@@ -17,7 +22,7 @@ export function decodeProtobuf(bytes: Uint8Array): DecodedExport {
   } catch (e) {
     throw new Validation(`The body is not a protobuf ExportTraceServiceRequest: ${(e as Error).message}`);
   }
-  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS) as WireRequest);
+  return fromRequest(message as PbRequest);
 }
 
 /** OTLP JSON: the protobuf JSON mapping with lowerCamelCase names, ids in hex, 64-bit integers as text. */
@@ -36,7 +41,7 @@ export function decodeJson(bytes: Uint8Array): DecodedExport {
   } catch (e) {
     throw new Validation(`The body is not an ExportTraceServiceRequest: ${(e as Error).message}`);
   }
-  return fromRequest(ExportTraceServiceRequest.toObject(message, READ_OPTIONS) as WireRequest);
+  return fromRequest(message as PbRequest);
 }
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
@@ -59,105 +64,124 @@ function hexIdsToBytes(request: Loose) {
 type Loose = Record<string, unknown>;
 const objectsIn = (v: unknown): Loose[] => (Array.isArray(v) ? v.filter((x): x is Loose => typeof x === "object" && x !== null) : []);
 
-type KeyValue = { key?: string; value?: AnyValue };
-type AnyValue = {
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: string;
-  doubleValue?: number;
-  arrayValue?: { values?: AnyValue[] };
-  kvlistValue?: { values?: KeyValue[] };
-  bytesValue?: number[];
+// The generated message objects as decode and fromObject leave them: a field not on the wire is
+// the prototype's null (repeated ones an empty array); 64-bit integers are Long objects (a number
+// when protobufjs runs without the long package); bytes are Buffers or Uint8Arrays.
+type Int64 = number | { low: number; high: number; toNumber(): number; toString(): string };
+type PbKeyValue = { key: string | null; value: PbAnyValue | null };
+type PbAnyValue = {
+  stringValue: string | null;
+  boolValue: boolean | null;
+  intValue: Int64 | null;
+  doubleValue: number | null;
+  arrayValue: { values: PbAnyValue[] } | null;
+  kvlistValue: { values: PbKeyValue[] } | null;
+  bytesValue: Uint8Array | null;
 };
+type PbEvent = { timeUnixNano: Int64 | null; name: string | null; attributes: PbKeyValue[] };
+type PbSpan = {
+  traceId: Uint8Array | null;
+  spanId: Uint8Array | null;
+  parentSpanId: Uint8Array | null;
+  name: string | null;
+  startTimeUnixNano: Int64 | null;
+  endTimeUnixNano: Int64 | null;
+  attributes: PbKeyValue[];
+  events: PbEvent[];
+  status: { code: number | null; message: string | null } | null;
+};
+type PbRequest = { resourceSpans: { resource: { attributes: PbKeyValue[] } | null; scopeSpans: { spans: PbSpan[] }[] }[] };
 
-function plain(v: AnyValue | undefined): unknown {
+const bufferOf = (b: Uint8Array) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+function plain(v: PbAnyValue | null): unknown {
   if (!v) return null;
-  if (v.stringValue !== undefined) return v.stringValue;
-  if (v.boolValue !== undefined) return v.boolValue;
-  if (v.intValue !== undefined) {
-    const n = Number(v.intValue);
-    return Number.isSafeInteger(n) ? n : v.intValue;
+  if (v.stringValue != null) return v.stringValue;
+  if (v.boolValue != null) return v.boolValue;
+  if (v.intValue != null) {
+    if (typeof v.intValue === "number") return v.intValue;
+    const n = v.intValue.toNumber();
+    return Number.isSafeInteger(n) ? n : v.intValue.toString();
   }
-  if (v.doubleValue !== undefined) return v.doubleValue;
-  if (v.arrayValue) return (v.arrayValue.values ?? []).map(plain);
+  if (v.doubleValue != null) return v.doubleValue;
+  if (v.arrayValue) return v.arrayValue.values.map(plain);
   if (v.kvlistValue) return attributesOf(v.kvlistValue.values);
-  if (v.bytesValue) return Buffer.from(v.bytesValue).toString("base64");
+  if (v.bytesValue) return bufferOf(v.bytesValue).toString("base64");
   return null;
 }
 
-function attributesOf(list: KeyValue[] | undefined): Attributes {
+function attributesOf(list: PbKeyValue[]): Attributes {
   const out: Attributes = {};
-  for (const kv of list ?? []) if (kv.key) out[kv.key] = plain(kv.value);
+  for (let i = 0; i < list.length; i++) {
+    const kv = list[i];
+    // "__proto__" would set the object's prototype instead of an attribute.
+    if (kv.key && kv.key !== "__proto__") out[kv.key] = plain(kv.value);
+  }
   return out;
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-/** Unix nanoseconds the staging table's bigint holds (fixed64 on the wire may exceed it). */
-const nanos = (v: string | undefined) => v !== undefined && /^[1-9]\d{0,18}$/.test(v) && BigInt(v) <= INT64_MAX;
+const TWO_POW_32 = 4294967296;
+/**
+ * Unix nanoseconds (fixed64) as decimal text, or null when the staging table's bigint cannot hold
+ * them (zero, or beyond int64).
+ */
+function nanos(v: Int64 | null): string | null {
+  if (v == null) return null;
+  if (typeof v === "number") return Number.isSafeInteger(v) && v > 0 ? String(v) : null;
+  const high = v.high >>> 0;
+  const low = v.low >>> 0;
+  if (high > 0x7fffffff || (high === 0 && low === 0)) return null;
+  // Below 2^53 a double is exact; above, BigInt.
+  return high < 0x200000 ? String(high * TWO_POW_32 + low) : ((BigInt(high) << 32n) | BigInt(low)).toString();
+}
 
-const hexOf = (b: unknown) => (Array.isArray(b) && b.length > 0 ? Buffer.from(b).toString("hex") : "");
+const hexOf = (b: Uint8Array | null) => (b && b.length > 0 ? bufferOf(b).toString("hex") : "");
 const ZERO = /^0+$/;
 
-type WireSpan = {
-  traceId?: number[];
-  spanId?: number[];
-  parentSpanId?: number[];
-  name?: string;
-  startTimeUnixNano?: string;
-  endTimeUnixNano?: string;
-  attributes?: KeyValue[];
-  events?: { timeUnixNano?: string; name?: string; attributes?: KeyValue[] }[];
-  status?: { code?: number; message?: string };
-};
-/** What the generated code's toObject gives with READ_OPTIONS (repeated fields as arrays). */
-type WireRequest = { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: WireSpan[] }[] }[] };
-
-function fromRequest(request: WireRequest): DecodedExport {
+function fromRequest(request: PbRequest): DecodedExport {
   const spans: StagedSpan[] = [];
   const reasons = new Map<string, number>();
   let rejected = 0;
-  const reject = (why: string) => {
-    rejected++;
-    reasons.set(why, (reasons.get(why) ?? 0) + 1);
-  };
-  for (const rs of request.resourceSpans ?? []) {
-    const resource = attributesOf(rs.resource?.attributes);
-    const serviceName = stringAttr(resource, "service.name");
-    for (const ss of rs.scopeSpans ?? [])
-      for (const w of ss.spans ?? []) {
+  for (const rs of request.resourceSpans) {
+    const serviceName = rs.resource ? stringAttr(attributesOf(rs.resource.attributes), "service.name") : null;
+    for (const ss of rs.scopeSpans)
+      for (const w of ss.spans) {
         const span = stagedSpan(w, serviceName);
         const why = typeof span === "string" ? span : refusal(span);
-        if (why) reject(why);
-        else spans.push(span as StagedSpan);
+        if (why) {
+          rejected++;
+          reasons.set(why, (reasons.get(why) ?? 0) + 1);
+        } else spans.push(span as StagedSpan);
       }
   }
   const list = [...reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`);
   return { spans, rejected, reasons: list };
 }
 
-function stagedSpan(w: WireSpan, serviceName: string | null): StagedSpan | string {
+function stagedSpan(w: PbSpan, serviceName: string | null): StagedSpan | string {
   const traceId = hexOf(w.traceId);
   const spanId = hexOf(w.spanId);
   if (traceId.length !== 32 || ZERO.test(traceId)) return "no valid traceId (16 bytes)";
   if (spanId.length !== 16 || ZERO.test(spanId)) return "no valid spanId (8 bytes)";
   const parent = hexOf(w.parentSpanId);
-  if (!nanos(w.startTimeUnixNano)) return "no startTimeUnixNano (positive, within int64)";
+  const startNs = nanos(w.startTimeUnixNano);
+  if (startNs === null) return "no startTimeUnixNano (positive, within int64)";
   const code = w.status?.code;
+  const events: SpanEvent[] = [];
+  for (const e of w.events) if (e.name && keptEvent(e.name)) events.push({ name: e.name, timeNs: nanos(e.timeUnixNano) ?? "0", attributes: attributesOf(e.attributes) });
   return {
     traceId,
     spanId,
     parentSpanId: parent && !ZERO.test(parent) ? parent : null,
     name: w.name ?? "",
-    startNs: w.startTimeUnixNano!,
-    endNs: nanos(w.endTimeUnixNano) ? w.endTimeUnixNano! : w.startTimeUnixNano!,
+    startNs,
+    endNs: nanos(w.endTimeUnixNano) ?? startNs,
     // An unknown status code counts as unset.
     statusCode: code === 1 || code === 2 ? code : 0,
     statusMessage: w.status?.message || null,
     serviceName,
     attributes: attributesOf(w.attributes),
-    events: (w.events ?? [])
-      .filter((e) => e.name && keptEvent(e.name))
-      .map((e) => ({ name: e.name!, timeNs: e.timeUnixNano ?? "0", attributes: attributesOf(e.attributes) })),
+    events,
   };
 }
 

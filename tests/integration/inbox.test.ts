@@ -54,7 +54,7 @@ afterAll(async () => {
 describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("counts what awaits a decision, by kind and agent, and moves with each decision", async () => {
     expect(await inboxCounts(db, ADMIN_CAN)).toEqual({
-      ready_skills: 0, shadow_skills: 0, ready_classes: 0, deviations: 0, dead_jobs: 0, persona_proposals: 0, suspended_procedures: 0,
+      ready_skills: 0, shadow_skills: 0, ready_classes: 0, deviations: 0, dead_jobs: 0, unmapped_traces: 0, persona_proposals: 0, suspended_procedures: 0,
     });
 
     // Enough successful runs with distinct queries: each agent's class is ready to distill.
@@ -87,7 +87,7 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(await inboxCounts(db, ADMIN_CAN)).toEqual(all);
 
     // Viewers see only the learning kinds; persona and ledger kinds are not even counted.
-    expect(Object.keys(await inboxCounts(db, VIEWER_CAN)).sort()).toEqual(["dead_jobs", "deviations", "ready_classes", "ready_skills", "shadow_skills"]);
+    expect(Object.keys(await inboxCounts(db, VIEWER_CAN)).sort()).toEqual(["dead_jobs", "deviations", "ready_classes", "ready_skills", "shadow_skills", "unmapped_traces"]);
 
     // The home page groups and links them; the sidebar carries the counts on every page.
     const home = await call(server.baseUrl, admin, "GET", "/");

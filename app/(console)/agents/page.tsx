@@ -1,4 +1,5 @@
-// Agents: each agent's toolbox, how many runs it has sent and when it last did.
+// Agents: each agent's toolbox, how many runs it has sent and when it last did; below, the
+// OpenTelemetry traces that made no runs for want of a declared agent.
 import Link from "@/components/ui/link";
 import { headers } from "next/headers";
 import { PageHeader } from "@/components/ui/page-header";
@@ -11,6 +12,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/learning/pages/agents";
 import { readDb } from "@/lib/db/client";
 import { agentHref } from "@/lib/console/links";
+import { UnmappedTraces } from "@/components/agents/unmapped-traces";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +36,7 @@ function curlExample(origin: string): string {
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/agents", sp, {}), "learning:read");
-  const { page, agents, total } = await loadAgentsPage(readDb(), sp);
+  const { page, agents, total, unmapped } = await loadAgentsPage(readDb(), sp);
   const h = await headers();
   const origin = `${h.get("x-forwarded-proto") ?? "http"}://${h.get("host") ?? "localhost:3000"}`;
   const example = curlExample(origin);
@@ -87,6 +89,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
         ]}
       />
       {agents.length > 0 ? <Pagination page={page} pageSize={PAGE_SIZE} total={total} href={(p) => hrefWith("/agents", sp, { page: p })} /> : null}
+      <UnmappedTraces rows={unmapped} showAgent />
     </>
   );
 }

@@ -39,5 +39,5 @@ export const OTLP_DESCRIPTION = [
   "steps: execute_tool descendants in start order (gen_ai.tool.name, gen_ai.tool.call.arguments, gen_ai.tool.call.result; status ERROR → error {type: error.type or the exception event's exception.type});",
   "query: the first user message of the chat descendants' gen_ai.input.messages (or gen_ai.prompt / gen_ai.user.message events); user: user.id or enduser.id; thread: gen_ai.conversation.id; user and assistant messages become conversation messages;",
   "outcome: proctor.outcome, else the invocation's status (ERROR → failure, OK → success); proctor.skills_activated → skills_activated.",
-  "Re-exported spans are duplicates; spans missing what their role needs are counted in partialSuccess.rejectedSpans. Errors are google.rpc.Status bodies, not problem+json.",
+  "Re-exported spans are duplicates; spans missing what their role needs, of agents the key is not bound to, and the spans of a trace none of whose spans (in this export or staged before) is in a convention Proctor reads are counted in partialSuccess.rejectedSpans, errorMessage counting them per reason. Errors are google.rpc.Status bodies, not problem+json.",
 ].join(" ");

@@ -10,6 +10,7 @@ import { marksText, skillMarks } from "../../learning/review/skill-marks";
 import { listProcedures } from "../../ledger/console";
 import type { LedgerScope } from "../../ledger/types";
 import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
+import { listUnmapped, UNMAPPED_RECENT_DAYS } from "../../otlp/unmapped";
 import { deadJobs as deadJobsWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
 import { filterText, param, type SearchParams } from "../url";
 
@@ -123,6 +124,18 @@ async function deadJobs(db: Db, agent?: string): Promise<InboxRow[]> {
   }));
 }
 
+/** OTLP traces that made no runs, per agent and reason: what arrived (a sample span) and why it made nothing. */
+async function unmappedTraces(db: Db, agent?: string): Promise<InboxRow[]> {
+  const rows = await listUnmapped(db, { agent, recentDays: UNMAPPED_RECENT_DAYS, limit: INBOX_ROWS });
+  return rows.map((r) => ({
+    key: `${r.agentId ?? ""}/${r.reason}`,
+    title: `${r.traces.toLocaleString("en")} trace${r.traces === 1 ? "" : "s"} ${r.agentId ? `of ${r.agentId} ` : ""}made no runs`,
+    detail: `${r.reason} · sample span "${r.sampleSpanName}" with ${r.sampleAttributeKeys.length ? r.sampleAttributeKeys.join(", ") : "no attributes"}`,
+    at: r.lastSeenAt,
+    target: { type: "agent", agentId: r.agentId && r.agentKnown ? r.agentId : "", anchor: "unmapped-traces" },
+  }));
+}
+
 const ROWS: Record<InboxKind, (db: Db, agent?: string) => Promise<InboxRow[]>> = {
   ready_skills: readySkills,
   shadow_skills: waitingSkills,
@@ -131,6 +144,7 @@ const ROWS: Record<InboxKind, (db: Db, agent?: string) => Promise<InboxRow[]>> =
   deviations: flaggedSkills,
   suspended_procedures: suspendedProcedures,
   dead_jobs: deadJobs,
+  unmapped_traces: unmappedTraces,
 };
 
 export type InboxPage = { agent: string | undefined; counts: InboxCounts; groups: InboxGroup[]; total: number };

@@ -32,6 +32,7 @@ export function deletionSteps(agentId: string, includeLedger: boolean): Deletion
     { table: "promotion_reports", where: agent },
     { table: "jobs", where: Prisma.sql`agent_id = ${agentId} AND kind <> ${AGENT_DELETION_JOB}` },
     { table: "conversation_messages", where: agent },
+    { table: "otlp_unmapped_traces", where: agent },
     { table: "agent_run_counters", where: agent },
   ];
   const ledgerSteps: DeletionStep[] = [

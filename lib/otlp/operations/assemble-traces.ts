@@ -5,12 +5,17 @@
 // all the traces in hand, and conversation messages, one statement per agent. Runs are keyed by
 // workflow_id otel:<trace>:<span>, so assembling a trace again (a retried job, spans re-exported
 // or late) never makes a second run: an identical run is a duplicate, a different one (a late
-// span) leaves the stored run as it was.
+// span) leaves the stored run as it was. A trace that makes no run (no invocation or tool call,
+// no agent to name, an undeclared agent without auto agents, runs the ingestion refuses) is
+// counted with its reason in otlp_unmapped_traces on its first assembly (../unmapped.ts).
 // Traces are assembled ASSEMBLY_BATCH at a time because a job per trace pays a handful of round
 // trips per trace, which left OTLP ingestion at a small fraction of the batch API's rate; in
-// batches the round trips are per batch and agent (`npm run bench:otlp`,
-// docs/benchmarks.md#otlp).
-import type { Db } from "../../db/prisma";
+// batches the round trips are per batch and agent. The reads and the marking go through the
+// plain pg pool (queryRows), the spans of each trace as one JSON text: Prisma's result mapping of
+// the span rows (jsonb columns, bigints) was a sixth of a run's server CPU
+// (`npm run bench:otlp`, docs/benchmarks.md#otlp).
+import { Prisma } from "../../db/generated/client";
+import { queryRows, type Db } from "../../db/prisma";
 import { enqueueJobs } from "../../jobs/queue";
 import { systemAuditContext } from "../../audit/record";
 import { observeAgent, ingestConversations, ingestWorkflows } from "../../learning/operations";
@@ -18,6 +23,7 @@ import type { ConversationBody } from "../../learning/capture/schemas";
 import { runsOfTrace, type AssembledRun, type ObservedTool } from "../map";
 import { ASSEMBLY_JOB, autoAgents, settleMs, STAGED_SPAN_TTL_MS } from "../config";
 import type { StagedSpan } from "../spans";
+import { pruneUnmapped, recordUnmapped, sampleOf, UNMAPPED_REASON, whyNoRuns, type UnmappedTrace } from "../unmapped";
 
 export type AssembleTracesResult = {
   /** Traces whose runs were stored (or that made none). */
@@ -35,60 +41,109 @@ const MESSAGES_PER_STATEMENT = 1000;
 
 export async function assembleTraces(db: Db, input: { traceIds: string[] }): Promise<AssembleTracesResult> {
   const settle = settleMs();
-  const traces = await db.otlpTrace.findMany({ where: { traceId: { in: [...new Set(input.traceIds)] } } });
-  const now = Date.now();
-  const early = traces.filter((t) => now - t.lastSpanAt.getTime() < settle);
-  const settled = traces.filter((t) => now - t.lastSpanAt.getTime() >= settle);
-  const spans = settled.length ? await db.otlpSpan.findMany({ where: { traceId: { in: settled.map((t) => t.traceId) } } }) : [];
-  const byTrace = groupBy(spans.map(stagedOf), (s) => s.traceId);
-  const runs = settled.flatMap((t) => runsOfTrace(byTrace.get(t.traceId) ?? []));
+  // Settled by the database's clock, the one that wrote last_span_at.
+  const traces = await queryRows<{ trace_id: string; last_span_at: Date; settled: boolean }>(
+    db,
+    Prisma.sql`SELECT trace_id, last_span_at, last_span_at <= now() - make_interval(secs => ${settle / 1000}::float8) AS settled
+      FROM otlp_traces WHERE trace_id = ANY(${[...new Set(input.traceIds)]}::text[])`,
+    "otlp_assembly_traces",
+  );
+  const early = traces.filter((t) => !t.settled);
+  const settled = traces.filter((t) => t.settled);
+  const spansOf = settled.length ? await stagedSpans(db, settled.map((t) => t.trace_id)) : new Map<string, StagedSpan[]>();
+  const runsOf = new Map(settled.map((t) => [t.trace_id, runsOfTrace(spansOf.get(t.trace_id) ?? [])]));
+  const runs = [...runsOf.values()].flat();
 
   const failed = new Map<string, Error>();
+  /** Why a trace's runs were all left out (its agent undeclared, the ingestion's refusal). */
+  const left = new Map<string, { agentId: string; reason: string; runs: number }>();
   for (const agentRuns of groupBy(runs, (r) => r.agent.id).values()) {
     try {
-      await storeRuns(db, agentRuns);
+      for (const { run, reason } of await storeRuns(db, agentRuns)) {
+        const trace = run.workflow.root_trace_id!;
+        const l = left.get(trace) ?? { agentId: run.agent.id, reason, runs: 0 };
+        l.runs++;
+        left.set(trace, l);
+      }
     } catch (e) {
       for (const r of agentRuns) failed.set(r.workflow.root_trace_id!, e as Error);
     }
   }
 
   // Done unless a span arrived meanwhile: then the export that brought it saw a job queued, so queue one.
-  const done = settled.filter((t) => !failed.has(t.traceId));
-  const marked = new Set(await markAssembled(db, done));
-  const late = done.filter((t) => !marked.has(t.traceId));
+  const done = settled.filter((t) => !failed.has(t.trace_id));
+  const marked = await markAssembled(db, done);
+  const late = done.filter((t) => !marked.has(t.trace_id));
   await enqueueJobs(db, [
-    ...early.map((t) => ({ kind: ASSEMBLY_JOB, payload: { trace_id: t.traceId }, runAfter: new Date(t.lastSpanAt.getTime() + settle) })),
-    ...late.map((t) => ({ kind: ASSEMBLY_JOB, payload: { trace_id: t.traceId }, runAfter: new Date(Date.now() + settle) })),
+    ...early.map((t) => ({ kind: ASSEMBLY_JOB, payload: { trace_id: t.trace_id }, runAfter: new Date(t.last_span_at.getTime() + settle) })),
+    ...late.map((t) => ({ kind: ASSEMBLY_JOB, payload: { trace_id: t.trace_id }, runAfter: new Date(Date.now() + settle) })),
   ]);
+  // Traces that made no run, counted once: on their first assembly.
+  const unmapped: UnmappedTrace[] = [];
+  for (const [traceId, first] of marked) {
+    const spans = spansOf.get(traceId) ?? [];
+    if (!first || spans.length === 0) continue;
+    const made = runsOf.get(traceId) ?? [];
+    const out = left.get(traceId);
+    if (made.length === 0) unmapped.push({ agentId: null, reason: whyNoRuns(spans), spans: spans.length, sample: sampleOf(spans) });
+    else if (out && out.runs === made.length) unmapped.push({ agentId: out.agentId, reason: out.reason, spans: spans.length, sample: sampleOf(spans) });
+  }
+  await recordUnmapped(db, unmapped);
   return {
-    assembled: [...marked],
-    waiting: [...early, ...late].map((t) => t.traceId),
+    assembled: [...marked.keys()],
+    waiting: [...early, ...late].map((t) => t.trace_id),
     failed,
     runs: runs.filter((r) => !failed.has(r.workflow.root_trace_id!)).length,
   };
 }
 
-/** Clears `queued` of traces whose last span is still the one read; returns those it cleared. */
-async function markAssembled(db: Db, traces: { traceId: string; lastSpanAt: Date }[]): Promise<string[]> {
-  if (traces.length === 0) return [];
-  const rows = JSON.stringify(traces.map((t) => ({ trace_id: t.traceId, last_span_at: t.lastSpanAt.toISOString() })));
-  const marked = await db.$queryRaw<{ trace_id: string }[]>`
-    UPDATE otlp_traces t SET queued = false, assembled_at = now()
-    FROM jsonb_to_recordset(${rows}::jsonb) AS x(trace_id text, last_span_at timestamptz)
-    WHERE t.trace_id = x.trace_id AND t.last_span_at = x.last_span_at
-    RETURNING t.trace_id`;
-  return marked.map((r) => r.trace_id);
+/** The staged spans of these traces, by trace: each trace's as one JSON text (one parse, no per-column conversion). */
+async function stagedSpans(db: Db, traceIds: string[]): Promise<Map<string, StagedSpan[]>> {
+  const rows = await queryRows<{ trace_id: string; spans: string }>(
+    db,
+    Prisma.sql`
+      SELECT trace_id, json_agg(json_build_object('traceId', trace_id, 'spanId', span_id, 'parentSpanId', parent_span_id, 'name', name,
+        'startNs', start_ns::text, 'endNs', end_ns::text, 'statusCode', status_code, 'statusMessage', status_message,
+        'serviceName', service_name, 'attributes', attributes, 'events', events))::text AS spans
+      FROM otlp_spans WHERE trace_id = ANY(${traceIds}::text[]) GROUP BY trace_id`,
+    "otlp_assembly_spans",
+  );
+  return new Map(rows.map((r) => [r.trace_id, JSON.parse(r.spans) as StagedSpan[]]));
 }
 
-/** One agent's runs: the agent observed once (its toolbox grown by every tool they used), their runs in batches, their messages in one statement. */
-async function storeRuns(db: Db, runs: AssembledRun[]) {
+/**
+ * Clears `queued` of traces whose last span is still the one read; returns those it cleared, each
+ * with whether this was its first assembly.
+ */
+async function markAssembled(db: Db, traces: { trace_id: string; last_span_at: Date }[]): Promise<Map<string, boolean>> {
+  if (traces.length === 0) return new Map();
+  const rows = JSON.stringify(traces.map((t) => ({ trace_id: t.trace_id, last_span_at: t.last_span_at.toISOString() })));
+  const marked = await queryRows<{ trace_id: string; first: boolean }>(
+    db,
+    Prisma.sql`
+      UPDATE otlp_traces t SET queued = false, assembled_at = now()
+      FROM jsonb_to_recordset(${rows}::jsonb) AS x(trace_id text, last_span_at timestamptz), otlp_traces was
+      WHERE t.trace_id = x.trace_id AND t.last_span_at = x.last_span_at AND was.trace_id = t.trace_id
+      RETURNING t.trace_id, was.assembled_at IS NULL AS first`,
+    "otlp_assembly_mark",
+  );
+  return new Map(marked.map((r) => [r.trace_id, r.first]));
+}
+
+/**
+ * One agent's runs: the agent observed once (its toolbox grown by every tool they used), their
+ * runs in batches, their messages in one statement. Returns the runs left out, and why.
+ */
+async function storeRuns(db: Db, runs: AssembledRun[]): Promise<{ run: AssembledRun; reason: string }[]> {
   const agent = runs[0].agent;
   if (autoAgents()) await observeAgent(db, { agentId: agent.id, name: agent.name, tools: toolsOf(runs) }, systemAuditContext("otlp"));
-  else if ((await db.agent.count({ where: { id: agent.id } })) === 0) return;
+  else if ((await db.agent.count({ where: { id: agent.id } })) === 0) return runs.map((run) => ({ run, reason: UNMAPPED_REASON.undeclared }));
+  const refused: { run: AssembledRun; reason: string }[] = [];
   for (let i = 0; i < runs.length; i += RUNS_PER_BATCH) {
     const results = await ingestWorkflows(db, agent.id, runs.slice(i, i + RUNS_PER_BATCH).map((r) => r.workflow));
-    // 400: a run the ingestion refuses (limits) stays out, as the batch API would leave it.
-    for (const r of results) if (r.status === 400) console.warn(`otlp: run ${runs[i + r.index].workflow.workflow_id} refused by validation`);
+    // 400: a run the ingestion refuses (limits) stays out, as the batch API would leave it; where, not what.
+    for (const r of results)
+      if (r.status === 400) refused.push({ run: runs[i + r.index], reason: UNMAPPED_REASON.refused(refusalOf(r)) });
   }
   // Messages in statements of at most MESSAGES_PER_STATEMENT (a long thread in pieces).
   const pieces: ConversationBody[] = runs.flatMap(({ workflow: { user_id, thread_id, root_trace_id }, messages }) =>
@@ -109,6 +164,13 @@ async function storeRuns(db: Db, runs: AssembledRun[]) {
     size += piece.messages.length;
   }
   if (statement.length) await ingestConversations(db, agent.id, statement);
+  return refused;
+}
+
+/** The fields a refused run failed on: their paths, never the messages (a rule's message may quote the value). */
+function refusalOf(r: { error?: { errors?: { path: string }[] } }): string {
+  const paths = [...new Set((r.error?.errors ?? []).map((e) => e.path))];
+  return paths.length ? `invalid ${paths.slice(0, 5).join(", ")}` : "invalid";
 }
 
 // Map.groupBy needs Node 21.
@@ -125,27 +187,13 @@ function toolsOf(runs: AssembledRun[]): ObservedTool[] {
   return [...tools.values()];
 }
 
-function stagedOf(r: {
-  traceId: string; spanId: string; parentSpanId: string | null; name: string; startNs: bigint; endNs: bigint;
-  statusCode: number; statusMessage: string | null; serviceName: string | null; attributes: unknown; events: unknown;
-}): StagedSpan {
-  return {
-    traceId: r.traceId,
-    spanId: r.spanId,
-    parentSpanId: r.parentSpanId,
-    name: r.name,
-    startNs: r.startNs.toString(),
-    endNs: r.endNs.toString(),
-    statusCode: r.statusCode,
-    statusMessage: r.statusMessage,
-    serviceName: r.serviceName,
-    attributes: (r.attributes ?? {}) as StagedSpan["attributes"],
-    events: (r.events ?? []) as StagedSpan["events"],
-  };
-}
-
-/** Deletes staged traces (and their spans) that received nothing for a day, assembled or not; returns how many traces. */
+/**
+ * Deletes staged traces (and their spans) that received nothing for a day, assembled or not, and
+ * the counts of traces that made no runs that received none for UNMAPPED_KEEP_DAYS; returns how
+ * many traces.
+ */
 export async function pruneStagedSpans(db: Db, now = new Date()): Promise<number> {
+  await pruneUnmapped(db);
   const before = new Date(now.getTime() - STAGED_SPAN_TTL_MS);
   const [r] = await db.$queryRaw<{ n: bigint }[]>`
     WITH old AS (DELETE FROM otlp_traces WHERE last_span_at < ${before} RETURNING trace_id),

@@ -1,25 +1,51 @@
 // Stage the spans of one OTLP export (POST /api/v1/otlp/v1/traces): one statement inserts the
 // new spans (a re-exported span is the row already there), marks their traces, and queues an
-// assembly job for each trace that now holds run-making spans and had none queued; the job
-// (./assemble-traces.ts) waits until the trace settles. Like run ingestion, not audited: the
-// runs it leads to are the record.
+// assembly job for each trace that now holds spans of a convention Proctor reads and had none
+// queued; the job (./assemble-traces.ts) waits until the trace settles. Like run ingestion, not
+// audited: the runs it leads to are the record.
+//
+// Nothing is dropped silently. Spans are refused, counted per reason in the export's answer
+// (partialSuccess) and in one log line per export, when the decoder found them unusable, when
+// they make runs for an agent the key is not bound to (or, without auto agents, not declared),
+// and when none of their trace's spans, in this export or staged before, is in a convention
+// Proctor reads: such a trace could never make a run. Those traces are also counted in
+// otlp_unmapped_traces (../unmapped.ts) by the same statement, for the console. A trace's spans
+// of other conventions arrive before its own spans only as their descendants (a span ends
+// after its children and exporters send spans as they end), and a span of no convention says
+// nothing to the mapping, so refusing those loses nothing.
+//
+// The statement goes through the plain pg pool (queryRows, prepared once per connection): through
+// Prisma the export's rows (a few hundred KB) crossed its query compiler on every export
+// (`npm run bench:otlp`, docs/benchmarks.md#otlp).
 import { Prisma } from "../../db/generated/client";
-import type { Db } from "../../db/prisma";
+import { queryRows, type Db } from "../../db/prisma";
 import type { StagedSpan } from "../spans";
-import { agentOf, isInvocation, isToolCall } from "../conventions";
+import { agentOf, conventionOf, isInvocation } from "../conventions";
+import { sampleOf, upsertUnmappedSql, UNMAPPED_REASON } from "../unmapped";
 import { ASSEMBLY_JOB, autoAgents, settleMs } from "../config";
 
 export type StageSpansInput = {
   spans: StagedSpan[];
+  /** What the decoder refused: how many spans, and why (`<n> spans: <why>` each). */
+  decoded?: { rejected: number; reasons: string[] };
   /** Whether the exporting key may send runs of this agent (a key bound to agents). */
   reaches: (agentId: string) => boolean;
 };
 
-export type StageSpansResult = { accepted: number; stored: number; rejected: number; reasons: string[] };
+export type StageSpansResult = {
+  /** Spans newly stored (a re-exported span is not). */
+  stored: number;
+  /** Spans refused, by the decoder and here. */
+  rejected: number;
+  /** Why, counted per reason: the export answer's partialSuccess.errorMessage. */
+  errorMessage: string;
+};
+
+const counted = (reasons: Map<string, number>) => [...reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`);
 
 export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageSpansResult> {
   const reasons = new Map<string, number>();
-  const refuse = (why: string) => reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  const refuse = (why: string, n = 1) => reasons.set(why, (reasons.get(why) ?? 0) + n);
   const known = autoAgents() ? null : await declaredAgents(db, input.spans);
   const kept = input.spans.filter((s) => {
     // Spans that make runs: their agent must be one the key reaches (and, without auto agents, declared).
@@ -28,9 +54,12 @@ export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageS
     if (agent && known && isInvocation(s) && !known.has(agent.id)) return void refuse(`agent '${agent.id}' is not declared (PROCTOR_OTLP_AUTO_AGENTS=0)`);
     return true;
   });
-  const stored = kept.length ? await insertSpans(db, kept) : 0;
-  const rejected = input.spans.length - kept.length;
-  return { accepted: kept.length, stored, rejected, reasons: [...reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`) };
+  const staged = kept.length ? await insertSpans(db, kept) : { stored: 0, unknown: 0 };
+  if (staged.unknown) refuse(UNMAPPED_REASON.noConvention, staged.unknown);
+  const rejected = (input.decoded?.rejected ?? 0) + input.spans.length - kept.length + staged.unknown;
+  const errorMessage = [...(input.decoded?.reasons ?? []), ...counted(reasons)].join("; ");
+  if (rejected > 0) console.warn(`otlp: refused ${rejected} of ${(input.decoded?.rejected ?? 0) + input.spans.length} spans of an export: ${errorMessage}`);
+  return { stored: staged.stored, rejected, errorMessage };
 }
 
 async function declaredAgents(db: Db, spans: StagedSpan[]): Promise<Set<string>> {
@@ -39,7 +68,22 @@ async function declaredAgents(db: Db, spans: StagedSpan[]): Promise<Set<string>>
   return new Set((await db.agent.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((a) => a.id));
 }
 
-async function insertSpans(db: Db, spans: StagedSpan[]): Promise<number> {
+/** The traces of these spans none of which is in a known convention: refused unless staged before with one. */
+function unknownTraces(spans: StagedSpan[]) {
+  const byTrace = new Map<string, StagedSpan[]>();
+  const knownTraces = new Set<string>();
+  for (const s of spans) {
+    if (conventionOf(s) !== null) knownTraces.add(s.traceId);
+    else (byTrace.get(s.traceId) ?? byTrace.set(s.traceId, []).get(s.traceId)!).push(s);
+  }
+  return [...byTrace].flatMap(([traceId, own]) => {
+    if (knownTraces.has(traceId)) return [];
+    const sample = sampleOf(own);
+    return [{ trace_id: traceId, spans: own.length, sample_span_name: sample.name, sample_attribute_keys: sample.keys }];
+  });
+}
+
+async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: number; unknown: number }> {
   const rows = spans.map((s) => ({
     trace_id: s.traceId,
     span_id: s.spanId,
@@ -52,29 +96,37 @@ async function insertSpans(db: Db, spans: StagedSpan[]): Promise<number> {
     service_name: s.serviceName,
     attributes: s.attributes,
     events: s.events,
-    makes_runs: isInvocation(s) || isToolCall(s),
+    known: conventionOf(s) !== null,
   }));
+  const unknown = unknownTraces(spans);
   // Rows in key order so that concurrent exports lock traces in one order. `prev` reads whether a
-  // job was queued before this statement (all of its parts see one snapshot).
-  const [r] = await db.$queryRaw<{ stored: bigint }[]>(Prisma.sql`
+  // job was queued before this statement, and `refused` whether a trace without a known span
+  // here was staged with one before (all of the statement's parts see one snapshot).
+  const [r] = await queryRows<{ stored: number; unknown: number }>(
+    db,
+    Prisma.sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(trace_id text, span_id text, parent_span_id text, name text,
-        start_ns bigint, end_ns bigint, status_code int, status_message text, service_name text, attributes jsonb, events jsonb, makes_runs boolean)
+        start_ns bigint, end_ns bigint, status_code int, status_message text, service_name text, attributes jsonb, events jsonb, known boolean)
+    ), unknown AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(unknown)}::jsonb) AS u(trace_id text, spans int, sample_span_name text, sample_attribute_keys text[])
+    ), refused AS (
+      SELECT u.* FROM unknown u WHERE NOT EXISTS (SELECT 1 FROM otlp_traces t WHERE t.trace_id = u.trace_id AND t.known)
     ), stored AS (
       INSERT INTO otlp_spans (trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, status_message, service_name, attributes, events)
       SELECT DISTINCT ON (trace_id, span_id) trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, status_message, service_name, attributes, events
-      FROM input ORDER BY trace_id, span_id
+      FROM input WHERE NOT EXISTS (SELECT 1 FROM refused WHERE refused.trace_id = input.trace_id) ORDER BY trace_id, span_id
       ON CONFLICT (trace_id, span_id) DO NOTHING
       RETURNING trace_id, span_id
     ), touched AS (
-      SELECT i.trace_id, bool_or(i.makes_runs) AS makes_runs FROM stored JOIN input i USING (trace_id, span_id) GROUP BY i.trace_id
+      SELECT i.trace_id, bool_or(i.known) AS known FROM stored JOIN input i USING (trace_id, span_id) GROUP BY i.trace_id
     ), prev AS (
       SELECT t.trace_id, t.queued FROM otlp_traces t JOIN touched USING (trace_id) ORDER BY t.trace_id FOR UPDATE OF t
     ), traces AS (
-      INSERT INTO otlp_traces AS t (trace_id, makes_runs, queued, last_span_at)
-      SELECT trace_id, makes_runs, makes_runs, now() FROM touched ORDER BY trace_id
-      ON CONFLICT (trace_id) DO UPDATE SET last_span_at = now(), makes_runs = t.makes_runs OR EXCLUDED.makes_runs,
-        queued = t.queued OR t.makes_runs OR EXCLUDED.makes_runs
+      INSERT INTO otlp_traces AS t (trace_id, known, queued, last_span_at)
+      SELECT trace_id, known, known, now() FROM touched ORDER BY trace_id
+      ON CONFLICT (trace_id) DO UPDATE SET last_span_at = now(), known = t.known OR EXCLUDED.known,
+        queued = t.queued OR t.known OR EXCLUDED.known
       RETURNING t.trace_id, t.queued
     ), queued AS (
       INSERT INTO jobs (kind, payload, run_after)
@@ -82,7 +134,14 @@ async function insertSpans(db: Db, spans: StagedSpan[]): Promise<number> {
       FROM traces LEFT JOIN prev USING (trace_id)
       WHERE traces.queued AND NOT coalesce(prev.queued, false)
       RETURNING 1
+    ), unmapped AS (
+      ${upsertUnmappedSql(Prisma.sql`
+        SELECT NULL::text, ${UNMAPPED_REASON.noConvention}::text, c.traces, c.spans, s.sample_span_name, s.sample_attribute_keys
+        FROM (SELECT count(*) AS traces, sum(spans) AS spans FROM refused) c, (SELECT * FROM refused ORDER BY trace_id LIMIT 1) s`)}
+      RETURNING 1
     )
-    SELECT count(*) AS stored FROM stored`);
-  return Number(r.stored);
+    SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT coalesce(sum(spans), 0) FROM refused)::int AS unknown`,
+    "otlp_stage_spans",
+  );
+  return r;
 }

@@ -1,4 +1,5 @@
-// One agent: its toolbox, a summary of its learning configuration and its newest runs.
+// One agent: its toolbox, a summary of its learning configuration, the OpenTelemetry traces of it
+// that made no runs and its newest runs.
 import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
@@ -13,6 +14,7 @@ import { RunsTable } from "@/components/runs/runs-table";
 import { ShadowQueue } from "@/components/agents/shadow-queue";
 import { RetentionNote } from "@/components/agents/retention-note";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { UnmappedTraces } from "@/components/agents/unmapped-traces";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/learning/pages/agent";
@@ -47,7 +49,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const user = await requireScope(hrefWith(path, sp, {}), "learning:read");
   const view = await loadAgentPage(readDb(), agentId, sp);
   if (!view) notFound();
-  const { agent, q, runs, total, shadow } = view;
+  const { agent, q, runs, total, shadow, unmapped } = view;
   const mayEdit = can(user, "learning:write");
   const mayExport = can(user, "runs:export");
 
@@ -132,6 +134,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
           canRetry={mayEdit}
         />
       ) : null}
+      <UnmappedTraces rows={unmapped} showAgent={false} />
       <section aria-labelledby="runs" className="mt-8">
         <div className="mb-2 flex items-center justify-between gap-2">
           <h2 id="runs" className="text-sm font-semibold text-slate-700 dark:text-slate-300">

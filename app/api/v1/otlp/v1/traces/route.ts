@@ -1,5 +1,6 @@
-// POST /api/v1/otlp/v1/traces: OTLP/HTTP trace exports, whose GenAI spans become runs. Spans of
-// agents a bound key does not reach are rejected one by one (partial success), not the export.
+// POST /api/v1/otlp/v1/traces: OTLP/HTTP trace exports, whose agent spans become runs. Spans that
+// cannot be staged (unusable, of agents a bound key does not reach, of traces in no convention
+// Proctor reads) are rejected one by one (partial success, counted per reason), not the export.
 import { route } from "@/lib/api/handler";
 import { OTLP_JSON, otlpExportResponse, withOtlpErrors } from "@/lib/api/otlp";
 import { v1 } from "@/lib/api/v1/contract";
@@ -13,8 +14,7 @@ export const dynamic = "force-dynamic";
 export const POST = withOtlpErrors(
   route(v1.exportOtlpTraces, async ({ body, reaches }) => {
     const decoded = body.type === OTLP_JSON ? decodeJson(body.bytes) : decodeProtobuf(body.bytes);
-    const staged = await stageSpans(db(), { spans: decoded.spans, reaches });
-    const rejected = decoded.rejected + staged.rejected;
-    return otlpExportResponse(body.type, rejected, [...decoded.reasons, ...staged.reasons].join("; "));
+    const staged = await stageSpans(db(), { spans: decoded.spans, decoded, reaches });
+    return otlpExportResponse(body.type, staged.rejected, staged.errorMessage);
   }),
 );
