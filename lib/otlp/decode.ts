@@ -94,9 +94,21 @@ type PbRequest = { resourceSpans: { resource: { attributes: PbKeyValue[] } | nul
 
 const bufferOf = (b: Uint8Array) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
+/**
+ * Characters that may make text unstorable (a NUL, a surrogate: ../db/storable-text.ts decides),
+ * noted while the span's text is read, so that the exact check runs only on the spans that hold
+ * one: one scan of a character class instead of a second walk with the exact patterns.
+ */
+const SUSPECT = /[\0\uD800-\uDFFF]/;
+let suspect = false;
+const seen = (text: string) => {
+  if (!suspect && SUSPECT.test(text)) suspect = true;
+  return text;
+};
+
 function plain(v: PbAnyValue | null): unknown {
   if (!v) return null;
-  if (v.stringValue != null) return v.stringValue;
+  if (v.stringValue != null) return seen(v.stringValue);
   if (v.boolValue != null) return v.boolValue;
   if (v.intValue != null) {
     if (typeof v.intValue === "number") return v.intValue;
@@ -115,7 +127,7 @@ function attributesOf(list: PbKeyValue[]): Attributes {
   for (let i = 0; i < list.length; i++) {
     const kv = list[i];
     // "__proto__" would set the object's prototype instead of an attribute.
-    if (kv.key && kv.key !== "__proto__") out[kv.key] = plain(kv.value);
+    if (kv.key && kv.key !== "__proto__") out[seen(kv.key)] = plain(kv.value);
   }
   return out;
 }
@@ -143,9 +155,12 @@ function fromRequest(request: PbRequest): DecodedExport {
   const reasons = new Map<string, number>();
   let rejected = 0;
   for (const rs of request.resourceSpans) {
+    suspect = false;
     const serviceName = rs.resource ? stringAttr(attributesOf(rs.resource.attributes), "service.name") : null;
+    const resourceSuspect = suspect;
     for (const ss of rs.scopeSpans)
       for (const w of ss.spans) {
+        suspect = resourceSuspect;
         const span = stagedSpan(w, serviceName);
         const why = typeof span === "string" ? span : refusal(span);
         if (why) {
@@ -168,27 +183,32 @@ function stagedSpan(w: PbSpan, serviceName: string | null): StagedSpan | string 
   if (startNs === null) return "no startTimeUnixNano (positive, within int64)";
   const code = w.status?.code;
   const events: SpanEvent[] = [];
-  for (const e of w.events) if (e.name && keptEvent(e.name)) events.push({ name: e.name, timeNs: nanos(e.timeUnixNano) ?? "0", attributes: attributesOf(e.attributes) });
+  for (const e of w.events) if (e.name && keptEvent(e.name)) events.push({ name: seen(e.name), timeNs: nanos(e.timeUnixNano) ?? "0", attributes: attributesOf(e.attributes) });
   return {
     traceId,
     spanId,
     parentSpanId: parent && !ZERO.test(parent) ? parent : null,
-    name: w.name ?? "",
+    name: seen(w.name ?? ""),
     startNs,
     endNs: nanos(w.endTimeUnixNano) ?? startNs,
     // An unknown status code counts as unset.
     statusCode: code === 1 || code === 2 ? code : 0,
-    statusMessage: w.status?.message || null,
+    statusMessage: w.status?.message ? seen(w.status.message) : null,
     serviceName,
     attributes: attributesOf(w.attributes),
     events,
   };
 }
 
-/** What makes a well-formed span unusable: the attributes its role requires, text Postgres cannot store. */
+/**
+ * What makes a well-formed span unusable: the attributes its role requires, text Postgres cannot
+ * store (checked only when reading the span noted a suspect character), nesting deeper than
+ * stored JSON may be (always checked: a walk of the objects alone).
+ */
 function refusal(s: StagedSpan): string | null {
   const lacks = unusable(s);
   if (lacks) return lacks;
-  if (findUnstorableText([s.name, s.statusMessage, s.attributes, s.events])) return "holds text that cannot be stored (NUL or lone surrogates)";
+  const problem = findUnstorableText([s.name, s.statusMessage, s.serviceName, s.attributes, s.events], "", 0, suspect);
+  if (problem) return problem.message.startsWith("nesting") ? problem.message : "holds text that cannot be stored (NUL or lone surrogates)";
   return null;
 }

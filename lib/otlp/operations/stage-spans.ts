@@ -68,37 +68,27 @@ async function declaredAgents(db: Db, spans: StagedSpan[]): Promise<Set<string>>
   return new Set((await db.agent.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((a) => a.id));
 }
 
-/** The traces of these spans none of which is in a known convention: refused unless staged before with one. */
-function unknownTraces(spans: StagedSpan[]) {
-  const byTrace = new Map<string, StagedSpan[]>();
-  const knownTraces = new Set<string>();
+/**
+ * The traces of these spans that hold a span of a known convention, and the others (refused
+ * unless staged before with one), each with its span count and a sample.
+ */
+function tracesOf(spans: StagedSpan[]) {
+  const others = new Map<string, StagedSpan[]>();
+  const known = new Set<string>();
   for (const s of spans) {
-    if (conventionOf(s) !== null) knownTraces.add(s.traceId);
-    else (byTrace.get(s.traceId) ?? byTrace.set(s.traceId, []).get(s.traceId)!).push(s);
+    if (conventionOf(s) !== null) known.add(s.traceId);
+    else (others.get(s.traceId) ?? others.set(s.traceId, []).get(s.traceId)!).push(s);
   }
-  return [...byTrace].flatMap(([traceId, own]) => {
-    if (knownTraces.has(traceId)) return [];
+  const unknown = [...others].flatMap(([traceId, own]) => {
+    if (known.has(traceId)) return [];
     const sample = sampleOf(own);
     return [{ trace_id: traceId, spans: own.length, sample_span_name: sample.name, sample_attribute_keys: sample.keys }];
   });
+  return { known: [...known], unknown };
 }
 
 async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: number; unknown: number }> {
-  const rows = spans.map((s) => ({
-    trace_id: s.traceId,
-    span_id: s.spanId,
-    parent_span_id: s.parentSpanId,
-    name: s.name,
-    start_ns: s.startNs,
-    end_ns: s.endNs,
-    status_code: s.statusCode,
-    status_message: s.statusMessage,
-    service_name: s.serviceName,
-    attributes: s.attributes,
-    events: s.events,
-    known: conventionOf(s) !== null,
-  }));
-  const unknown = unknownTraces(spans);
+  const { known, unknown } = tracesOf(spans);
   // Rows in key order so that concurrent exports lock traces in one order. `prev` reads whether a
   // job was queued before this statement, and `refused` whether a trace without a known span
   // here was staged with one before (all of the statement's parts see one snapshot).
@@ -106,8 +96,10 @@ async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: numbe
     db,
     Prisma.sql`
     WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(trace_id text, span_id text, parent_span_id text, name text,
-        start_ns bigint, end_ns bigint, status_code int, status_message text, service_name text, attributes jsonb, events jsonb, known boolean)
+      SELECT "traceId" AS trace_id, "spanId" AS span_id, "parentSpanId" AS parent_span_id, name, "startNs" AS start_ns, "endNs" AS end_ns,
+        "statusCode" AS status_code, "statusMessage" AS status_message, "serviceName" AS service_name, attributes, events
+      FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x("traceId" text, "spanId" text, "parentSpanId" text, name text, "startNs" bigint,
+        "endNs" bigint, "statusCode" int, "statusMessage" text, "serviceName" text, attributes jsonb, events jsonb)
     ), unknown AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(unknown)}::jsonb) AS u(trace_id text, spans int, sample_span_name text, sample_attribute_keys text[])
     ), refused AS (
@@ -119,7 +111,7 @@ async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: numbe
       ON CONFLICT (trace_id, span_id) DO NOTHING
       RETURNING trace_id, span_id
     ), touched AS (
-      SELECT i.trace_id, bool_or(i.known) AS known FROM stored JOIN input i USING (trace_id, span_id) GROUP BY i.trace_id
+      SELECT DISTINCT trace_id, trace_id = ANY(${known}::text[]) AS known FROM stored
     ), prev AS (
       SELECT t.trace_id, t.queued FROM otlp_traces t JOIN touched USING (trace_id) ORDER BY t.trace_id FOR UPDATE OF t
     ), traces AS (
