@@ -4,8 +4,6 @@
 // exporter to a loopback receiver. The model is `MockLanguageModelV3` from `ai/test`: each
 // doGenerate answers the run's next scripted tool call (counting the tool results already in the
 // prompt), then the run's answer. Writes tests/fixtures/otlp/ai-sdk-6/.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -13,7 +11,7 @@ import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 import { scenario, TOOLS, toolResult, type ScenarioRun, type ToolCall } from "../common/scenario.ts";
 
 const FRAMEWORK = "ai-sdk-6";
@@ -81,12 +79,11 @@ await provider.forceFlush();
 await provider.shutdown();
 await receiver.close();
 
-const version = (name: string) =>
-  (JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 const dir = writeFixture(
   FRAMEWORK,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "ai",
         "@ai-sdk/provider",
@@ -100,7 +97,7 @@ const dir = writeFixture(
         "@opentelemetry/otlp-exporter-base",
         "@opentelemetry/otlp-transformer",
         "@opentelemetry/resources",
-      ].map((p) => [p, version(p)]),
+      ],
     ),
     convention:
       "Vercel AI SDK 6 telemetry (ai.* attributes, not GenAI semconv): per generateText call one 'ai.generateText' span (operation.name 'ai.generateText <functionId>'), a child 'ai.generateText.doGenerate' per model step and 'ai.toolCall' per tool execution; a few gen_ai.* request/response/usage attributes on doGenerate",

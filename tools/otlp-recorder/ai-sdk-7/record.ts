@@ -7,8 +7,6 @@
 // `MockLanguageModelV4` from `ai/test`: each
 // doGenerate answers the run's next scripted tool call (counting the tool results already in the
 // prompt), then the run's answer. Writes tests/fixtures/otlp/ai-sdk-7/.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -17,7 +15,7 @@ import { OpenTelemetry } from "@ai-sdk/otel";
 import { generateText, registerTelemetry, stepCountIs, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 import { scenario, TOOLS, toolResult, type ScenarioRun, type ToolCall } from "../common/scenario.ts";
 
 const FRAMEWORK = "ai-sdk-7";
@@ -87,12 +85,11 @@ await provider.forceFlush();
 await provider.shutdown();
 await receiver.close();
 
-const version = (name: string) =>
-  (JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 const dir = writeFixture(
   FRAMEWORK,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "ai",
         "@ai-sdk/otel",
@@ -107,7 +104,7 @@ const dir = writeFixture(
         "@opentelemetry/otlp-exporter-base",
         "@opentelemetry/otlp-transformer",
         "@opentelemetry/resources",
-      ].map((p) => [p, version(p)]),
+      ],
     ),
     convention:
       "AI SDK 7 @ai-sdk/otel (OpenTelemetry GenAI semantic conventions): per generateText call a root 'invoke_agent <modelId>' span (gen_ai.agent.name = functionId), one 'step N' child (gen_ai.operation.name 'agent_step') per model step, under each step a 'chat <modelId>' span (kind CLIENT) and one 'execute_tool <tool>' span per tool execution; user and session as runtime context attributes ai.settings.context.userId|sessionId on invoke_agent and step spans only",

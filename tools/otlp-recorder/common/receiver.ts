@@ -2,7 +2,7 @@
 // sent it (content type and bytes), then writes them as the fixture the conformance test replays:
 // tests/fixtures/otlp/<framework>/exports.jsonl, one export a line, plus meta.json (the packages
 // and versions that produced it) and scenario.json (the ground truth of ./scenario.ts).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { scenario } from "./scenario.ts";
@@ -41,4 +41,20 @@ export function writeFixture(framework: string, meta: Record<string, unknown>, e
   writeFileSync(path.join(dir, "meta.json"), JSON.stringify({ framework, node: process.version, ...meta }, null, 2) + "\n");
   writeFileSync(path.join(dir, "scenario.json"), JSON.stringify(scenario.map(({ script: _script, ...run }) => run), null, 2) + "\n");
   return dir;
+}
+
+/**
+ * The installed version of each package, read from the recorder's node_modules (`recorderDir`),
+ * for meta.json. `within` names packages whose own node_modules Node searches first for these
+ * names (a nested copy is the one that package loads).
+ */
+export function installedVersions(recorderDir: string, names: string[], within: string[] = []): Record<string, string> {
+  const top = path.join(recorderDir, "node_modules");
+  return Object.fromEntries(
+    names.map((name) => {
+      const dir = [...within.map((w) => path.join(top, w, "node_modules", name)), path.join(top, name)].find((d) => existsSync(d));
+      if (!dir) throw new Error(`${name} is not installed in ${recorderDir}`);
+      return [name, (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version];
+    }),
+  );
 }

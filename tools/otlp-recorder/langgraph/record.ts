@@ -9,8 +9,6 @@
 // chat.completion holding the run's next scripted tool call, or its answer once the script is done.
 // (With @langchain/core's fakeModel() the LLM spans would show no tool calls: OpenInference reads
 // them from additional_kwargs.tool_calls, which provider classes such as ChatOpenAI fill.)
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
 import { setUser } from "@arizeai/openinference-core";
 import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
@@ -27,7 +25,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { createAgent } from "langchain";
 import { scenario, toolResult, TOOLS } from "../common/scenario.ts";
 import type { ScenarioRun, ToolCall } from "../common/scenario.ts";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 
 const FIXTURE = "langgraph";
 const SERVICE_NAME = "shop-service";
@@ -126,11 +124,11 @@ await provider.forceFlush();
 await provider.shutdown();
 await receiver.close();
 
-const versionOf = (pkg: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", pkg, "package.json"), "utf8")).version as string;
 const dir = writeFixture(
   FIXTURE,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "@langchain/langgraph",
         "@langchain/langgraph-checkpoint",
@@ -147,7 +145,7 @@ const dir = writeFixture(
         "@opentelemetry/resources",
         "@opentelemetry/exporter-trace-otlp-proto",
         "zod",
-      ].map((p) => [p, versionOf(p)]),
+      ],
     ),
     emitted_by: "instrumentation",
     convention:

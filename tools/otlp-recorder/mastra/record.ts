@@ -7,8 +7,6 @@
 // The model is the AI SDK 6 test model `MockLanguageModelV3` (Mastra drives it through doStream):
 // it finds the run by the user's message, counts the tool results already in the prompt, and
 // streams the run's next scripted tool call, then its answer. Writes tests/fixtures/otlp/mastra/.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
 import { InMemoryStore } from "@mastra/core/storage";
@@ -18,7 +16,7 @@ import { Observability } from "@mastra/observability";
 import { OtelExporter } from "@mastra/otel-exporter";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 import { scenario, TOOLS, toolResult, type ScenarioRun, type ToolCall } from "../common/scenario.ts";
 
 const FRAMEWORK = "mastra";
@@ -138,17 +136,11 @@ await exporter.flush();
 await mastra.shutdown();
 await receiver.close();
 
-/** The version of `name` as @mastra/otel-exporter resolves it (its own node_modules first, as Node does). */
-const version = (name: string) => {
-  const top = path.join(import.meta.dirname, "node_modules");
-  const dir = [path.join(top, "@mastra/otel-exporter/node_modules", name), path.join(top, name)].find((d) => existsSync(d));
-  if (!dir) throw new Error(`${name} is not installed`);
-  return (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
-};
 const dir = writeFixture(
   FRAMEWORK,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "@mastra/core",
         "@mastra/memory",
@@ -162,7 +154,7 @@ const dir = writeFixture(
         "@opentelemetry/api",
         "ai",
         "zod",
-      ].map((p) => [p, version(p)]),
+      ], ["@mastra/otel-exporter"],
     ),
     convention:
       "Mastra tracing converted by @mastra/otel-exporter to OpenTelemetry GenAI semantic conventions plus mastra.* attributes: per agent.generate a root 'invoke_agent shop-mastra' (gen_ai.agent.id/name, gen_ai.conversation.id = memory thread, mastra.metadata.resourceId = memory resource, mastra.agent_run.input/output), children 'processor_run MemoryInputFilter', 'memory_operation MessageHistory' (x2) and 'model_generation mock-shop-model', under it one 'agent_step shop-mastra' per model step holding 'chat mock-shop-model' (CLIENT, with 'model_chunk shop-mastra' children) and 'execute_tool <tool>'; every span carries gen_ai.conversation.id and mastra.metadata.runId|resourceId|threadId; timestamps are whole milliseconds",

@@ -8,8 +8,6 @@
 // served by a ModelProvider whose OpenAI client has a scripted `fetch`: no request leaves the
 // process; each POST /responses is answered with a Responses API object holding the run's next
 // scripted function_call, or its final message once the script is done.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import * as agents from "@openai/agents";
 import { Agent, OpenAIResponsesModel, Runner, tool } from "@openai/agents";
 import type { ModelProvider } from "@openai/agents";
@@ -23,7 +21,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import OpenAI from "openai";
 import { scenario, toolResult, TOOLS } from "../common/scenario.ts";
 import type { ScenarioRun, ToolCall } from "../common/scenario.ts";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 
 const FIXTURE = "openai-agents";
 const SERVICE_NAME = "shop-service";
@@ -145,11 +143,11 @@ await provider.forceFlush();
 await provider.shutdown();
 await receiver.close();
 
-const versionOf = (pkg: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", pkg, "package.json"), "utf8")).version as string;
 const dir = writeFixture(
   FIXTURE,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "@openai/agents",
         "@openai/agents-core",
@@ -164,7 +162,7 @@ const dir = writeFixture(
         "@opentelemetry/resources",
         "@opentelemetry/exporter-trace-otlp-proto",
         "zod",
-      ].map((p) => [p, versionOf(p)]),
+      ],
     ),
     emitted_by: "instrumentation",
     convention:

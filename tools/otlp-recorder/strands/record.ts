@@ -7,9 +7,6 @@
 // `npm run record` runs it twice: once in the SDK's default conventions, once with
 // OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental, the SDK's switch to the latest
 // experimental GenAI conventions (read by its Tracer, telemetry/tracer.js).
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -30,7 +27,7 @@ import { InMemoryStorage } from "@strands-agents/sdk/storage";
 import type { BaseModelConfig, Message, ModelStreamEvent, StreamOptions } from "@strands-agents/sdk";
 import { scenario, toolResult, TOOLS } from "../common/scenario.ts";
 import type { ScenarioRun, ToolCall } from "../common/scenario.ts";
-import { startReceiver, writeFixture } from "../common/receiver.ts";
+import { installedVersions, startReceiver, writeFixture } from "../common/receiver.ts";
 
 // One recorder, two fixtures: the SDK's default conventions (`strands`) and, with
 // OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental, its latest-experimental ones (`strands-latest`).
@@ -124,20 +121,11 @@ await provider.forceFlush();
 await provider.shutdown();
 await receiver.close();
 
-const require = createRequire(import.meta.url);
-const version = (pkg: string) => JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), "utf8")).version as string;
-const versionOf = (pkg: string) => {
-  try {
-    return version(pkg);
-  } catch {
-    // Packages whose exports map hides package.json: read it from node_modules.
-    return JSON.parse(readFileSync(path.join(import.meta.dirname, "node_modules", pkg, "package.json"), "utf8")).version as string;
-  }
-};
 const dir = writeFixture(
   FIXTURE,
   {
-    packages: Object.fromEntries(
+    packages: installedVersions(
+      import.meta.dirname,
       [
         "@strands-agents/sdk",
         "@opentelemetry/api",
@@ -146,7 +134,7 @@ const dir = writeFixture(
         "@opentelemetry/resources",
         "@opentelemetry/exporter-trace-otlp-proto",
         "zod",
-      ].map((p) => [p, versionOf(p)]),
+      ],
     ),
     emitted_by: "framework",
     convention: latest
