@@ -23,6 +23,9 @@ type SkillMeta = Omit<RenderedSkill, "similarity">;
 
 type Status = "ACTIVE" | "SHADOW";
 
+/** A request in the offline space under one set of term weights. */
+type OfflineQuery = { weights: TermWeights; vector: ReturnType<typeof offlineEmbedder.embedOne>; terms: ReturnType<typeof termSet> };
+
 /**
  * The scope's skills of one status and their applicability vectors: one packed matrix per
  * external embedder space, and the offline skills' texts with their matrix under the weights it
@@ -126,9 +129,17 @@ export async function scoreSkills(
     }
     return queryVectors.get(embedderId)!;
   };
+  // Likewise in the offline space: the query's weighted vector and terms, once per term weights.
+  let offline: OfflineQuery | null = null;
+  const offlineQuery = (weights: TermWeights): OfflineQuery => {
+    if (offline?.weights !== weights) {
+      offline = { weights, vector: offlineEmbedder.embedOne(query, weights.weight, weights.vocabulary), terms: termSet(query, weights.vocabulary) };
+    }
+    return offline;
+  };
   for (const userScope of new Set(userScopes)) {
     const entry = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
-    if (entry.skills.length > 0) await scoreEntry(db, agent, entry, query, opts.minSimilarity, embedQuery, scored);
+    if (entry.skills.length > 0) await scoreEntry(db, agent, entry, opts.minSimilarity, embedQuery, offlineQuery, scored);
   }
   return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
 }
@@ -138,9 +149,9 @@ async function scoreEntry(
   db: Db,
   agent: { id: string; skillsVersion: number },
   entry: Entry,
-  query: string,
   minSimilarity: number,
   embedQuery: (embedderId: string) => Promise<number[] | null>,
+  offlineQuery: (weights: TermWeights) => OfflineQuery,
   scored: RenderedSkill[],
 ): Promise<void> {
   const { skills, spaces } = entry;
@@ -160,12 +171,10 @@ async function scoreEntry(
       const coverage = entry.offlineTexts.filter((s) => s.imported).map((s) => ({ index: s.index, terms: coverageTerms(s.fields, weights.vocabulary) }));
       entry.offline = { weights, matrix: packVectors(offlineEmbedder.dimensions, weighted), coverage };
     }
-    const best = bestScores(entry.offline.matrix, offlineEmbedder.embedOne(query, weights.weight, weights.vocabulary), skills.length);
+    const q = offlineQuery(weights);
+    const best = bestScores(entry.offline.matrix, q.vector, skills.length);
     // An imported skill also scores by how well its own words cover the request (coverageScore).
-    if (entry.offline.coverage.length) {
-      const terms = termSet(query, weights.vocabulary);
-      for (const c of entry.offline.coverage) best[c.index] = Math.max(best[c.index], coverageScore(terms, c.terms, weights.weight));
-    }
+    for (const c of entry.offline.coverage) best[c.index] = Math.max(best[c.index], coverageScore(q.terms, c.terms, weights.weight));
     keep(best);
   }
 }
