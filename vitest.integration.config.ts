@@ -42,6 +42,7 @@ export const ENGINE_SENSITIVE = [
   "learning-scope", // distinct accounts kept by the ingestion statement, the class rebuild under its table lock
   "learning-scope-migration", // the data migration giving existing agents the per-account scope and their classes' distinct accounts
   "skills-io", // export/import through the validation gate, MemoRizz's class and skill writes
+  "job-leases", // claims matched by attempt, leases renewed while a slow job runs, re-claims under SKIP LOCKED
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**
@@ -49,7 +50,7 @@ export const ENGINE_SENSITIVE = [
  * database (the embedded PGlite is one process's database). Left out of every PGlite run.
  */
 export const POSTGRES_ONLY = [
-  "read-replica", // DATABASE_READ_URL: a second database name stands in for the replica
+  "read-replica", // DATABASE_READ_URL: a streaming replica of the test cluster (pg_basebackup)
   "fleet", // two web processes and two workers on one PostgreSQL
 ].map((name) => `tests/integration/${name}.test.ts`);
 

@@ -1,9 +1,18 @@
 // A durable job table claimed with FOR UPDATE SKIP LOCKED: any number of worker processes,
 // no job done twice, nothing lost on a crash (a claimed job whose lease expires is retried).
+// A claim's attempt number is its token: completing, failing, releasing and renewing match it,
+// so a worker whose lease expired and was re-claimed by another changes nothing.
 import type { Db, Tx } from "../db/prisma";
 import { inBatches } from "./upkeep";
 
 export type ClaimedJob = { id: bigint; kind: string; agentId: string | null; payload: unknown; attempts: number };
+/** What identifies one claim of a job: its id and the attempt number the claim gave it. */
+export type JobClaim = Pick<ClaimedJob, "id" | "attempts">;
+
+const held = (claims: JobClaim[]) => ({
+  ids: claims.map((c) => c.id),
+  attempts: claims.map((c) => c.attempts),
+});
 
 export const LEASE_SECONDS = 300;
 
@@ -39,21 +48,30 @@ export async function claimJobs(database: Db, kinds: string[], limit: number, le
     .map((r) => ({ id: r.id, kind: r.kind, agentId: r.agent_id, payload: r.payload, attempts: r.attempts }));
 }
 
-// updateMany: a job deleted meanwhile (its agent's deletion removes the agent's jobs) has nothing to mark.
-export async function completeJob(tx: Tx | Db, id: bigint) {
-  await tx.job.updateMany({ where: { id }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
+/**
+ * Marks claimed jobs done while their claims hold (RUNNING with the claim's attempt number);
+ * returns how many were. A job deleted meanwhile (its agent's deletion removes the agent's jobs)
+ * or re-claimed after an expired lease is left as it is.
+ */
+export async function completeJobs(tx: Tx | Db, claims: JobClaim[]): Promise<number> {
+  if (claims.length === 0) return 0;
+  const { ids, attempts } = held(claims);
+  return tx.$executeRaw`
+    UPDATE jobs SET status = 'DONE', finished_at = now(), locked_at = NULL
+    FROM unnest(${ids}::bigint[], ${attempts}::int[]) AS c(id, attempts)
+    WHERE jobs.id = c.id AND jobs.attempts = c.attempts AND jobs.status = 'RUNNING'`;
 }
 
-export async function completeJobs(tx: Tx | Db, ids: bigint[]) {
-  if (ids.length) await tx.job.updateMany({ where: { id: { in: ids } }, data: { status: "DONE", finishedAt: new Date(), lockedAt: null } });
+export async function completeJob(tx: Tx | Db, claim: JobClaim): Promise<boolean> {
+  return (await completeJobs(tx, [claim])) === 1;
 }
 
-/** Retry with exponential backoff; after maxAttempts the job is kept as DEAD for an admin to see. */
-export async function failJob(database: Db, job: ClaimedJob, error: string, maxAttempts: number) {
+/** Retry with exponential backoff; after maxAttempts the job is kept as DEAD for an admin to see. False when the claim no longer holds. */
+export async function failJob(database: Db, job: JobClaim, error: string, maxAttempts: number): Promise<boolean> {
   const dead = job.attempts >= maxAttempts;
   const backoffMs = Math.min(60_000 * 30, 1000 * 2 ** job.attempts);
-  await database.job.updateMany({
-    where: { id: job.id },
+  const r = await database.job.updateMany({
+    where: { id: job.id, attempts: job.attempts, status: "RUNNING" },
     data: {
       status: dead ? "DEAD" : "PENDING",
       lastError: error.slice(0, 500),
@@ -62,14 +80,27 @@ export async function failJob(database: Db, job: ClaimedJob, error: string, maxA
       finishedAt: dead ? new Date() : null,
     },
   });
+  return r.count === 1;
 }
 
 /** Hands claimed jobs that were never started back to the queue (a worker shutting down). */
-export async function releaseJobs(database: Db, ids: bigint[]) {
-  if (ids.length === 0) return;
+export async function releaseJobs(database: Db, claims: JobClaim[]) {
+  if (claims.length === 0) return;
+  const { ids, attempts } = held(claims);
   await database.$executeRaw`
-    UPDATE jobs SET status = 'PENDING', locked_at = NULL, attempts = GREATEST(attempts - 1, 0)
-    WHERE id = ANY(${ids}::bigint[]) AND status = 'RUNNING'`;
+    UPDATE jobs SET status = 'PENDING', locked_at = NULL, attempts = GREATEST(jobs.attempts - 1, 0)
+    FROM unnest(${ids}::bigint[], ${attempts}::int[]) AS c(id, attempts)
+    WHERE jobs.id = c.id AND jobs.attempts = c.attempts AND jobs.status = 'RUNNING'`;
+}
+
+/** Renews the leases of claims still held (the worker's heartbeat while it works through them). */
+export async function renewLeases(database: Db, claims: JobClaim[]): Promise<number> {
+  if (claims.length === 0) return 0;
+  const { ids, attempts } = held(claims);
+  return database.$executeRaw`
+    UPDATE jobs SET locked_at = now()
+    FROM unnest(${ids}::bigint[], ${attempts}::int[]) AS c(id, attempts)
+    WHERE jobs.id = c.id AND jobs.attempts = c.attempts AND jobs.status = 'RUNNING'`;
 }
 
 /** A DEAD job back to PENDING with fresh attempts (an admin's retry); false unless it was dead. */

@@ -1,7 +1,7 @@
 // The background worker loop: polls the job table and dispatches to handlers registered by
 // the domains (promotion cadence, shadow evaluation, persona daily review).
 import type { Db } from "../db/prisma";
-import { claimJobs, completeJob, completeJobs, failJob, LEASE_SECONDS, pruneFinishedJobs, releaseJobs, type ClaimedJob } from "./queue";
+import { claimJobs, completeJob, completeJobs, failJob, LEASE_SECONDS, pruneFinishedJobs, releaseJobs, renewLeases, type ClaimedJob } from "./queue";
 
 export type JobHandler = (database: Db, payload: unknown, agentId: string | null) => Promise<void>;
 
@@ -67,36 +67,62 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
   let inFlight: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
 
+  // Every claim in hand, started or waiting its turn in the batch, keeps its lease while the
+  // worker lives: a heartbeat renews them three times per lease, so only a dead worker's expire.
+  const held = new Map<bigint, ClaimedJob>();
+  const hold = (jobs: ClaimedJob[]) => jobs.forEach((j) => held.set(j.id, j));
+  const letGo = (jobs: ClaimedJob[]) => jobs.forEach((j) => held.delete(j.id));
+  const heartbeat = setInterval(() => {
+    renewLeases(database, [...held.values()]).catch((e) => console.error(`job lease renewal failed: ${(e as Error)?.name ?? "error"}`));
+  }, (leaseSeconds * 1000) / 3);
+  heartbeat.unref();
+
   const fail = async (job: ClaimedJob, e: unknown) => {
     // Ids and error kinds only: payload text may be private.
     console.error(`job ${job.id} (${job.kind}) failed: ${(e as Error)?.name ?? "error"}`);
-    await failJob(database, job, `${(e as Error)?.name ?? "error"}: ${(e as Error)?.message ?? ""}`, maxAttempts);
+    const failed = await failJob(database, job, `${(e as Error)?.name ?? "error"}: ${(e as Error)?.message ?? ""}`, maxAttempts);
+    if (!failed) console.error(`job ${job.id} (${job.kind}): claim lost before it failed; left to its new holder`);
   };
 
   async function runBatch(kind: string, claimed: ClaimedJob[]) {
     const { size, handler } = batchHandlers.get(kind)!;
-    const jobs = claimed.length < size ? [...claimed, ...(await claimJobs(database, [kind], size - claimed.length, leaseSeconds))] : claimed;
-    let failed: Map<bigint, Error>;
+    const more = claimed.length < size ? await claimJobs(database, [kind], size - claimed.length, leaseSeconds) : [];
+    hold(more);
+    const jobs = [...claimed, ...more];
     try {
-      failed = await handler(database, jobs);
-    } catch (e) {
-      failed = new Map(jobs.map((j) => [j.id, e as Error]));
+      let failed: Map<bigint, Error>;
+      try {
+        failed = await handler(database, jobs);
+      } catch (e) {
+        failed = new Map(jobs.map((j) => [j.id, e as Error]));
+      }
+      await completeJobs(database, jobs.filter((j) => !failed.has(j.id)));
+      for (const job of jobs) if (failed.has(job.id)) await fail(job, failed.get(job.id));
+      return more.length;
+    } finally {
+      letGo(jobs);
     }
-    await completeJobs(database, jobs.filter((j) => !failed.has(j.id)).map((j) => j.id));
-    for (const job of jobs) if (failed.has(job.id)) await fail(job, failed.get(job.id));
-    return jobs.length - claimed.length;
   }
 
   async function tick(): Promise<number> {
     const kinds = handledKinds();
     if (kinds.length === 0) return 0;
     const jobs = await claimJobs(database, kinds, batch, leaseSeconds);
+    hold(jobs);
+    try {
+      return await work(jobs);
+    } finally {
+      letGo(jobs);
+    }
+  }
+
+  async function work(jobs: ClaimedJob[]): Promise<number> {
     let extra = 0;
     for (const [i, job] of jobs.entries()) {
       // Shutting down: the job in hand was finished; the rest go back to the queue at once
       // (not after a lease) for another worker or the next start.
       if (stopped) {
-        await releaseJobs(database, jobs.slice(i).map((j) => j.id));
+        await releaseJobs(database, jobs.slice(i));
         return i + extra;
       }
       // A batch kind: its first job takes this claim's others of the kind, and more from the queue.
@@ -106,10 +132,11 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
       }
       try {
         await handlers.get(job.kind)!(database, job.payload, job.agentId);
-        await completeJob(database, job.id);
+        if (!(await completeJob(database, job))) console.error(`job ${job.id} (${job.kind}): claim lost before it finished; left to its new holder`);
       } catch (e) {
         await fail(job, e);
       }
+      letGo([job]);
     }
     return jobs.length + extra;
   }
@@ -151,6 +178,7 @@ export function startWorkerRuntime(database: Db, opts: WorkerOptions = {}): Work
       clearInterval(pruneTimer);
       await pruning;
       await inFlight; // finish the job in hand; unstarted claimed jobs are released
+      clearInterval(heartbeat);
     },
     async drain(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
