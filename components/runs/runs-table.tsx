@@ -9,6 +9,8 @@ import { AccountLinks, AgentLink, RunLink } from "../links/record-link";
 type Props = {
   runs: RunSummary[];
   total: number;
+  /** The total is a capped count ("10,000+"). */
+  capped?: boolean;
   page: number;
   pageSize: number;
   dir: "asc" | "desc";
@@ -18,7 +20,7 @@ type Props = {
   empty: React.ReactNode;
 };
 
-export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams, showAgent = true, empty }: Props) {
+export function RunsTable({ runs, total, capped, page, pageSize, dir, path, searchParams, showAgent = true, empty }: Props) {
   return (
     <>
       <DataTable
@@ -53,7 +55,7 @@ export function RunsTable({ runs, total, page, pageSize, dir, path, searchParams
           },
         ]}
       />
-      {runs.length > 0 ? <Pagination page={page} pageSize={pageSize} total={total} href={(p) => hrefWith(path, searchParams, { page: p })} /> : null}
+      {runs.length > 0 ? <Pagination page={page} pageSize={pageSize} total={total} capped={capped} href={(p) => hrefWith(path, searchParams, { page: p })} /> : null}
     </>
   );
 }

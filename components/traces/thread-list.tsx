@@ -1,14 +1,14 @@
-// One page of conversation threads matching the filters, with the total; each opens its
+// One keyset page of conversation threads matching the filters, with their count; each opens its
 // timeline, and names its account (persona page) and agent.
 import { LocalTime } from "@/components/ui/local-time";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Pagination } from "@/components/ui/table";
+import { countLabel, KeysetPagination } from "@/components/ui/table";
 import { AccountLinks, AgentLink, ThreadLink } from "@/components/links/record-link";
 import type { ThreadSummary } from "@/lib/traces/timeline";
 
-type Props = { threads: ThreadSummary[]; total: number; page: number; pageSize: number; filtered: boolean; pageHref: (page: number) => string };
+type Props = { threads: ThreadSummary[]; total: number; capped: boolean; filtered: boolean; firstHref: string | null; nextHref: string | null };
 
-export function ThreadList({ threads, total, page, pageSize, filtered, pageHref }: Props) {
+export function ThreadList({ threads, total, capped, filtered, firstHref, nextHref }: Props) {
   if (total === 0) {
     return filtered ? (
       <EmptyState title="No threads match these filters">Clear the search or a filter to see more threads.</EmptyState>
@@ -22,10 +22,10 @@ export function ThreadList({ threads, total, page, pageSize, filtered, pageHref 
   return (
     <section aria-labelledby="threads">
       <h2 id="threads" className="mb-2 text-base font-semibold">
-        Threads <span className="font-normal text-slate-500">({total.toLocaleString("en")})</span>
+        Threads <span className="font-normal text-slate-500">({countLabel(total, capped)})</span>
       </h2>
       {threads.length === 0 ? (
-        <EmptyState title={`There is no page ${page}`}>The threads end before this page.</EmptyState>
+        <EmptyState title="No more threads">The threads end before this page.</EmptyState>
       ) : (
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
           {threads.map((t) => (
@@ -47,7 +47,7 @@ export function ThreadList({ threads, total, page, pageSize, filtered, pageHref 
           ))}
         </ul>
       )}
-      <Pagination page={page} pageSize={pageSize} total={total} href={pageHref} />
+      <KeysetPagination total={total} capped={capped} firstHref={firstHref} nextHref={nextHref} />
     </section>
   );
 }

@@ -70,8 +70,9 @@ export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empt
   );
 }
 
-export function Pagination({ page, pageSize, total, href }: { page: number; pageSize: number; total: number; href: (page: number) => string }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+export function Pagination({ page, pageSize, total, capped = false, href }: { page: number; pageSize: number; total: number; capped?: boolean; href: (page: number) => string }) {
+  // A capped count ("10,000+") only says more pages follow.
+  const pages = Math.max(1, Math.ceil(total / pageSize), capped ? page + 1 : 0);
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
@@ -79,7 +80,7 @@ export function Pagination({ page, pageSize, total, href }: { page: number; page
   return (
     <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
       <p>
-        {first}–{last} of {total.toLocaleString("en")} · page {Math.min(page, pages)} of {pages}
+        {first}–{capped ? page * pageSize : last} of {countLabel(total, capped)} · page {Math.min(page, pages)}{capped ? "" : ` of ${pages}`}
       </p>
       <div className="flex gap-2">
         {page > 1 ? (
@@ -93,6 +94,43 @@ export function Pagination({ page, pageSize, total, href }: { page: number; page
         )}
         {page < pages ? (
           <Link href={href(page + 1)} className={link} rel="next">
+            Next
+          </Link>
+        ) : (
+          <span className={off} aria-disabled>
+            Next
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+/** A count as a list shows it: "10,000+" when counting stopped at the cap. */
+export const countLabel = (total: number, capped: boolean) => `${total.toLocaleString("en")}${capped ? "+" : ""}`;
+
+/**
+ * Keyset paging (lib/console/keyset.ts): how many rows match, a link back to the first page and
+ * one to the rows after this page's last.
+ */
+export function KeysetPagination({ total, capped, firstHref, nextHref }: { total: number; capped: boolean; firstHref: string | null; nextHref: string | null }) {
+  const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
+  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400 dark:border-slate-800 dark:text-slate-600";
+  return (
+    <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
+      <p>{countLabel(total, capped)} in all</p>
+      <div className="flex gap-2">
+        {firstHref ? (
+          <Link href={firstHref} className={link} rel="first">
+            First page
+          </Link>
+        ) : (
+          <span className={off} aria-disabled>
+            First page
+          </span>
+        )}
+        {nextHref ? (
+          <Link href={nextHref} className={link} rel="next">
             Next
           </Link>
         ) : (

@@ -4,6 +4,7 @@
 // and usage, never goals or reasons).
 import type { Db } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
+import { cappedCount, keysetPage, type Cursor, type KeysetPage } from "../console/keyset";
 
 export type TraceFilter = { agentId?: string; userId?: string; threadId?: string };
 
@@ -92,40 +93,46 @@ export function stepsOf(json: unknown): TraceStep[] {
 /** LIKE pattern matching `text` anywhere, with its wildcards taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The cursor keys of a thread (after its newest activity): thread, agent, account. */
+export const THREAD_CURSOR_KEYS = 3;
+
 /**
- * One page of the threads matching a filter, newest activity first, with the total. `search`
- * matches a thread id or account in part, or the text of a run's query or a user message in
- * the thread (searched, never logged).
+ * One keyset page of the threads matching a filter, newest activity first, read from the thread
+ * summaries kept at write time, with a capped count. `search` matches a thread id or account in
+ * part, or the text of a run's query or a user message in the thread (searched, never logged).
  */
 export async function listThreads(
   database: Db,
   f: TraceFilter & { search?: string },
-  page = { page: 1, pageSize: THREADS_PAGE_SIZE },
-): Promise<{ threads: ThreadSummary[]; total: number }> {
-  const agent = f.agentId ?? null;
-  const user = f.userId ?? null;
+  page: { after: Cursor | null; pageSize: number } = { after: null, pageSize: THREADS_PAGE_SIZE },
+): Promise<KeysetPage<ThreadSummary>> {
   const like = f.search ? containing(f.search) : null;
-  // Agents being deleted are hidden at once (README "Deleting an agent and exporting data").
-  const live = Prisma.sql`agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`;
-  const threads = Prisma.sql`
-    SELECT agent_id, user_id, thread_id, max(at) AS last_at, sum(messages) AS messages, sum(runs) AS runs FROM (
-      SELECT agent_id, user_id, thread_id, timestamp AS at, 1 AS messages, 0 AS runs,
-          ${like}::text IS NOT NULL AND role = 'user' AND text ILIKE ${like} AS hit FROM conversation_messages
-        WHERE (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
-      UNION ALL
-      SELECT agent_id, user_id, thread_id, created_at, 0, 1, ${like}::text IS NOT NULL AND query ILIKE ${like} FROM workflows
-        WHERE thread_id IS NOT NULL AND (${agent}::text IS NULL OR agent_id = ${agent}) AND (${user}::text IS NULL OR user_id = ${user}) AND ${live}
-    ) t GROUP BY agent_id, user_id, thread_id
-    HAVING ${like}::text IS NULL OR bool_or(hit) OR thread_id ILIKE ${like} OR user_id ILIKE ${like}`;
-  // The threads are grouped once: the page's rows carry the total; a page past the end counts alone.
-  const rows = await database.$queryRaw<{ agent_id: string; user_id: string | null; thread_id: string; last_at: Date; messages: bigint; runs: bigint; total: number }[]>`
-    SELECT *, (count(*) OVER ())::int AS total FROM (${threads}) m
-    ORDER BY last_at DESC, thread_id, agent_id OFFSET ${(page.page - 1) * page.pageSize} LIMIT ${page.pageSize}`;
-  const total = rows[0]?.total ?? (page.page > 1 ? (await database.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (${threads}) m`)[0].total : 0);
-  return {
-    threads: rows.map((r) => ({ agentId: r.agent_id, userId: r.user_id, threadId: r.thread_id, lastAt: r.last_at, messages: Number(r.messages), runs: Number(r.runs) })),
-    total,
+  const filters = [
+    // Agents being deleted are hidden at once (README "Deleting an agent and exporting data").
+    Prisma.sql`s.agent_id NOT IN (SELECT id FROM agents WHERE deleting_at IS NOT NULL)`,
+    f.agentId ? Prisma.sql`s.agent_id = ${f.agentId}` : null,
+    f.userId ? Prisma.sql`s.user_id = ${f.userId}` : null,
+    like
+      ? Prisma.sql`(s.thread_id ILIKE ${like} OR s.user_id ILIKE ${like}
+          OR EXISTS (SELECT 1 FROM conversation_messages m WHERE (m.agent_id, m.user_id, m.thread_id) = (s.agent_id, s.user_id, s.thread_id) AND m.role = 'user' AND m.text ILIKE ${like})
+          OR EXISTS (SELECT 1 FROM workflows w WHERE w.agent_id = s.agent_id AND w.thread_id = s.thread_id
+                       AND (w.user_id = s.user_id OR (s.user_id = '' AND w.user_id IS NULL)) AND w.query ILIKE ${like}))`
+      : null,
+  ].filter((x): x is Prisma.Sql => x !== null);
+  const where = (extra: Prisma.Sql[]) => {
+    const all = [...filters, ...extra];
+    return all.length ? Prisma.sql`WHERE ${Prisma.join(all, " AND ")}` : Prisma.empty;
   };
+  const a = page.after;
+  const after = a ? [Prisma.sql`(s.last_at, s.thread_id, s.agent_id, s.user_id) < (${a.at}, ${a.keys[0]}, ${a.keys[1]}, ${a.keys[2]})`] : [];
+  const [rows, count] = await Promise.all([
+    database.$queryRaw<{ agent_id: string; user_id: string; thread_id: string; last_at: Date; messages: number; runs: number }[]>`
+      SELECT agent_id, user_id, thread_id, last_at, messages, runs FROM thread_summaries s ${where(after)}
+      ORDER BY s.last_at DESC, s.thread_id DESC, s.agent_id DESC, s.user_id DESC LIMIT ${page.pageSize + 1}`,
+    cappedCount(database, Prisma.sql`SELECT 1 FROM thread_summaries s ${where([])}`),
+  ]);
+  const threads = rows.map((r): ThreadSummary => ({ agentId: r.agent_id, userId: r.user_id || null, threadId: r.thread_id, lastAt: r.last_at, messages: r.messages, runs: r.runs }));
+  return keysetPage(threads, page.pageSize, (t) => ({ at: t.lastAt, keys: [t.threadId, t.agentId, t.userId ?? ""] }), count);
 }
 
 /** One thread's timeline (newest TIMELINE_LIMIT of each kind); `truncated` when more exist. */

@@ -120,17 +120,17 @@ describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   });
 
   it("lists accounts from runs and conversations, searchable, with the pending suggestion", async () => {
-    const { rows, total } = await listAccounts(db, { page: 1, pageSize: 25 });
+    const { rows, total } = await listAccounts(db, { after: null, pageSize: 25 });
     expect(total).toBe(2);
     expect(rows.map((r) => r.userId).sort()).toEqual(["acct-goals", "acct-runs"]);
     const goals = rows.find((r) => r.userId === "acct-goals")!;
     expect(goals).toMatchObject({ agentId: TUTOR, runs: 0, threads: 1, pending: true, persona: { version: 1, status: "proposed" } });
     expect(rows.find((r) => r.userId === "acct-runs")).toMatchObject({ agentId: REVIEWED, runs: 6, pending: false, persona: null });
-    expect((await listAccounts(db, { q: "RUNS", page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
-    expect((await listAccounts(db, { pending: true, page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-goals"]);
+    expect((await listAccounts(db, { q: "RUNS", after: null, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
+    expect((await listAccounts(db, { pending: true, after: null, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-goals"]);
     // An agent being deleted takes its accounts' activity off the list at once.
     await server.sql.query("UPDATE agents SET deleting_at = now() WHERE id = $1", [TUTOR]);
-    expect((await listAccounts(db, { page: 1, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
+    expect((await listAccounts(db, { after: null, pageSize: 25 })).rows.map((r) => r.userId)).toEqual(["acct-runs"]);
     await server.sql.query("UPDATE agents SET deleting_at = NULL WHERE id = $1", [TUTOR]);
 
     const page = await call(server.baseUrl, admin, "GET", "/accounts?q=goals");

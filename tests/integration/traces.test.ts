@@ -7,7 +7,8 @@ import { anonymous, call, login, withKey, type Caller } from "../helpers/http";
 import { createConsoleUser } from "../helpers/console";
 import { act, postMessages } from "../helpers/persona";
 import { createPrismaClient } from "@/lib/db/prisma";
-import { listThreads } from "@/lib/traces/timeline";
+import { listThreads, THREAD_CURSOR_KEYS } from "@/lib/traces/timeline";
+import { cursorParam } from "@/lib/console/keyset";
 
 const AGENT = "shop";
 const USER = "acct-t";
@@ -92,14 +93,24 @@ describe(`conversation traces (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     expect((await call(server.baseUrl, anonymous, "GET", "/traces")).status).toBe(307);
   });
 
-  it("pages threads with the total carried by the page's rows, and past the end", async () => {
+  it("pages threads by keyset from the thread summaries, with their count", async () => {
     const db = createPrismaClient(server.databaseUrl, 1);
     try {
-      const all = await listThreads(db, { userId: USER }, { page: 1, pageSize: 50 });
-      expect(all.total).toBe(all.threads.length);
-      const first = await listThreads(db, { userId: USER }, { page: 1, pageSize: 1 });
-      expect(first).toEqual({ threads: all.threads.slice(0, 1), total: all.total });
-      expect(await listThreads(db, { userId: USER }, { page: all.total + 1, pageSize: 1 })).toEqual({ threads: [], total: all.total });
+      const all = await listThreads(db, { userId: USER }, { after: null, pageSize: 50 });
+      expect(all.total).toBe(all.rows.length);
+      expect(all.rows.length).toBeGreaterThan(1);
+      expect(all.next).toBeNull();
+      // Page by page, one thread each, the same threads in the same order.
+      const seen = [];
+      let after = null;
+      for (let i = 0; i < all.rows.length; i++) {
+        const page = await listThreads(db, { userId: USER }, { after, pageSize: 1 });
+        expect(page.total).toBe(all.total);
+        seen.push(...page.rows);
+        after = page.next ? cursorParam({ after: page.next }, THREAD_CURSOR_KEYS) : null;
+        expect(after === null).toBe(i === all.rows.length - 1);
+      }
+      expect(seen).toEqual(all.rows);
     } finally {
       await db.$disconnect();
     }

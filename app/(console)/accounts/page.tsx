@@ -5,12 +5,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
+import { DataTable, KeysetPagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { SearchBox } from "@/components/review/search-box";
 import { linkClass } from "@/components/review/styles";
 import { reviewStatus } from "@/lib/persona/monitor";
 import { requireScope } from "@/lib/auth/page-access";
-import { ACCOUNTS_PAGE_SIZE, loadAccountsPage } from "@/lib/accounts/pages/accounts";
+import { loadAccountsPage } from "@/lib/accounts/pages/accounts";
 import { readDb } from "@/lib/db/client";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +22,7 @@ const tracesHref = (agentId: string, userId: string) => `/traces?${new URLSearch
 export default async function AccountsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith(PATH, sp, {}), "persona:read");
-  const { q, agent, pending, page, rows, total, filtered } = await loadAccountsPage(readDb(), sp);
+  const { q, agent, pending, first, rows, next, total, capped, filtered } = await loadAccountsPage(await readDb(), sp);
   const chip = (active: boolean) =>
     `rounded-full px-3 py-1 text-xs font-medium ring-1 ring-inset ${
       active ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-100 dark:text-slate-300 dark:ring-slate-700 dark:hover:bg-slate-800"
@@ -39,12 +39,12 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
         }
       />
       <div className="mb-4 flex min-w-0 flex-wrap items-center gap-2">
-        <SearchBox id="accounts-search" label="Search accounts" placeholder="Account ID contains…" resetKeys={[]} />
+        <SearchBox id="accounts-search" label="Search accounts" placeholder="Account ID contains…" resetKeys={["after"]} />
         <nav aria-label="Filter accounts" className="flex gap-2">
-          <Link href={hrefWith(PATH, sp, { pending: null, page: null })} aria-current={!pending ? "page" : undefined} className={chip(!pending)}>
+          <Link href={hrefWith(PATH, sp, { pending: null, after: null })} aria-current={!pending ? "page" : undefined} className={chip(!pending)}>
             All
           </Link>
-          <Link href={hrefWith(PATH, sp, { pending: 1, page: null })} aria-current={pending ? "page" : undefined} className={chip(pending)}>
+          <Link href={hrefWith(PATH, sp, { pending: 1, after: null })} aria-current={pending ? "page" : undefined} className={chip(pending)}>
             Suggestion pending
           </Link>
         </nav>
@@ -99,7 +99,9 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
           },
         ]}
       />
-      {total > 0 ? <Pagination page={page} pageSize={ACCOUNTS_PAGE_SIZE} total={total} href={(p) => hrefWith(PATH, sp, { page: p })} /> : null}
+      {total > 0 ? (
+        <KeysetPagination total={total} capped={capped} firstHref={first ? null : hrefWith(PATH, sp, { after: null })} nextHref={next ? hrefWith(PATH, sp, { after: next }) : null} />
+      ) : null}
     </>
   );
 }

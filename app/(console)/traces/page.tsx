@@ -21,7 +21,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
   const filters = tracesFilters(sp);
   await requireScope(filters.path, "learning:read");
   const { agentId, userId, threadId, rootTraceId, search } = filters;
-  const { agents, list, pageSize, timeline } = await loadTracesPage(readDb(), filters);
+  const { agents, list, timeline } = await loadTracesPage(await readDb(), filters);
   return (
     <div className="min-w-0">
       <PageHeader title="Traces" description="Conversations as timelines: messages, tool-calling runs, the skills supplied to them, and persona reviews." />
@@ -56,12 +56,12 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
         </section>
       ) : list ? (
         <ThreadList
-          threads={list.threads}
+          threads={list.rows}
           total={list.total}
-          page={filters.page}
-          pageSize={pageSize}
+          capped={list.capped}
           filtered={Boolean(agentId || userId || search)}
-          pageHref={(p) => tracesHref(filters, { page: p > 1 ? p : null })}
+          firstHref={filters.after ? tracesHref(filters, { after: null }) : null}
+          nextHref={list.next ? tracesHref(filters, { after: list.next }) : null}
         />
       ) : null}
     </div>

@@ -1,18 +1,30 @@
 // Reading stored runs: one run by its Proctor id, and the runs most similar to a query.
 import type { Db } from "../../db/prisma";
-import type { WorkflowRun } from "../../db/generated/client";
+import { Prisma, type WorkflowRun } from "../../db/generated/client";
 import type { WorkflowDetail } from "./schemas";
 import { cosine, defaultEmbedder, embedderForId, offlineEmbedder, type Embedder } from "../inject/embedder";
 import { NotFound } from "../../errors";
 import { agentNotFound } from "../errors";
 
 /**
- * Similarity search ranks at most this many of the newest candidate runs (of the agent, or of the
- * user when given). Without a vector index the ranking happens in process; bounding it keeps a
- * big agent's search at one indexed range read of narrow rows (id and vector), and the runs an
- * agent most likely wants to reuse are recent ones.
+ * Similarity search ranks at most this many candidate runs in process (no vector index exists
+ * here). Candidates are chosen in SQL, however old: the runs sharing most of the query vector's
+ * largest coordinates (the generated column embedding_keys, GIN-indexed), newest first among
+ * equals. With the offline embedder every run of positive cosine shares one.
  */
 export const SEARCH_CANDIDATES = 2000;
+/** How many of a vector's largest coordinates are its keys (as embedding_keys() in SQL). */
+export const EMBEDDING_KEYS = 32;
+
+/** A vector's keys as embedding_keys() computes them: its largest non-zero coordinates. */
+export function embeddingKeys(v: number[]): number[] {
+  return v
+    .map((x, i) => [Math.abs(Math.fround(x)), i] as const)
+    .filter(([x]) => x !== 0)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, EMBEDDING_KEYS)
+    .map(([, i]) => i);
+}
 
 export const DETAIL_COLUMNS = {
   id: true, agentId: true, workflowId: true, userId: true, threadId: true, rootTraceId: true, query: true, steps: true,
@@ -66,28 +78,28 @@ export type SearchInput = { query: string; userId?: string; limit: number; exclu
 export async function searchWorkflows(db: Db, agentId: string, input: SearchInput, embedder: Embedder = defaultEmbedder()) {
   if ((await db.agent.count({ where: { id: agentId } })) === 0) throw agentNotFound(agentId);
   const usable = [...new Set([embedder.id, offlineEmbedder.id, ...offlineEmbedder.previousIds])];
-  const candidates = await db.workflowRun.findMany({
-    where: {
-      agentId,
-      // By account (user_id): under learning_scope "agent" every run's user scope is "".
-      ...(input.userId !== undefined ? { userId: input.userId === "" ? null : input.userId } : {}),
-      ...(input.excludePromoted ? { promotedSkillId: null } : {}),
-      embedderId: { in: usable },
-    },
-    orderBy: { createdAt: "desc" },
-    take: SEARCH_CANDIDATES,
-    select: { id: true, embedderId: true, embedding: true, createdAt: true },
-  });
+  // The query in each usable space (an embedder unreachable now cannot rank its runs).
   const queryVectors = new Map<string, number[]>();
-  for (const id of new Set(candidates.map((c) => c.embedderId))) {
+  const vectors = new Map<Embedder, number[] | null>();
+  for (const id of usable) {
     const e = embedderForId(id, embedder);
     if (!e) continue;
-    try {
-      queryVectors.set(id, (await e.embed([input.query]))[0]);
-    } catch {
-      // That embedder is unreachable now; its runs cannot be ranked against this query.
-    }
+    if (!vectors.has(e)) vectors.set(e, await e.embed([input.query]).then((v) => v[0], () => null));
+    const v = vectors.get(e);
+    if (v) queryVectors.set(id, v);
   }
+  if (queryVectors.size === 0) return [];
+  const spaces = [...queryVectors].map(([id, v]) => Prisma.sql`(embedder_id = ${id} AND embedding_keys && ${embeddingKeys(v)}::smallint[])`);
+  const keysOf = (id: string) => embeddingKeys(queryVectors.get(id)!);
+  const overlap = Prisma.join([...queryVectors.keys()].map((id) => Prisma.sql`WHEN ${id} THEN ${keysOf(id)}::smallint[]`), " ");
+  const candidates = await db.$queryRaw<{ id: string; embedderId: string; embedding: number[]; createdAt: Date }[]>`
+    SELECT id, embedder_id AS "embedderId", embedding, created_at AS "createdAt" FROM workflows
+    WHERE agent_id = ${agentId}
+      ${input.userId !== undefined ? (input.userId === "" ? Prisma.sql`AND user_id IS NULL` : Prisma.sql`AND user_id = ${input.userId}`) : Prisma.empty}
+      ${input.excludePromoted ? Prisma.sql`AND promoted_skill_id IS NULL` : Prisma.empty}
+      AND (${Prisma.join(spaces, " OR ")})
+    ORDER BY cardinality(ARRAY(SELECT unnest(embedding_keys) INTERSECT SELECT unnest(CASE embedder_id ${overlap} END))) DESC, created_at DESC
+    LIMIT ${SEARCH_CANDIDATES}`;
   const ranked = candidates
     .filter((c) => queryVectors.has(c.embedderId))
     .map((c) => ({ id: c.id, createdAt: c.createdAt, similarity: cosine(queryVectors.get(c.embedderId)!, c.embedding) }))

@@ -17,10 +17,12 @@ export function expireQuotes(db: Db, table: QuotingTable, { agentId, before, bat
   const expired = (e: Prisma.Sql) =>
     Prisma.sql`(${e}->>'agent_id' = ${agentId} AND (${e}->>'timestamp')::timestamptz < ${before} AND ${e}->'expired' IS NULL)`;
   const quoting = Prisma.sql`EXISTS (SELECT 1 FROM jsonb_array_elements(evidence) q WHERE ${expired(Prisma.sql`q`)})`;
+  // Containment reads the GIN index on evidence: only rows quoting the agent are looked at.
+  const quotingAgent = Prisma.sql`evidence @> jsonb_build_array(jsonb_build_object('agent_id', ${agentId}::text))`;
   const t = Prisma.raw(table);
   return db.$executeRaw`
     UPDATE ${t} SET evidence = (
       SELECT jsonb_agg(CASE WHEN ${expired(Prisma.sql`e`)} THEN e || '{"text": "", "expired": true}'::jsonb ELSE e END ORDER BY i)
       FROM jsonb_array_elements(evidence) WITH ORDINALITY AS x(e, i))
-    WHERE id IN (SELECT id FROM ${t} WHERE jsonb_typeof(evidence) = 'array' AND ${quoting} LIMIT ${batch}::int)`;
+    WHERE id IN (SELECT id FROM ${t} WHERE ${quotingAgent} AND ${quoting} LIMIT ${batch}::int)`;
 }

@@ -11,6 +11,7 @@ import { enqueueJob } from "../../jobs/queue";
 import { agentNotFound } from "../errors";
 import { AGENT_DELETION_JOB } from "../agents/deletion-tables";
 import { initialProgress, type DeletionPayload } from "../agents/deletion-progress";
+import { dropAgentSummaries } from "../agents/activity-summaries";
 
 export type DeleteAgentInput = { agentId: string; includeLedger: boolean; reason: string | null };
 
@@ -31,8 +32,11 @@ export async function deleteAgent(db: Db, input: DeleteAgentInput, by: AuditCont
     if (!agent) throw agentNotFound(agentId);
     if (agent.deleting_at) return resumeDeletion(tx, agentId, agent.deleting_at);
     const [{ now }] = await tx.$queryRaw<{ now: Date }[]>`UPDATE agents SET deleting_at = now() WHERE id = ${agentId} RETURNING deleting_at AS now`;
+    await dropAgentSummaries(tx, agentId);
     const payload: DeletionPayload = initialProgress(includeLedger);
     await enqueueJob(tx, { kind: AGENT_DELETION_JOB, agentId, payload });
+    // Kept after the agent row is gone: OTLP ingestion never declares it again (until an admin does).
+    await tx.$executeRaw`INSERT INTO agent_tombstones (agent_id) VALUES (${agentId}) ON CONFLICT (agent_id) DO NOTHING`;
     await recordAudit(tx, by, { type: "agent.deletion_started", target: { type: "agent", id: agentId }, data: { include_ledger: includeLedger, reason } });
     return { agent_id: agentId, status: "deleting", deleting_since: now.toISOString(), include_ledger: includeLedger, started: true };
   });

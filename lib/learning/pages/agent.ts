@@ -10,11 +10,11 @@ import { listUnmapped, UNMAPPED_LIST_ROWS } from "../../otlp/unmapped";
 
 export async function loadAgentPage(db: Db, agentId: string, sp: SearchParams) {
   const q = runsQuerySchema.parse({ ...sp, agent: agentId });
-  const [agent, { runs, total }, shadow, unmapped] = await Promise.all([
+  const [agent, { runs, total, capped }, shadow, unmapped] = await Promise.all([
     getAgentDetail(db, agentId),
     listRuns(db, q),
     shadowQueueStatus(db, agentId),
     listUnmapped(db, { agent: agentId, limit: UNMAPPED_LIST_ROWS }),
   ]);
-  return agent ? { agent, q, runs, total, shadow, unmapped } : null;
+  return agent ? { agent, q, runs, total, capped, shadow, unmapped } : null;
 }

@@ -7,6 +7,6 @@ import { listRuns, runsQuerySchema } from "../review/run-list";
 
 export async function loadRunsPage(db: Db, sp: SearchParams) {
   const q = runsQuerySchema.parse(sp);
-  const [{ runs, total }, agents] = await Promise.all([listRuns(db, q), agentOptions(db)]);
-  return { q, runs, total, agents, filtered: Boolean(q.agent || q.outcome || q.user) };
+  const [{ runs, total, capped }, agents] = await Promise.all([listRuns(db, q), agentOptions(db)]);
+  return { q, runs, total, capped, agents, filtered: Boolean(q.agent || q.outcome || q.user) };
 }

@@ -2,7 +2,8 @@
 // payloads) and one run in full.
 import { z } from "zod";
 import type { Db } from "../../db/prisma";
-import type { Prisma } from "../../db/generated/client";
+import { Prisma } from "../../db/generated/client";
+import { cappedCount } from "../../console/keyset";
 import { errorClass, orderSteps } from "../capture/canonical";
 
 const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => v || undefined);
@@ -32,13 +33,18 @@ export type RunSummary = {
   createdAt: Date;
 };
 
-export async function listRuns(database: Db, q: RunsQuery): Promise<{ runs: RunSummary[]; total: number }> {
+/**
+ * A page of runs, newest (or oldest) first through the (created_at, id) index, or the agent's.
+ * The total comes from the run counters kept at ingestion when only the agent filters;
+ * otherwise it is counted up to COUNT_CAP (`capped` beyond).
+ */
+export async function listRuns(database: Db, q: RunsQuery): Promise<{ runs: RunSummary[]; total: number; capped: boolean }> {
   const where: Prisma.WorkflowRunWhereInput = {
     ...(q.agent ? { agentId: q.agent } : {}),
     ...(q.outcome ? { outcome: q.outcome === "success" ? "SUCCESS" : "FAILURE" } : {}),
     ...(q.user ? { userId: q.user } : {}),
   };
-  const [runs, total] = await Promise.all([
+  const [runs, count] = await Promise.all([
     database.workflowRun.findMany({
       where,
       select: {
@@ -49,10 +55,22 @@ export async function listRuns(database: Db, q: RunsQuery): Promise<{ runs: RunS
       skip: (q.page - 1) * q.page_size,
       take: q.page_size,
     }),
-    database.workflowRun.count({ where }),
+    q.outcome || q.user ? cappedCount(database, filteredRuns(q)) : counted(database, q.agent),
   ]);
-  return { runs, total };
+  return { runs, ...count };
 }
+
+async function counted(database: Db, agent: string | undefined) {
+  const [{ n }] = await database.$queryRaw<{ n: number }[]>`
+    SELECT COALESCE(sum(runs), 0)::int AS n FROM agent_run_counters ${agent ? Prisma.sql`WHERE agent_id = ${agent}` : Prisma.empty}`;
+  return { total: n, capped: false };
+}
+
+const filteredRuns = (q: RunsQuery) => Prisma.sql`
+  SELECT 1 FROM workflows WHERE TRUE
+  ${q.agent ? Prisma.sql`AND agent_id = ${q.agent}` : Prisma.empty}
+  ${q.outcome ? Prisma.sql`AND outcome = ${q.outcome === "success" ? "SUCCESS" : "FAILURE"}::"Outcome"` : Prisma.empty}
+  ${q.user ? Prisma.sql`AND user_id = ${q.user}` : Prisma.empty}`;
 
 export type RunStep = { tool: string; arguments?: unknown; result?: unknown; error?: unknown; timestamp?: string | null };
 

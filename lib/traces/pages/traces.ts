@@ -1,21 +1,22 @@
-// The Traces page: its filters from the URL (agent scope, account, thread, text search, page),
-// then either one page of threads with their total or one thread's timeline, with the agent
+// The Traces page: its filters from the URL (agent scope, account, thread, text search, `after`:
+// the last thread of the page before), then either one keyset page of threads with their count or one thread's timeline, with the agent
 // filter's options. The search text travels in the URL only; it is never logged.
 import "server-only";
 import type { Db } from "../../db/prisma";
 import { agentOptions } from "../../learning/review/agent-list";
 import { agentParam } from "../../console/agent-scope";
 import { AGENT_PARAM } from "../../console/links";
-import { hrefWith, pageParam, param, type SearchParams } from "../../console/url";
+import { hrefWith, param, type SearchParams } from "../../console/url";
+import { cursorParam, encodeCursor, type Cursor } from "../../console/keyset";
 import { validAccountId } from "../../persona/action-body";
-import { listThreads, threadTimeline, THREADS_PAGE_SIZE } from "../timeline";
+import { listThreads, threadTimeline, THREAD_CURSOR_KEYS, THREADS_PAGE_SIZE } from "../timeline";
 
 /** A usable filter value, or "" (absent, repeated, blank, too long or unstorable text). */
 const filterValue = (v: string | undefined) => (typeof v === "string" ? (validAccountId(v.trim()) ?? "") : "");
 
 export const SEARCH_MAX = 200;
 
-export type TracesFilters = { agentId: string; userId: string; threadId: string; rootTraceId: string; search: string; page: number };
+export type TracesFilters = { agentId: string; userId: string; threadId: string; rootTraceId: string; search: string; after: Cursor | null };
 
 export function tracesFilters(sp: SearchParams): TracesFilters & { path: string } {
   const f = {
@@ -24,14 +25,14 @@ export function tracesFilters(sp: SearchParams): TracesFilters & { path: string 
     threadId: filterValue(param(sp, "thread_id")),
     rootTraceId: filterValue(param(sp, "root_trace_id")),
     search: (param(sp, "q") ?? "").trim().slice(0, SEARCH_MAX),
-    page: pageParam(sp),
+    after: cursorParam(sp, THREAD_CURSOR_KEYS),
   };
   return { ...f, path: tracesHref(f, {}) };
 }
 
 /** This view's address with `changes` applied (the canonical spelling: `agent`, never its alias). */
 export function tracesHref(f: TracesFilters, changes: Record<string, string | number | null>): string {
-  const current = { [AGENT_PARAM]: f.agentId, user_id: f.userId, thread_id: f.threadId, root_trace_id: f.rootTraceId, q: f.search, page: f.page > 1 ? String(f.page) : "" };
+  const current = { [AGENT_PARAM]: f.agentId, user_id: f.userId, thread_id: f.threadId, root_trace_id: f.rootTraceId, q: f.search, after: f.after ? encodeCursor(f.after) : "" };
   return hrefWith("/traces", current, changes);
 }
 
@@ -39,8 +40,8 @@ export async function loadTracesPage(db: Db, f: TracesFilters) {
   const filter = { ...(f.agentId ? { agentId: f.agentId } : {}), ...(f.userId ? { userId: f.userId } : {}) };
   const [agents, list, timeline] = await Promise.all([
     agentOptions(db),
-    f.threadId ? null : listThreads(db, { ...filter, search: f.search || undefined }, { page: f.page, pageSize: THREADS_PAGE_SIZE }),
+    f.threadId ? null : listThreads(db, { ...filter, search: f.search || undefined }, { after: f.after, pageSize: THREADS_PAGE_SIZE }),
     f.threadId ? threadTimeline(db, { ...filter, threadId: f.threadId }) : Promise.resolve(null),
   ]);
-  return { agents, list, pageSize: THREADS_PAGE_SIZE, timeline };
+  return { agents, list, timeline };
 }

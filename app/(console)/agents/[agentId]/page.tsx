@@ -47,9 +47,9 @@ export default async function AgentPage({ params, searchParams }: Props) {
   const [{ agentId }, sp] = await Promise.all([params, searchParams]);
   const path = `/agents/${encodeURIComponent(agentId)}`;
   const user = await requireScope(hrefWith(path, sp, {}), "learning:read");
-  const view = await loadAgentPage(readDb(), agentId, sp);
+  const view = await loadAgentPage(await readDb(), agentId, sp);
   if (!view) notFound();
-  const { agent, q, runs, total, shadow, unmapped } = view;
+  const { agent, q, runs, total, capped, shadow, unmapped } = view;
   const mayEdit = can(user, "learning:write");
   const mayExport = can(user, "runs:export");
 
@@ -150,6 +150,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
         <RunsTable
           runs={runs}
           total={total}
+          capped={capped}
           page={q.page}
           pageSize={q.page_size}
           dir={q.dir}

@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/workflows/runs", sp, {}), "learning:read");
-  const { q, runs, total, agents, filtered } = await loadRunsPage(readDb(), sp);
+  const { q, runs, total, capped, agents, filtered } = await loadRunsPage(await readDb(), sp);
 
   return (
     <>
@@ -32,6 +32,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <RunsTable
         runs={runs}
         total={total}
+        capped={capped}
         page={q.page}
         pageSize={q.page_size}
         dir={q.dir}
