@@ -4,6 +4,7 @@
 import type { Db, Tx } from "../db/prisma";
 import type { AccountPersona } from "../db/generated/client";
 import { systemAuditContext } from "../audit/record";
+import { isDomainError } from "../errors";
 import { DAY_MS, RECHECK_MS, scheduleDailyCheck } from "./daily-jobs";
 import { reflectPersona } from "./operations";
 import { lockProfileRow } from "./profile-lock";
@@ -25,7 +26,7 @@ export async function runDailyCheck(database: Db, userId: string, now: () => Dat
   const skip: DailyOutcome | null = p.paused ? "paused" : pending ? "awaiting_decision" : fresh === 0 ? "no_new_messages" : null;
   let outcome: string = skip ?? "reviewed";
   if (!skip) {
-    const state = await reflectPersona(database, { userId, trigger: "daily" }, systemAuditContext("daily-review")).catch(() => null);
+    const state = await reflectPersona(database, { userId, trigger: "daily" }, systemAuditContext("daily-review")).catch(refusedOrThrow);
     outcome = state?.review_state ?? "failed";
   }
   await database.$transaction(async (tx) => {
@@ -36,6 +37,22 @@ export async function runDailyCheck(database: Db, userId: string, now: () => Dat
     });
   });
   return skip ?? "reviewed";
+}
+
+/**
+ * A refusal of the domain (the account paused, a reflection started or the account was
+ * forgotten since the check looked) ends this check as "failed" and queues the next one.
+ * Anything else (a database or audit failure, which the operation answers as unavailable) fails
+ * the job, so the worker retries it. Logged by name only: messages may quote goals.
+ */
+function refusedOrThrow(e: unknown): null {
+  const name = (e as Error)?.name ?? "error";
+  if (isDomainError(e) && e.kind !== "unavailable") {
+    console.error(`persona daily review refused: ${name} (${e.kind})`);
+    return null;
+  }
+  console.error(`persona daily review failed: ${name}`);
+  throw e;
 }
 
 /** Queues the next check (row locked, as operator actions lock it) unless daily review was turned off meanwhile. */

@@ -53,12 +53,10 @@ async function deleteAgentData(db: Db, agentId: string, progress: DeletionPayloa
 /** The job handler: one slice under the agent's cycle lock; what is left goes to a new job. */
 export async function runAgentDeletionJob(db: Db, payload: unknown, agentId: string | null, opts = deletionOptionsFromEnv()): Promise<void> {
   if (!agentId) return;
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
   const progress = parseProgress(payload);
   let done: boolean;
   try {
-    done = await withCycleLock(url, agentId, () => deleteAgentData(db, agentId, progress, opts));
+    done = await withCycleLock(db, agentId, () => deleteAgentData(db, agentId, progress, opts));
   } catch (e) {
     if (!isDomainError(e, "conflict")) throw e;
     // A promotion cycle started before the mark is still running: try again shortly.

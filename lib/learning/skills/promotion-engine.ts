@@ -13,7 +13,5 @@ function distillerFromEnv(env: NodeJS.ProcessEnv = process.env): Distiller {
 
 /** Throws promotionCycleRunning() (a Conflict) when a cycle for the agent is already running (in any process). */
 export async function lockedPromotionCycle(db: Db, agentId: string, opts: Omit<CycleOptions, "distiller">): Promise<PromotionReportView> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set");
-  return withCycleLock(url, agentId, () => promotionCycle(db, agentId, { ...opts, distiller: distillerFromEnv() }));
+  return withCycleLock(db, agentId, () => promotionCycle(db, agentId, { ...opts, distiller: distillerFromEnv() }));
 }
