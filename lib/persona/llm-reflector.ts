@@ -68,9 +68,17 @@ function promptFor(input: ReflectionInput): string {
   });
 }
 
+const FENCE = "```";
+/** `text` without a ``` or ```json fence around it (string code: the pattern for it was polynomial). */
+function withoutFence(text: string): string {
+  if (text.length < 2 * FENCE.length || !text.startsWith(FENCE) || !text.endsWith(FENCE)) return text;
+  const inner = text.slice(FENCE.length, -FENCE.length);
+  return (inner.slice(0, 4).toLowerCase() === "json" ? inner.slice(4) : inner).trim();
+}
+
 /** Parses the model's answer; a ```json fence around it is tolerated. */
 export function interpretAnswer(text: string, input: ReflectionInput, usage: ReflectionUsage): ReflectionOutcome {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, "$1");
+  const unfenced = withoutFence(text.trim());
   let raw: unknown;
   try {
     raw = JSON.parse(unfenced);

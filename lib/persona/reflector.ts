@@ -1,6 +1,7 @@
 // What a reflection sees and what it may answer. Two reflectors implement it: the LLM one
 // (llm-reflector.ts) and, when no model is configured, a deterministic one that only picks up
 // goals the user stated explicitly ("my goal is …", "I want to …").
+import { trimEdges } from "../text/trim-edges";
 
 export type EvidenceMessage = {
   /** Short handle shown to the model ("m1", "m2", …) so it never has to echo raw ids. */
@@ -39,7 +40,8 @@ const STATEMENTS = [
   /\bi(?:'m| am) trying to ([^.!?\n]+)/gi,
 ];
 
-const NEXT_CLAUSE = /,?\s+(?:and|but)\s+(?:i|my)\b/i;
+// A run of spaces is matched from its first character only (linear time).
+const NEXT_CLAUSE = /,?(?<!\s)\s+(?:and|but)\s+(?:i|my)\b/i;
 
 /** Goals the user stated explicitly in one message, as short capitalized lines. */
 export function explicitGoals(text: string): string[] {
@@ -47,7 +49,8 @@ export function explicitGoals(text: string): string[] {
   for (const pattern of STATEMENTS) {
     for (const m of text.matchAll(pattern)) {
       // A following clause about another goal ("…, and I'd like to …") is its own match.
-      const goal = m[1].split(NEXT_CLAUSE)[0].trim().replace(/\s+/g, " ").replace(/[,;:]+$/, "");
+      const spaced = m[1].split(NEXT_CLAUSE)[0].trim().replace(/\s+/g, " ");
+      const goal = trimEdges(spaced, /[,;:]/, "end");
       if (goal.length >= 3 && goal.length <= 200) found.push(goal[0].toUpperCase() + goal.slice(1));
     }
   }

@@ -4,6 +4,7 @@
 // offline embedder (its features), so the three never disagree on what a word is.
 // Terms are Porter stems ("refunds", "refunded" → "refund"); each keeps the word it was read from.
 import { stemmer } from "stemmer";
+import { trimEdges } from "../../text/trim-edges";
 import stopWordLists from "./stop-words.json";
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(Object.values(stopWordLists).flat());
@@ -14,7 +15,8 @@ export type Vocabulary = { has(term: string): boolean };
 export const ALL_WORDS: Vocabulary = { has: () => true };
 
 const URL = /(?:https?:\/\/|www\.)\S+/giu;
-const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/u;
+const HYPHEN = /-/;
 const SENTENCE_END = /[.!?:]["')\]]*$/;
 /** A digit (order numbers, amounts, dates), an @ (e-mail addresses, handles) or a lowercase-uppercase joint (orderId): a value, not a word. */
 const IDENTIFIER = /\p{N}|@|\p{Ll}\p{Lu}/u;
@@ -42,7 +44,7 @@ const chunks = new Map<string, Chunk>();
 function readChunk(raw: string): Chunk {
   const known = chunks.get(raw);
   if (known) return known;
-  const bare = raw.replace(EDGE_PUNCTUATION, "");
+  const bare = trimEdges(raw, NOT_LETTER_OR_DIGIT);
   const value = IDENTIFIER.test(bare);
   const skip = value || raw.includes("@");
   const terms: Term[] = [];
@@ -105,7 +107,8 @@ export function termSet(text: string, vocabulary?: Vocabulary): Set<string> {
 /** Words as an Agent Skills name: lowercase ASCII letters and digits joined by single hyphens, at most `max` characters. */
 export function kebabName(words: string[], max = 64): string {
   const parts = words
-    .map((w) => w.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""))
+    .map((w) => w.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "-"))
+    .map((w) => trimEdges(w, HYPHEN))
     .filter((w) => w !== "");
   let name = "";
   for (const p of parts) {
@@ -113,5 +116,5 @@ export function kebabName(words: string[], max = 64): string {
     if (next.length > max) break;
     name = next;
   }
-  return name || (parts[0] ?? "").slice(0, max).replace(/-+$/, "");
+  return name || trimEdges((parts[0] ?? "").slice(0, max), HYPHEN, "end");
 }

@@ -7,6 +7,7 @@ import type { ChatModel } from "../../llm/client";
 import { JUDGE_INSTRUCTIONS, judgePrompt } from "./distill-prompt";
 import { namesIntent, sharedTerms } from "../classes/class-intent";
 import { failingTools } from "./sample-run";
+import { trimEdges } from "../../text/trim-edges";
 import { calledTools, findSection } from "./skill-md";
 import type { Judge } from "./validation-gate";
 
@@ -14,7 +15,7 @@ export const JUDGE_UNAVAILABLE = "judge unavailable";
 
 /** YES, NO, or null when the answer does not start with exactly one of them. */
 export function judgeVerdict(answer: string): "YES" | "NO" | null {
-  const first = answer.trim().split(/\s+/)[0]?.replace(/[.,:;!]+$/, "") ?? "";
+  const first = trimEdges(answer.trim().split(/\s+/)[0] ?? "", /[.,:;!]/, "end");
   return first === "YES" || first === "NO" ? first : null;
 }
 

@@ -6,6 +6,7 @@
 // are probed alike, so no account's order ids or addresses reach the skill the others receive.
 import { parseJsonText } from "../capture/canonical";
 import type { SampleRun } from "./sample-run";
+import { trimEdges } from "../../text/trim-edges";
 
 export type LeakProbe = { value: string; whole: boolean };
 
@@ -20,14 +21,17 @@ function leaves(value: unknown, out: string[], depth = 0) {
   else out.push(String(v).trim());
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+// Linear time: an address starts where a run of its characters starts (without the lookbehind a
+// long run with no @ was rescanned from each of its characters), and the domain's last dot is
+// found by backtracking over the domain once.
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 /** Tokens with a digit: order numbers like A1 or ORD-2231, amounts like 12.50, account ids. */
 const WITH_DIGIT = /[A-Za-z0-9][A-Za-z0-9._:/#-]*/g;
 
 function queryProbes(query: string): string[] {
   const out: string[] = [...(query.match(EMAIL) ?? [])];
   for (const raw of query.replace(EMAIL, " ").match(WITH_DIGIT) ?? []) {
-    const tok = raw.replace(/[.:/#-]+$/, "");
+    const tok = trimEdges(raw, /[.:/#-]/, "end");
     if (!/\d/.test(tok)) continue;
     // A lone digit would match step numbering; two characters (A1, 42) are already specific.
     if (tok.length >= 2) out.push(tok);
@@ -56,14 +60,20 @@ export function leakProbes(runs: SampleRun[], queries: readonly string[] = []): 
   return [...probes.values()].sort((a, b) => b.value.length - a.value.length);
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const ALPHANUMERIC = /[A-Za-z0-9]/;
 
-function probeMatches(text: string, probe: LeakProbe): boolean {
-  if (!probe.whole) return text.includes(probe.value);
-  return new RegExp(`(?<![A-Za-z0-9])${escapeRe(probe.value)}(?![A-Za-z0-9])`, "i").test(text);
+/** Whether `value` occurs in `text` as a whole token (no letter or digit either side); both lowercased. */
+function holdsWhole(text: string, value: string): boolean {
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + value.length];
+    if ((before === undefined || !ALPHANUMERIC.test(before)) && (after === undefined || !ALPHANUMERIC.test(after))) return true;
+  }
+  return false;
 }
 
-/** The first leaked value, or null. */
+/** The first leaked value, or null. Whole probes match case-insensitively. */
 export function findLeak(content: string, probes: LeakProbe[]): string | null {
-  return probes.find((p) => probeMatches(content, p))?.value ?? null;
+  const lower = content.toLowerCase();
+  return probes.find((p) => (p.whole ? holdsWhole(lower, p.value.toLowerCase()) : content.includes(p.value)))?.value ?? null;
 }

@@ -12,7 +12,8 @@ export type ToolMention = { name: string; call: boolean };
 const IDENT = String.raw`[A-Za-z_][\w-]*`;
 /** Backtick spans, paired in order (so the text between two spans is never read as one). */
 const SPAN = /\x60([^\x60\n]+)\x60/g;
-const SPAN_NAME = new RegExp(String.raw`^\s*(${IDENT}(?:\.${IDENT})*)\s*(\([^)]*\))?\s*$`);
+/** Read from the span's trimmed text: spaces on both sides of an optional group were quadratic. */
+const SPAN_NAME = new RegExp(String.raw`^(${IDENT}(?:\.${IDENT})*)\s*(\([^)]*\))?$`);
 const VERB = new RegExp(String.raw`\b(use|uses|using|invoke|invokes|invoking|call|calls|calling)\s+(?:the\s+)?(\x60)?(${IDENT})`, "gi");
 const IDENT_ONLY = new RegExp(`^${IDENT}$`);
 const CALL = new RegExp(String.raw`(?<![\w.\x60-])(${IDENT})\(([^()\n]*)\)`, "g");
@@ -30,7 +31,7 @@ const callArgs = (args: string) => args.trim() === "" || /^\s*\.\.\.\s*$/.test(a
 export function toolMentions(text: string): ToolMention[] {
   const out: ToolMention[] = [];
   for (const m of text.matchAll(SPAN)) {
-    const name = SPAN_NAME.exec(m[1]);
+    const name = SPAN_NAME.exec(m[1].trim());
     if (name) out.push({ name: name[1], call: name[2] !== undefined });
   }
   for (const m of text.matchAll(VERB)) {

@@ -17,8 +17,9 @@ import { GENERIC_TERMS } from "../inject/applicability";
 export const MAX_TRIGGER_PHRASES = 40;
 const PHRASE_CHARS = 300;
 const SENTENCES = /(?<=[.!?])\s+|\r?\n+/;
-const CLAUSES = /[;,:()[\]"“”]|\s+(?:or|and|—|–|-)\s+/i;
-const CONNECTIVES = /\s+(?:to|that|which|using|with|through|via|by)\s+/i;
+// A run of spaces is matched from its first character only (linear time: see tests/unit/lib-patterns.test.ts).
+const CLAUSES = /[;,:()[\]"“”]|(?<!\s)\s+(?:or|and|—|–|-)\s+/i;
+const CONNECTIVES = /(?<!\s)\s+(?:to|that|which|using|with|through|via|by)\s+/i;
 /**
  * How a description introduces its triggers ("Use this skill when the user asks for …", "Use when
  * users request …"): words every skill shares, left out of the phrase so its own words carry it.
