@@ -3,6 +3,7 @@
 // deterministic judge look at.
 import { parseDocument, stringify } from "yaml";
 import { splitFrontmatter } from "./skill-md-split";
+import { trimEdges } from "../../text/trim-edges";
 
 export type Frontmatter = {
   name: string;
@@ -18,12 +19,26 @@ const asList = (v: unknown): string[] =>
   v === undefined || v === null ? [] : Array.isArray(v) ? v.map((x) => String(x ?? "").trim()).filter((x) => x !== "") : String(v).trim() === "" ? [] : [String(v).trim()];
 const asText = (v: unknown): string => (v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : String(v)).trim();
 
+/** YAML aliases a frontmatter may expand (the `yaml` library's default): a billion-laughs document is refused, not expanded. */
+export const MAX_FRONTMATTER_ALIASES = 100;
+
+/** The frontmatter as plain data, or null for invalid YAML and for aliases expanding beyond the limit. */
+function frontmatterFields(frontmatter: string): unknown {
+  const doc = parseDocument(frontmatter);
+  if (doc.errors.length) return null;
+  try {
+    return doc.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIASES });
+  } catch (e) {
+    if (e instanceof ReferenceError) return null;
+    throw e;
+  }
+}
+
 /** null without the `---` frontmatter `---` body structure, or when the frontmatter is not a YAML mapping. */
 export function parseSkillMd(content: string): ParsedSkill | null {
   const split = splitFrontmatter(content);
   if (!split) return null;
-  const doc = parseDocument(split.frontmatter);
-  const fields: unknown = doc.errors.length ? null : doc.toJS();
+  const fields = frontmatterFields(split.frontmatter);
   if (!fields || typeof fields !== "object" || Array.isArray(fields)) return null;
   const f = fields as Fields;
   return {
@@ -40,13 +55,17 @@ export function printFrontmatter(fm: Frontmatter): string {
 
 type Section = { title: string; level: number; text: string };
 
+/** An ATX heading's opening; its title and closing hashes are cut by string code (the one pattern for the whole line was cubic). */
+const HEADING = /^(#{1,6})\s/;
+const HASH = /#/;
+
 /** Markdown sections of the body: each heading with the text up to the next heading of the same or a higher level. */
 export function sections(body: string): Section[] {
   const lines = body.split(/\r?\n/);
   const heads: { title: string; level: number; line: number }[] = [];
   lines.forEach((l, line) => {
-    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(l);
-    if (h) heads.push({ title: h[2].trim(), level: h[1].length, line });
+    const h = HEADING.exec(l);
+    if (h) heads.push({ title: trimEdges(l.slice(h[1].length).trim(), HASH, "end").trim(), level: h[1].length, line });
   });
   return heads.map((h, idx) => {
     const end = heads.slice(idx + 1).find((n) => n.level <= h.level);

@@ -5,7 +5,8 @@
 // as the format requires). An imported SKILL.md is checked against the specification and kept as
 // it came.
 import { stringify } from "yaml";
-import { parseSkillMd, sections } from "../distill/skill-md";
+import { MAX_FRONTMATTER_ALIASES, parseSkillMd, sections } from "../distill/skill-md";
+import { trimEdges } from "../../text/trim-edges";
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
@@ -33,12 +34,12 @@ export function agentSkillName(name: string): string {
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return trimName(slug) || FALLBACK_NAME;
+    .replace(/[^a-z0-9]+/g, "-");
+  return trimName(trimEdges(slug, HYPHEN)) || FALLBACK_NAME;
 }
 
-const trimName = (s: string, max = NAME_MAX) => s.slice(0, max).replace(/-+$/, "");
+const HYPHEN = /-/;
+const trimName = (s: string, max = NAME_MAX) => trimEdges(s.slice(0, max), HYPHEN, "end");
 
 /**
  * One distinct name per skill, in the order given (callers sort, so the result is the same for the
@@ -115,7 +116,7 @@ const toolNames = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : te
  */
 export function fromAgentSkillMd(raw: string, folder: string | null): { ok: true; skill: ImportedSkillMd } | { ok: false; reasons: string[] } {
   const parsed = parseSkillMd(raw.replace(/^\uFEFF/, ""));
-  if (!parsed) return { ok: false, reasons: ["frontmatter failed to parse (SKILL.md starts with a --- YAML mapping --- block)"] };
+  if (!parsed) return { ok: false, reasons: [`frontmatter failed to parse (SKILL.md starts with a --- YAML mapping --- block; its aliases expand to at most ${MAX_FRONTMATTER_ALIASES} nodes)`] };
   const f = parsed.fields;
   const reasons: string[] = [];
   const name = text(f.name);
