@@ -1,9 +1,9 @@
 // The audit log as a download (admins, from the audit page): CSV or JSON lines, with the page's
 // filters, read in keyset-paged batches on (at, id) so memory stays one batch. Audit rows hold
-// no private text (./events.ts), so the export holds none either. CSV cells are quoted where
-// needed (commas, quotes, line breaks) and cells a spreadsheet would run as formulas are escaped.
+// no private text (./events.ts), so the export holds none either. CSV through the one writer
+// (../text/csv.ts: quoting and formula escaping).
 import { z } from "zod";
-import { stringify } from "csv-stringify/sync";
+import { csvRows } from "../text/csv";
 import type { Db } from "../db/prisma";
 import type { AuditEvent as AuditEventRow, Prisma } from "../db/generated/client";
 import { auditQuerySchema, auditRowView, auditWhere } from "./query";
@@ -21,14 +21,14 @@ export async function* exportAudit(db: Db, q: AuditExport, batch = AUDIT_EXPORT_
   const where = await auditWhere(db, q);
   const past = q.dir === "asc" ? "gt" : "lt";
   let after: { at: Date; id: bigint } | null = null;
-  if (q.format === "csv") yield stringify([COLUMNS as unknown as string[]]);
+  if (q.format === "csv") yield csvRows([COLUMNS]);
   for (;;) {
     const keyset: Prisma.AuditEventWhereInput | null = after && { OR: [{ at: { [past]: after.at } }, { at: after.at, id: { [past]: after.id } }] };
     const rows: AuditEventRow[] = await db.auditEvent.findMany({ where: keyset ? { AND: [where, keyset] } : where, orderBy: [{ at: q.dir }, { id: q.dir }], take: batch });
     if (rows.length > 0) {
       const views = rows.map(auditRowView);
       yield q.format === "csv"
-        ? stringify(views.map((v) => COLUMNS.map((c) => (c === "details" ? JSON.stringify(v.details) : (v[c] ?? "")))), { escape_formulas: true })
+        ? csvRows(views.map((v) => COLUMNS.map((c) => (c === "details" ? JSON.stringify(v.details) : (v[c] ?? "")))))
         : views.map((v) => JSON.stringify(v) + "\n").join("");
     }
     if (rows.length < batch) return;

@@ -2,8 +2,8 @@
 // arm (means over its repetitions, with the arm's place in the case's order and that order), one
 // aggregate row per arm, one delta row per treatment arm (each metric's paired delta from the
 // baseline, its 95 % interval as *_low / *_high), and an arm_order row whose note says whether
-// the arms were counterbalanced.
-import { stringify } from "csv-stringify/sync";
+// the arms were counterbalanced. CSV through the one writer (../text/csv.ts: formula escaping).
+import { csvRows, type CsvCell } from "../text/csv";
 import { z } from "zod";
 import { METRICS } from "./scoring";
 import type { ExperimentReport } from "./report";
@@ -19,7 +19,7 @@ export const CSV_COLUMNS = ["row", "case_id", "arm", "reported", ...keys, ...key
 export function reportCsv(r: ExperimentReport): string {
   const blank = keys.flatMap(() => ["", ""]);
   const orderOf = new Map(r.cases.map((c) => [c.case_id, c.arm_order]));
-  const rows: (string | number | null)[][] = [
+  const rows: CsvCell[][] = [
     ...r.rows.map((x) => {
       const order = orderOf.get(x.case_id) ?? [];
       return ["case", x.case_id, x.arm, x.reported, ...keys.map((k) => x.figures?.[k] ?? null), ...blank, order.indexOf(x.arm) + 1, order.join(" > "), ""];
@@ -31,7 +31,7 @@ export function reportCsv(r: ExperimentReport): string {
     }),
     ["arm_order", "", "", "", ...keys.map(() => ""), ...blank, "", "", r.arm_order.statement],
   ];
-  return stringify([CSV_COLUMNS, ...rows]);
+  return csvRows([CSV_COLUMNS, ...rows]);
 }
 
 export const reportExport = (r: ExperimentReport, format: ReportExportFormat) => (format === "csv" ? reportCsv(r) : JSON.stringify(r, null, 2));

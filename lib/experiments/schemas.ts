@@ -8,6 +8,7 @@ import { ledgerIdSchema } from "../ledger/schemas";
 import { PROVIDERS } from "../learning/inject/provider-roles";
 import { stepSchema } from "../learning/capture/schemas";
 import { ANSWER_MATCHES, ARM_MODES, type Arm } from "./scoring";
+import { answerPatternProblem } from "./answer-pattern";
 
 const storable = (max: number) =>
   z
@@ -49,19 +50,10 @@ export const caseInput = z
   })
   .strict()
   .refine((c) => c.expected_path !== undefined || c.expected_answer !== undefined, "a case needs expected_path, expected_answer or both")
-  .refine((c) => c.answer_match !== "regex" || c.expected_answer === undefined || validRegex(c.expected_answer), {
-    message: "expected_answer is not a valid regular expression",
-    path: ["expected_answer"],
+  .superRefine((c, ctx) => {
+    const problem = c.answer_match === "regex" && c.expected_answer !== undefined ? answerPatternProblem(c.expected_answer) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: `expected_answer ${problem}`, path: ["expected_answer"] });
   });
-
-function validRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const createExperimentBody = z
   .object({

@@ -4,6 +4,7 @@
 // treatment's delta from the baseline arm paired by case, and a paired bootstrap 95 % interval
 // for each delta drawn with a seeded PRNG (pure-rand), so the same seed gives the same interval.
 import { unsafeUniformIntDistribution, xoroshiro128plus } from "pure-rand";
+import { answerPatternMatches } from "./answer-pattern";
 
 export const ARM_MODES = ["raw_workflows", "skill_user", "skill_developer", "none"] as const;
 export type ArmMode = (typeof ARM_MODES)[number];
@@ -57,7 +58,7 @@ export function normalizeAnswer(s: string): string {
 
 export function answerMatches(expected: string, answer: string | null, mode: AnswerMatch): boolean {
   if (answer === null) return false;
-  if (mode === "regex") return new RegExp(expected, "u").test(answer);
+  if (mode === "regex") return answerPatternMatches(expected, answer);
   return mode === "exact" ? answer === expected : normalizeAnswer(answer) === normalizeAnswer(expected);
 }
 
