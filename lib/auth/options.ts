@@ -21,7 +21,7 @@ export function oidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | n
   const clientId = env.PROCTOR_OIDC_CLIENT_ID?.trim();
   const clientSecret = env.PROCTOR_OIDC_CLIENT_SECRET?.trim();
   if (!issuer || !clientId || !clientSecret) return null;
-  return { issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, name: env.PROCTOR_OIDC_NAME?.trim() || "single sign-on" };
+  return { issuer: issuer.replace(/(?<!\/)\/+$/, ""), clientId, clientSecret, name: env.PROCTOR_OIDC_NAME?.trim() || "single sign-on" };
 }
 
 type OidcProfile = { sub: string; email?: string; email_verified?: boolean; name?: string };

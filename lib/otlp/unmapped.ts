@@ -36,7 +36,7 @@ export function whyNoRuns(spans: readonly StagedSpan[]): string {
 
 export type UnmappedSample = { name: string; keys: string[] };
 
-const EMAIL = /[^\s@/]+@[^\s@/]+/g;
+const EMAIL = /(?<![^\s@/])[^\s@/]+@[^\s@/]+/g;
 const HEX_ID = /\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi;
 const NUMBER = /\d{4,}/g;
 const masked = (text: string, max: number) => text.replace(EMAIL, "…").replace(HEX_ID, "…").replace(NUMBER, "…").slice(0, max);

@@ -196,8 +196,9 @@ export function errorOf(s: StagedSpan, message?: string): StepError | undefined 
   if (s.statusCode !== STATUS_ERROR) return undefined;
   const exception = s.events.find((e) => e.name === "exception")?.attributes ?? {};
   let text = message ?? s.statusMessage ?? stringAttr(s.attributes, "error.message") ?? stringAttr(exception, "exception.message") ?? "";
-  const stack = text.search(/\n\s*\n[\s\S]*\n\s+at /);
-  if (stack > 0) text = text.slice(0, stack);
+  // The first blank line with a frame ("\n    at ") after it; two linear patterns, not one polynomial one.
+  const blank = /\n[^\S\n]*\n/.exec(text);
+  if (blank && blank.index > 0 && /\n[^\S\n]+at /.test(text.slice(blank.index + blank[0].length))) text = text.slice(0, blank.index);
   text = text.trim();
   let type = stringAttr(s.attributes, "error.type") ?? undefined;
   if (type && PLACEHOLDER_TYPES.has(type)) type = undefined;
