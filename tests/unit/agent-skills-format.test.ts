@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { agentSkillName, fromAgentSkillMd, isAgentSkillName, toAgentSkillMd, uniqueAgentSkillNames, whenToUse, type ExportedSkill } from "@/lib/learning/skills-io/agent-skills-format";
-import { referenceHash, referenceSignature } from "@/lib/learning/skills-io/memorizz-reference-hash";
+import { referenceHash, referenceSignature, timestampMicros } from "@/lib/learning/skills-io/memorizz-reference-hash";
+import { readMemorizzFile, type MemorizzWorkflow } from "@/lib/learning/skills-io/memorizz-documents";
 import { parseSkillMd, printFrontmatter } from "@/lib/learning/distill/skill-md";
 
 const BODY = "# Refund a paid order\n\n## When to apply\nA refund of a paid order. When NOT to apply: unpaid orders.\n\n## Procedure\n1. Call `lookup_order`.\n";
@@ -201,5 +202,28 @@ describe("the reference trajectory hash (MemoRizz)", () => {
       { tool: "issue_refund", arg_keys: ["order_id", "refund"], errored: false, retry_count: 1 },
     ]);
     expect(referenceHash([])).toBeNull();
+  });
+
+  it("reads step keys with blanks before the colon, as MemoRizz's pattern does", () => {
+    const spaced = { "Step 1 : lookup_order": steps["Step 1: lookup_order"], "Step 2  :issue_refund": steps["Step 2: issue_refund"] };
+    expect(referenceSignature(spaced).map((u) => u.tool)).toEqual(["lookup_order", "issue_refund"]);
+    expect(referenceHash(referenceSignature(spaced))).toBe("5e6b70e86ec21732b51dd93e2ddd9627b12c43186d3d048e7a8d356b41c37e12");
+    // A document MemoRizz hashed with such keys is imported, its steps named by tool.
+    const doc = { memory_type: "WORKFLOW_MEMORY", workflow_id: "w-spaced", steps: spaced, canonical_hash: "5e6b70e86ec21732b51dd93e2ddd9627b12c43186d3d048e7a8d356b41c37e12" };
+    const read = readMemorizzFile(JSON.stringify(doc));
+    expect(read.refused).toEqual([]);
+    expect((read.documents[0] as MemorizzWorkflow).steps.map((s) => s.tool)).toEqual(["lookup_order", "issue_refund"]);
+  });
+
+  it("orders steps by their timestamps to the microsecond", () => {
+    const sig = referenceSignature({
+      "Step 1: issue_refund": { arguments: { order_id: "A1" }, timestamp: "2026-01-01T00:00:01.000002" },
+      "Step 2: lookup_order": { arguments: { order_id: "A1" }, timestamp: "2026-01-01T00:00:01.000001" },
+      "Step 3: notify": { arguments: {}, timestamp: "2026-01-01T00:00:01.0000039+00:00" },
+    });
+    expect(sig.map((u) => u.tool)).toEqual(["lookup_order", "issue_refund", "notify"]);
+    expect(timestampMicros("2026-01-01T00:00:01.123456Z")! - timestampMicros("2026-01-01T00:00:01.123455Z")!).toBe(1);
+    expect(timestampMicros("2026-01-01T00:00:01Z")).toBe(Date.UTC(2026, 0, 1, 0, 0, 1) * 1000);
+    expect(timestampMicros("not a time")).toBeNull();
   });
 });
