@@ -2,7 +2,7 @@
 // `kind`; the HTTP layer maps kinds to problem+json in one place (problemFromDomain) and the server
 // action wrapper maps them to a typed result. Messages are shown to callers as they are, so
 // they never quote private text (persona goals, conversation excerpts).
-export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable" | "unresolved_reference" | "agent_deleting";
+export type ErrorKind = "not_found" | "conflict" | "invalid_state" | "validation_error" | "forbidden" | "unavailable" | "unresolved_reference" | "agent_deleting" | "payload_too_large";
 
 /** A field that failed validation: a JSON pointer into the input and what is wrong with it. */
 export type FieldError = { path: string; message: string };
@@ -23,6 +23,13 @@ export class DomainError extends Error {
 export class NotFound extends DomainError {
   constructor(what: string) {
     super("not_found", `${what} was not found.`);
+  }
+}
+
+/** The input holds more than a stated limit lets one request hold (more spans than an export may). */
+export class TooLarge extends DomainError {
+  constructor(message: string) {
+    super("payload_too_large", message);
   }
 }
 

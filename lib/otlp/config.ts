@@ -17,5 +17,15 @@ export function settleMs(env: NodeJS.ProcessEnv = process.env): number {
 /** Unknown agents are declared on first sight and toolboxes grow from what runs use (PROCTOR_OTLP_AUTO_AGENTS, default on). */
 export const autoAgents = (env: NodeJS.ProcessEnv = process.env) => !["0", "false", "off", "no"].includes((env.PROCTOR_OTLP_AUTO_AGENTS ?? "").toLowerCase());
 
+/**
+ * Whose toolboxes grow from the tools their runs use (PROCTOR_OTLP_GROW_TOOLBOXES): "own" (the
+ * default) only agents the ingestion declared itself and no admin declared since; "all" every
+ * agent's, admin-declared ones included; "off" none. Never past MAX_AUTO_TOOLS_PER_AGENT.
+ */
+export function growToolboxes(env: NodeJS.ProcessEnv = process.env): "own" | "all" | "off" {
+  const v = (env.PROCTOR_OTLP_GROW_TOOLBOXES ?? "").toLowerCase();
+  return v === "all" ? "all" : ["off", "0", "false", "no"].includes(v) ? "off" : "own";
+}
+
 /** Staged spans of a trace that received nothing new for this long are deleted (assembled or not). */
 export const STAGED_SPAN_TTL_MS = 24 * 60 * 60 * 1000;

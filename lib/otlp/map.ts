@@ -30,13 +30,7 @@ type Node = { span: StagedSpan; shape: SpanShape; parent: Node | null; children:
 export function runsOfTrace(spans: StagedSpan[]): AssembledRun[] {
   const nodes = new Map<string, Node>();
   for (const span of [...spans].sort(byTime)) nodes.set(span.spanId, { span, shape: shapeOf(span), parent: null, children: [] });
-  for (const node of nodes.values()) {
-    const parent = node.span.parentSpanId ? nodes.get(node.span.parentSpanId) : undefined;
-    if (parent) {
-      node.parent = parent;
-      parent.children.push(node);
-    }
-  }
+  linkParents(nodes);
   const all = [...nodes.values()];
   const invocations = all.filter((n) => n.shape.role === "invocation");
   const roots = invocations.length
@@ -50,16 +44,35 @@ export function runsOfTrace(spans: StagedSpan[]): AssembledRun[] {
   });
 }
 
+/**
+ * Each span under its parent, except where that would close a loop of parents (spans naming each
+ * other, which no tracer writes): there the span becomes a root. Iterative, for any depth.
+ */
+function linkParents(nodes: Map<string, Node>) {
+  const linked = new Set<Node>();
+  for (const start of nodes.values()) {
+    const path = new Set<Node>();
+    for (let n: Node | undefined = start; n && !linked.has(n); ) {
+      path.add(n);
+      linked.add(n);
+      const parent: Node | undefined = n.span.parentSpanId ? nodes.get(n.span.parentSpanId) : undefined;
+      if (!parent || path.has(parent)) break;
+      n.parent = parent;
+      parent.children.push(n);
+      n = parent;
+    }
+  }
+}
+
 /** The run's own descendants in time order: a nested invocation's subtree belongs to that invocation's run. */
 function below(root: Node): Node[] {
   const out: Node[] = [];
-  const walk = (n: Node) => {
-    for (const c of n.children) {
-      out.push(c);
-      if (c.shape.role !== "invocation") walk(c);
-    }
-  };
-  walk(root);
+  const stack = [...root.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    out.push(c);
+    if (c.shape.role !== "invocation") stack.push(...c.children);
+  }
   return out.sort((a, b) => byTime(a.span, b.span));
 }
 

@@ -25,6 +25,7 @@ export const UNMAPPED_REASON = {
   noInvocation: "no agent invocation and no tool call: its spans are model calls or structure only",
   noAgent: "no agent could be named: its tool calls have no agent invocation above them, and no root span names an agent or a service.name",
   undeclared: "its agent is not declared, and PROCTOR_OTLP_AUTO_AGENTS=0 declares none",
+  deleted: "its agent was deleted (or is being deleted): declare it again (PUT /api/v1/agents/{id}) to receive its runs",
   refused: (detail: string) => `the ingestion refused its runs: ${detail}`.slice(0, 500),
 } as const;
 

@@ -15,12 +15,24 @@ type MessageClass = {
   create(value: object): object;
 };
 
+/** decode(reader, length) reads one embedded message from a reader positioned at its first byte. */
+type EmbeddedClass = MessageClass & { decode(reader: protobuf.Reader | Uint8Array, length?: number): object };
+
 type GeneratedRoot = {
-  opentelemetry: { proto: { collector: { trace: { v1: Record<"ExportTraceServiceRequest" | "ExportTraceServiceResponse", MessageClass> } } } };
+  opentelemetry: {
+    proto: {
+      collector: { trace: { v1: Record<"ExportTraceServiceRequest" | "ExportTraceServiceResponse", MessageClass> } };
+      trace: { v1: Record<"Span", EmbeddedClass> };
+      resource: { v1: Record<"Resource", EmbeddedClass> };
+    };
+  };
 };
 
 const generated = require("@opentelemetry/otlp-transformer/build/src/generated/root.js") as GeneratedRoot;
 export const { ExportTraceServiceRequest, ExportTraceServiceResponse } = generated.opentelemetry.proto.collector.trace.v1;
+/** The messages an export is read one at a time by (./decode.ts). */
+export const { Span } = generated.opentelemetry.proto.trace.v1;
+export const { Resource } = generated.opentelemetry.proto.resource.v1;
 
 /** google/rpc/status.proto: `int32 code = 1; string message = 2; repeated google.protobuf.Any details = 3;` (details never sent). */
 export const RpcStatus = protobuf.Type.fromJSON("Status", {

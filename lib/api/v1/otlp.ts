@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { rawBytes, type RawBodyOptions } from "../raw-body";
 import { OTLP_JSON, OTLP_PROTOBUF } from "../otlp";
+import { OTLP_DECODED_BYTES } from "../../otlp/limits";
 import { BATCH_BODY_BYTES } from "./limits";
 
-/** An export as sent (8 MiB, the batch limit); gzip-encoded ones may decode to 32 MiB. */
+/** An export as sent (8 MiB, the batch limit); gzip-encoded ones may decode to OTLP_DECODED_BYTES (inflated in chunks, stopped there). */
 export const OTLP_BODY_BYTES = BATCH_BODY_BYTES;
-export const OTLP_DECODED_BYTES = 32 * 1024 * 1024;
 
 export const otlpRawBody: RawBodyOptions = {
   media: {

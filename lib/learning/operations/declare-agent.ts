@@ -29,7 +29,9 @@ export async function declareAgent(db: Db, input: DeclareAgentInput, by: AuditCo
     const learning = { ...input.learning, learning_scope: input.learning.learning_scope ?? (existed ? resolveLearningConfig(current.learning).learning_scope : "agent") };
     if (existed) await rescopeAgent(tx, agentId, learning.learning_scope, "agent_update", by);
     // A nullable JSON column takes SQL NULL only through Prisma's DbNull sentinel.
+    // An admin's declaration: the toolbox no longer grows from traces, and a deleted agent may be re-declared by OTLP no more.
     const data = {
+      autoDeclared: false,
       name,
       tools: tools as Prisma.InputJsonValue,
       learning: learning as Prisma.InputJsonValue,
@@ -40,6 +42,7 @@ export async function declareAgent(db: Db, input: DeclareAgentInput, by: AuditCo
       create: { id: agentId, ...data },
       update: data,
     });
+    await tx.$executeRaw`DELETE FROM agent_tombstones WHERE agent_id = ${agentId}`;
     await recordAudit(tx, by, {
       type: existed ? "agent.replaced" : "agent.created",
       target: { type: "agent", id: agentId },

@@ -2,6 +2,7 @@
 // convention), and the readers the conventions share: JSON text, messages and their parts, the
 // tool calls a model asked for, a failed span's error. The mapping to runs (../map.ts) reads only
 // this shape, so a convention is added by writing one reader, never by touching the assembly.
+import { findUnstorableText } from "../../db/storable-text";
 import { stringAttr, STATUS_ERROR, type Attributes, type SpanEvent, type StagedSpan } from "../spans";
 
 export type Role = "invocation" | "tool" | "chat" | "other";
@@ -50,11 +51,14 @@ export function jsonish(v: unknown): unknown {
   if (typeof v !== "string") return v;
   const c = v.trimStart()[0];
   if (c !== "{" && c !== "[" && c !== '"' && !(c >= "0" && c <= "9") && c !== "-" && v !== "true" && v !== "false" && v !== "null") return v;
+  let parsed: unknown;
   try {
-    return JSON.parse(v);
+    parsed = JSON.parse(v);
   } catch {
     return v;
   }
+  // Nesting deeper than stored JSON may be stays text: runs carry it as the exporter wrote it.
+  return typeof parsed === "object" && parsed !== null && findUnstorableText(parsed, "", 0, false) ? v : parsed;
 }
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

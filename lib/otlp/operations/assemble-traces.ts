@@ -17,11 +17,13 @@
 import { Prisma } from "../../db/generated/client";
 import { queryRows, type Db } from "../../db/prisma";
 import { enqueueJobs } from "../../jobs/queue";
-import { systemAuditContext } from "../../audit/record";
+import { systemAuditContext, type AuditContext } from "../../audit/record";
 import { observeAgent, ingestConversations, ingestWorkflows } from "../../learning/operations";
 import type { ConversationBody } from "../../learning/capture/schemas";
 import { runsOfTrace, type AssembledRun, type ObservedTool } from "../map";
-import { ASSEMBLY_JOB, autoAgents, settleMs, STAGED_SPAN_TTL_MS } from "../config";
+import { ASSEMBLY_JOB, autoAgents, growToolboxes, settleMs, STAGED_SPAN_TTL_MS } from "../config";
+import { MAX_AUTO_TOOLS_PER_AGENT } from "../limits";
+import { keyActors } from "../key-actors";
 import type { StagedSpan } from "../spans";
 import { pruneUnmapped, recordUnmapped, sampleOf, UNMAPPED_REASON, whyNoRuns, type UnmappedTrace } from "../unmapped";
 
@@ -42,31 +44,28 @@ const MESSAGES_PER_STATEMENT = 1000;
 export async function assembleTraces(db: Db, input: { traceIds: string[] }): Promise<AssembleTracesResult> {
   const settle = settleMs();
   // Settled by the database's clock, the one that wrote last_span_at.
-  const traces = await queryRows<{ trace_id: string; last_span_at: Date; settled: boolean }>(
+  const traces = await queryRows<{ trace_id: string; last_span_at: Date; settled: boolean; api_key_id: string | null }>(
     db,
-    Prisma.sql`SELECT trace_id, last_span_at, last_span_at <= now() - make_interval(secs => ${settle / 1000}::float8) AS settled
+    Prisma.sql`SELECT trace_id, last_span_at, last_span_at <= now() - make_interval(secs => ${settle / 1000}::float8) AS settled, api_key_id
       FROM otlp_traces WHERE trace_id = ANY(${[...new Set(input.traceIds)]}::text[])`,
     "otlp_assembly_traces",
   );
   const early = traces.filter((t) => !t.settled);
   const settled = traces.filter((t) => t.settled);
   const spansOf = settled.length ? await stagedSpans(db, settled.map((t) => t.trace_id)) : new Map<string, StagedSpan[]>();
-  const runsOf = new Map(settled.map((t) => [t.trace_id, runsOfTrace(spansOf.get(t.trace_id) ?? [])]));
-  const runs = [...runsOf.values()].flat();
-
   const failed = new Map<string, Error>();
-  /** Why a trace's runs were all left out (its agent undeclared, the ingestion's refusal). */
+  const runsOf = mapTraces(settled, spansOf, failed);
+  const runs = [...runsOf.values()].flat();
+  const actors = await keyActors(db, settled);
+
+  /** Why a trace's runs were all left out (its agent undeclared or deleted, the ingestion's refusal). */
   const left = new Map<string, { agentId: string; reason: string; runs: number }>();
   for (const agentRuns of groupBy(runs, (r) => r.agent.id).values()) {
-    try {
-      for (const { run, reason } of await storeRuns(db, agentRuns)) {
-        const trace = run.workflow.root_trace_id!;
-        const l = left.get(trace) ?? { agentId: run.agent.id, reason, runs: 0 };
-        l.runs++;
-        left.set(trace, l);
-      }
-    } catch (e) {
-      for (const r of agentRuns) failed.set(r.workflow.root_trace_id!, e as Error);
+    for (const { run, reason } of await storeAgentRuns(db, agentRuns, actors, failed)) {
+      const trace = run.workflow.root_trace_id!;
+      const l = left.get(trace) ?? { agentId: run.agent.id, reason, runs: 0 };
+      l.runs++;
+      left.set(trace, l);
     }
   }
 
@@ -130,15 +129,59 @@ async function markAssembled(db: Db, traces: { trace_id: string; last_span_at: D
   return new Map(marked.map((r) => [r.trace_id, r.first]));
 }
 
+/** Each trace's runs; a trace whose mapping throws fails alone (its job is retried), the others go on. */
+function mapTraces(traces: { trace_id: string }[], spansOf: Map<string, StagedSpan[]>, failed: Map<string, Error>): Map<string, AssembledRun[]> {
+  const runsOf = new Map<string, AssembledRun[]>();
+  for (const t of traces) {
+    try {
+      runsOf.set(t.trace_id, runsOfTrace(spansOf.get(t.trace_id) ?? []));
+    } catch (e) {
+      failed.set(t.trace_id, e as Error);
+    }
+  }
+  return runsOf;
+}
+
 /**
- * One agent's runs: the agent observed once (its toolbox grown by every tool they used), their
- * runs in batches, their messages in one statement. Returns the runs left out, and why.
+ * One agent's runs, all together; when that fails, trace by trace, so that a trace the
+ * ingestion cannot take fails alone (its job retried) and the agent's other traces are stored.
  */
-async function storeRuns(db: Db, runs: AssembledRun[]): Promise<{ run: AssembledRun; reason: string }[]> {
+async function storeAgentRuns(db: Db, runs: AssembledRun[], actors: Map<string, AuditContext>, failed: Map<string, Error>): Promise<Refused[]> {
+  try {
+    return await storeRuns(db, runs, actors);
+  } catch (e) {
+    const byTrace = groupBy(runs, (r) => r.workflow.root_trace_id!);
+    if (byTrace.size === 1) {
+      for (const trace of byTrace.keys()) failed.set(trace, e as Error);
+      return [];
+    }
+    const refused: Refused[] = [];
+    for (const [trace, own] of byTrace) {
+      try {
+        refused.push(...(await storeRuns(db, own, actors)));
+      } catch (err) {
+        failed.set(trace, err as Error);
+      }
+    }
+    return refused;
+  }
+}
+
+type Refused = { run: AssembledRun; reason: string };
+
+/**
+ * One agent's runs: the agent observed once (declared, or its toolbox grown by every tool they
+ * used, as the key whose export brought the first of their traces), their runs in batches, their
+ * messages in one statement. Returns the runs left out, and why.
+ */
+async function storeRuns(db: Db, runs: AssembledRun[], actors: Map<string, AuditContext>): Promise<Refused[]> {
   const agent = runs[0].agent;
-  if (autoAgents()) await observeAgent(db, { agentId: agent.id, name: agent.name, tools: toolsOf(runs) }, systemAuditContext("otlp"));
-  else if ((await db.agent.count({ where: { id: agent.id } })) === 0) return runs.map((run) => ({ run, reason: UNMAPPED_REASON.undeclared }));
-  const refused: { run: AssembledRun; reason: string }[] = [];
+  if (autoAgents()) {
+    const by = actors.get(runs[0].workflow.root_trace_id!) ?? systemAuditContext("otlp");
+    const observed = await observeAgent(db, { agentId: agent.id, name: agent.name, tools: toolsOf(runs), grow: growToolboxes(), maxTools: MAX_AUTO_TOOLS_PER_AGENT }, by);
+    if (observed === "deleted") return runs.map((run) => ({ run, reason: UNMAPPED_REASON.deleted }));
+  } else if ((await db.agent.count({ where: { id: agent.id } })) === 0) return runs.map((run) => ({ run, reason: UNMAPPED_REASON.undeclared }));
+  const refused: Refused[] = [];
   for (let i = 0; i < runs.length; i += RUNS_PER_BATCH) {
     const results = await ingestWorkflows(db, agent.id, runs.slice(i, i + RUNS_PER_BATCH).map((r) => r.workflow));
     // 400: a run the ingestion refuses (limits) stays out, as the batch API would leave it; where, not what.

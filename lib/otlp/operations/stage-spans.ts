@@ -30,6 +30,8 @@ export type StageSpansInput = {
   decoded?: { rejected: number; reasons: string[] };
   /** Whether the exporting key may send runs of this agent (a key bound to agents). */
   reaches: (agentId: string) => boolean;
+  /** The exporting key: the actor of what its traces' assembly declares. */
+  apiKeyId: string | null;
 };
 
 export type StageSpansResult = {
@@ -47,14 +49,16 @@ export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageS
   const reasons = new Map<string, number>();
   const refuse = (why: string, n = 1) => reasons.set(why, (reasons.get(why) ?? 0) + n);
   const known = autoAgents() ? null : await declaredAgents(db, input.spans);
+  const deleted = await deletedAgents(db, input.spans);
   const kept = input.spans.filter((s) => {
-    // Spans that make runs: their agent must be one the key reaches (and, without auto agents, declared).
+    // Spans that make runs: their agent must be one the key reaches, not deleted (and, without auto agents, declared).
     const agent = isInvocation(s) || s.parentSpanId === null ? agentOf(s) : null;
     if (agent && !input.reaches(agent.id)) return void refuse(`the API key is not bound to agent '${agent.id}'`);
+    if (agent && deleted.has(agent.id)) return void refuse(`agent '${agent.id}' was deleted (an admin declares it again to receive its runs)`);
     if (agent && known && isInvocation(s) && !known.has(agent.id)) return void refuse(`agent '${agent.id}' is not declared (PROCTOR_OTLP_AUTO_AGENTS=0)`);
     return true;
   });
-  const staged = kept.length ? await insertSpans(db, kept) : { stored: 0, unknown: 0 };
+  const staged = kept.length ? await insertSpans(db, kept, input.apiKeyId) : { stored: 0, unknown: 0 };
   if (staged.unknown) refuse(UNMAPPED_REASON.noConvention, staged.unknown);
   const rejected = (input.decoded?.rejected ?? 0) + input.spans.length - kept.length + staged.unknown;
   const errorMessage = [...(input.decoded?.reasons ?? []), ...counted(reasons)].join("; ");
@@ -66,6 +70,15 @@ async function declaredAgents(db: Db, spans: StagedSpan[]): Promise<Set<string>>
   const ids = [...new Set(spans.filter(isInvocation).flatMap((s) => agentOf(s)?.id ?? []))];
   if (ids.length === 0) return new Set();
   return new Set((await db.agent.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((a) => a.id));
+}
+
+/** The agents these spans' runs would belong to whose deletion started or finished (agent_tombstones). */
+async function deletedAgents(db: Db, spans: StagedSpan[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const s of spans) if (isInvocation(s) || s.parentSpanId === null) { const a = agentOf(s); if (a) ids.add(a.id); }
+  if (ids.size === 0) return ids;
+  const rows = await queryRows<{ agent_id: string }>(db, Prisma.sql`SELECT agent_id FROM agent_tombstones WHERE agent_id = ANY(${[...ids]}::text[])`, "otlp_stage_tombstones");
+  return new Set(rows.map((r) => r.agent_id));
 }
 
 /**
@@ -87,7 +100,7 @@ function tracesOf(spans: StagedSpan[]) {
   return { known: [...known], unknown };
 }
 
-async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: number; unknown: number }> {
+async function insertSpans(db: Db, spans: StagedSpan[], apiKeyId: string | null): Promise<{ stored: number; unknown: number }> {
   const { known, unknown } = tracesOf(spans);
   // Rows in key order so that concurrent exports lock traces in one order. `prev` reads whether a
   // job was queued before this statement, and `refused` whether a trace without a known span
@@ -115,8 +128,8 @@ async function insertSpans(db: Db, spans: StagedSpan[]): Promise<{ stored: numbe
     ), prev AS (
       SELECT t.trace_id, t.queued FROM otlp_traces t JOIN touched USING (trace_id) ORDER BY t.trace_id FOR UPDATE OF t
     ), traces AS (
-      INSERT INTO otlp_traces AS t (trace_id, known, queued, last_span_at)
-      SELECT trace_id, known, known, now() FROM touched ORDER BY trace_id
+      INSERT INTO otlp_traces AS t (trace_id, known, queued, last_span_at, api_key_id)
+      SELECT trace_id, known, known, now(), ${apiKeyId}::text FROM touched ORDER BY trace_id
       ON CONFLICT (trace_id) DO UPDATE SET last_span_at = now(), known = t.known OR EXCLUDED.known,
         queued = t.queued OR t.known OR EXCLUDED.known
       RETURNING t.trace_id, t.queued

@@ -12,9 +12,10 @@ export const dynamic = "force-dynamic";
 
 // OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Staged here, assembled by the worker.
 export const POST = withOtlpErrors(
-  route(v1.exportOtlpTraces, async ({ body, reaches }) => {
+  route(v1.exportOtlpTraces, async ({ body, reaches, actor }) => {
     const decoded = body.type === OTLP_JSON ? decodeJson(body.bytes) : decodeProtobuf(body.bytes);
-    const staged = await stageSpans(db(), { spans: decoded.spans, decoded, reaches });
+    const apiKeyId = actor?.type === "api_key" ? actor.id : null;
+    const staged = await stageSpans(db(), { spans: decoded.spans, decoded, reaches, apiKeyId });
     return otlpExportResponse(body.type, staged.rejected, staged.errorMessage);
   }),
 );
