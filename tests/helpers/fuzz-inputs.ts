@@ -4,6 +4,7 @@
 // exists (zod-fast-check stops at zod 3).
 import fc from "fast-check";
 import { z } from "zod";
+import { HOSTILE_STRINGS } from "./hostile-text";
 
 type JsonSchema = {
   type?: string | string[];
@@ -30,7 +31,8 @@ const json = fc.jsonValue({ maxDepth: 2 });
 
 /**
  * Text PostgreSQL cannot store (also as JSON text inside a string, which the server may parse),
- * path tricks, markup, React reply escapes, prototype keys.
+ * path tricks, markup, React reply escapes, prototype keys, and the regex and YAML bombs of
+ * ./hostile-text.ts.
  */
 export const hostileString = fc.oneof(
   fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udfff", "\ud83d", "", " ", "..", "%00", "%FF", "<script>alert(1)</script>", "'; DROP TABLE users; --", "$undefined", "$@0", "__proto__", "constructor"),
@@ -38,6 +40,7 @@ export const hostileString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "binary", maxLength: 40 }).map((s) => s + "\ud800"),
   fc.integer({ min: 300, max: 70_000 }).map((n) => "x".repeat(n)),
+  fc.constantFrom(...HOSTILE_STRINGS),
 );
 
 export const hostileNumber = fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, -1e308, -0, 0.5, -1, Number.MAX_SAFE_INTEGER);
