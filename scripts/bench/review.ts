@@ -7,8 +7,11 @@
 //
 // In-process (no HTTP), so it has no framework floor; ./measure.ts gives it --quick. The process
 // running the queries is the server here: its peak RSS (VmHWM) is held to the 1 GiB limit.
+// The accounts and traces lists and the unfiltered runs list are timed too: the runs of pooled
+// classes carry BENCH_ACCOUNTS accounts, every two runs share a thread, every account has a
+// conversation message; the activity summaries fill through their triggers as the rows load.
 // Knobs (environment): BENCH_WORKFLOWS (1000000; 50000 with --quick), BENCH_CLASSES (10000;
-// 1000 with --quick), BENCH_AGENTS (5).
+// 1000 with --quick), BENCH_AGENTS (5), BENCH_ACCOUNTS (100000; 10000 with --quick).
 import pg from "pg";
 import { loadavg } from "node:os";
 import { createPostgresDatabase } from "../../tests/helpers/server.ts";
@@ -19,11 +22,15 @@ import { agentConfigs } from "../../lib/learning/review/agent-configs.ts";
 import { agentRollup, workflowSummary } from "../../lib/learning/review/summary.ts";
 import { getClassDetail, listClassRuns } from "../../lib/learning/review/class-detail.ts";
 import { listReviewSkills } from "../../lib/learning/review/skill-list.ts";
+import { listAccounts } from "../../lib/accounts/account-list.ts";
+import { listThreads } from "../../lib/traces/timeline.ts";
+import { listRuns, runsQuerySchema } from "../../lib/learning/review/run-list.ts";
 import { memoryOf, QUICK, Verdicts } from "./measure.ts";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? (QUICK ? 50_000 : 1_000_000));
 const CLASSES = Number(process.env.BENCH_CLASSES ?? (QUICK ? 1_000 : 10_000));
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 5);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? (QUICK ? 10_000 : 100_000));
 const TARGET_MS = 300;
 
 const database = await createPostgresDatabase();
@@ -61,9 +68,9 @@ async function load(sql: pg.Pool) {
     );
     for (const ix of indexes) await c.query(`DROP INDEX "${ix.indexname}"`);
     await c.query(`
-      INSERT INTO workflows (id, agent_id, workflow_id, user_id, user_scope, query, normalized_query, steps, outcome, outcome_source,
+      INSERT INTO workflows (id, agent_id, workflow_id, user_id, user_scope, thread_id, query, normalized_query, steps, outcome, outcome_source,
                              canonical_hash, step_count, skills_activated, embedding, embedder_id, body_hash, created_at)
-      SELECT 'bw' || i, b.agent_id, 'run-' || i, NULLIF(b.user_scope, ''), b.user_scope,
+      SELECT 'bw' || i, b.agent_id, 'run-' || i, COALESCE(NULLIF(b.user_scope, ''), 'acct-' || (i % ${ACCOUNTS})), b.user_scope, 'th-' || (i / 2),
              'Refund order N' || (i / ${CLASSES}) % 20, 'refund order n' || (i / ${CLASSES}) % 20, '[]',
              CASE WHEN ((i / ${CLASSES}) * 7 + b.k) % 10 < b.k % 4 THEN 'FAILURE'::"Outcome" ELSE 'SUCCESS'::"Outcome" END,
              'REPORTED'::"OutcomeSource", b.hash, 2, '{}', '{}', 'bench', 'b' || i,
@@ -71,6 +78,13 @@ async function load(sql: pg.Pool) {
       FROM generate_series(0, ${perClass * CLASSES - 1}) i
       JOIN bench_classes b ON b.k = i % ${CLASSES}`);
     for (const ix of indexes) await c.query(ix.indexdef);
+    await c.query(`
+      INSERT INTO agent_run_counters (agent_id, slot, runs, last_run_at)
+      SELECT agent_id, 0, count(*), max(created_at) FROM workflows GROUP BY agent_id`);
+    await c.query(`
+      INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, message_id, role, text, timestamp)
+      SELECT 'bm' || a, 'bench-agent-' || (a % ${AGENTS}), 'conv-' || a, 'acct-' || a, 'm' || a, 'user', 'Where is my refund?', now() - make_interval(mins => a % 5000)
+      FROM generate_series(0, ${ACCOUNTS - 1}) a`);
     await c.query(`
       INSERT INTO trajectory_classes (agent_id, user_scope, canonical_hash, signature, tools, executions, successes, distinct_queries, first_seen, last_seen)
       SELECT b.agent_id, b.user_scope, b.hash, '[]', b.tools, s.executions, s.successes, s.distinct_queries, s.first_seen, s.last_seen
@@ -124,6 +138,11 @@ async function measure(url: string) {
     }],
     ["class detail + newest runs", async () => getClassDetail(db, key).then(() => listClassRuns(db, key, 1, 10))],
     ["skills: all agents, first page", () => listReviewSkills(db, { sort: "lifecycle", page: 1, page_size: 25 })],
+    ["accounts: all agents, first page", () => listAccounts(db, { after: null, pageSize: 25 })],
+    ["accounts: one agent, first page", () => listAccounts(db, { agent, after: null, pageSize: 25 })],
+    ["traces: all threads, first page", () => listThreads(db, {}, { after: null, pageSize: 50 })],
+    ["runs: all agents, unfiltered, first page", () => listRuns(db, runsQuerySchema.parse({}))],
+    ["runs: one agent, page 100", () => listRuns(db, runsQuerySchema.parse({ agent, page: "100" }))],
     ["skills: one agent, shadow, text filter", () => listReviewSkills(db, { sort: "lifecycle", page: 1, page_size: 25, agent, status: "shadow", q: "skill-1" })],
   ];
   const counts = totalCounts(await classStatusCountsByAgent(db, agents, undefined, new Date()));

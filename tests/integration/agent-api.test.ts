@@ -382,7 +382,9 @@ describe("retrieval and reads", () => {
     const q = `/api/v1/agents/search/workflows?query=${encodeURIComponent("Refund order A1")}&limit=5`;
     const hidden = await api("GET", q);
     expect(hidden.json.workflows.map((w: { workflow_id: string }) => w.workflow_id)).not.toContain("refund");
-    expect(hidden.json.workflows).toHaveLength(3);
+    // Candidates share one of the query vector's largest coordinates: unrelated runs are not ranked.
+    expect(hidden.json.workflows.map((w: { workflow_id: string }) => w.workflow_id)).toContain("refund-user");
+    expect(hidden.json.workflows.every((w: { similarity: number }) => w.similarity > 0)).toBe(true);
     const all = await api("GET", `${q}&exclude_promoted=false`);
     expect(all.json.workflows.slice(0, 2).find((w: { workflow_id: string }) => w.workflow_id === "refund")).toMatchObject({ promoted_skill_id: "sk_live" });
     expect((await api("GET", `${q}&exclude_promoted=maybe`)).status).toBe(400);
