@@ -53,6 +53,7 @@ export const ENGINE_SENSITIVE = [
 export const POSTGRES_ONLY = [
   "read-replica", // DATABASE_READ_URL: a streaming replica of the test cluster (pg_basebackup)
   "fleet", // two web processes and two workers on one PostgreSQL
+  "proving-ground", // a tiny world of the proving ground twice: the full run is on PostgreSQL
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**
