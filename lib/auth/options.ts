@@ -10,6 +10,7 @@ import { secureCookies } from "./cookies";
 import { passwordSignIn } from "./password";
 import { endSessionsOnSignOut } from "./session-version";
 import { findActiveUserByEmail } from "./users";
+import { trimEdges } from "../text/trim-edges";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 export const OIDC_PROVIDER_ID = "oidc";
@@ -21,7 +22,7 @@ export function oidcConfig(env: NodeJS.ProcessEnv = process.env): OidcConfig | n
   const clientId = env.PROCTOR_OIDC_CLIENT_ID?.trim();
   const clientSecret = env.PROCTOR_OIDC_CLIENT_SECRET?.trim();
   if (!issuer || !clientId || !clientSecret) return null;
-  return { issuer: issuer.replace(/(?<!\/)\/+$/, ""), clientId, clientSecret, name: env.PROCTOR_OIDC_NAME?.trim() || "single sign-on" };
+  return { issuer: trimEdges(issuer, /\//, "end"), clientId, clientSecret, name: env.PROCTOR_OIDC_NAME?.trim() || "single sign-on" };
 }
 
 type OidcProfile = { sub: string; email?: string; email_verified?: boolean; name?: string };

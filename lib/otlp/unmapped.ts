@@ -37,10 +37,13 @@ export function whyNoRuns(spans: readonly StagedSpan[]): string {
 
 export type UnmappedSample = { name: string; keys: string[] };
 
-const EMAIL = /(?<![^\s@/])[^\s@/]+@[^\s@/]+/g;
+/** A word holding an @ inside it (an address); words are split at spaces and slashes by string code, since `[^\s@/]+@` rescanned a long word with no @ from each character. */
+const SEPARATORS = /([\s/]+)/;
+const EMAIL = /[^@]@[^@]/;
 const HEX_ID = /\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi;
 const NUMBER = /\d{4,}/g;
-const masked = (text: string, max: number) => text.replace(EMAIL, "…").replace(HEX_ID, "…").replace(NUMBER, "…").slice(0, max);
+const withoutEmails = (text: string) => text.split(SEPARATORS).map((word) => (EMAIL.test(word) ? "…" : word)).join("");
+const masked = (text: string, max: number) => withoutEmails(text).replace(HEX_ID, "…").replace(NUMBER, "…").slice(0, max);
 
 const MAX_KEYS = 50;
 

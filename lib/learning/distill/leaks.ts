@@ -21,16 +21,43 @@ function leaves(value: unknown, out: string[], depth = 0) {
   else out.push(String(v).trim());
 }
 
-// Linear time: an address starts where a run of its characters starts (without the lookbehind a
-// long run with no @ was rescanned from each of its characters), and the domain's last dot is
-// found by backtracking over the domain once.
-const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
+const DOMAIN_CHAR = /[A-Za-z0-9.-]/;
+const LETTER = /[A-Za-z]/;
+
+/**
+ * E-mail addresses (local@domain.tld, the TLD two letters or more), found from each @ by string
+ * code: the pattern for it rescanned a long run of address characters from each of them.
+ */
+function emailsIn(text: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  let from = 0;
+  for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", Math.max(at + 1, from))) {
+    let start = at;
+    while (start > from && LOCAL_CHAR.test(text[start - 1])) start--;
+    let domainEnd = at + 1;
+    while (domainEnd < text.length && DOMAIN_CHAR.test(text[domainEnd])) domainEnd++;
+    // The domain's last dot with something before it and two letters after it.
+    let dot = domainEnd - 1;
+    while (dot > at + 1 && !(text[dot] === "." && LETTER.test(text[dot + 1] ?? "") && LETTER.test(text[dot + 2] ?? ""))) dot--;
+    if (start === at || dot <= at + 1) continue;
+    let end = dot + 1;
+    while (end < text.length && LETTER.test(text[end])) end++;
+    found.push({ start, end });
+    from = end;
+  }
+  return found;
+}
+
 /** Tokens with a digit: order numbers like A1 or ORD-2231, amounts like 12.50, account ids. */
 const WITH_DIGIT = /[A-Za-z0-9][A-Za-z0-9._:/#-]*/g;
 
 function queryProbes(query: string): string[] {
-  const out: string[] = [...(query.match(EMAIL) ?? [])];
-  for (const raw of query.replace(EMAIL, " ").match(WITH_DIGIT) ?? []) {
+  const emails = emailsIn(query);
+  const out = emails.map((e) => query.slice(e.start, e.end));
+  let rest = query;
+  for (const e of emails.reverse()) rest = rest.slice(0, e.start) + " " + rest.slice(e.end);
+  for (const raw of rest.match(WITH_DIGIT) ?? []) {
     const tok = trimEdges(raw, /[.:/#-]/, "end");
     if (!/\d/.test(tok)) continue;
     // A lone digit would match step numbering; two characters (A1, 42) are already specific.

@@ -16,7 +16,8 @@ const SPAN = /\x60([^\x60\n]+)\x60/g;
 const SPAN_NAME = new RegExp(String.raw`^(${IDENT}(?:\.${IDENT})*)\s*(\([^)]*\))?$`);
 const VERB = new RegExp(String.raw`\b(use|uses|using|invoke|invokes|invoking|call|calls|calling)\s+(?:the\s+)?(\x60)?(${IDENT})`, "gi");
 const IDENT_ONLY = new RegExp(`^${IDENT}$`);
-const CALL = new RegExp(String.raw`(?<![\w.\x60-])(${IDENT})\(([^()\n]*)\)`, "g");
+/** After the start or a character no identifier holds (consumed: a lookbehind here could not be proved linear). */
+const CALL = new RegExp(String.raw`(?:^|[^\w.\x60-])(${IDENT})\(([^()\n]*)\)`, "g");
 
 /** snake_case, camelCase or with a digit: an identifier, not an English word. */
 const codeLike = (w: string) => /_|[a-z][A-Z]|[A-Za-z]\d/.test(w);

@@ -17,9 +17,9 @@ import { GENERIC_TERMS } from "../inject/applicability";
 export const MAX_TRIGGER_PHRASES = 40;
 const PHRASE_CHARS = 300;
 const SENTENCES = /(?<=[.!?])\s+|\r?\n+/;
-// A run of spaces is matched from its first character only (linear time: see tests/unit/lib-patterns.test.ts).
-const CLAUSES = /[;,:()[\]"“”]|(?<!\s)\s+(?:or|and|—|–|-)\s+/i;
-const CONNECTIVES = /(?<!\s)\s+(?:to|that|which|using|with|through|via|by)\s+/i;
+// Read from text whose spaces are collapsed: `\s+` on both sides of a word was quadratic on long runs of spaces.
+const CLAUSES = /[;,:()[\]"“”]| (?:or|and|—|–|-) /i;
+const CONNECTIVES = / (?:to|that|which|using|with|through|via|by) /i;
 /**
  * How a description introduces its triggers ("Use this skill when the user asks for …", "Use when
  * users request …"): words every skill shares, left out of the phrase so its own words carry it.
@@ -27,7 +27,7 @@ const CONNECTIVES = /(?<!\s)\s+(?:to|that|which|using|with|through|via|by)\s+/i;
 const BOILERPLATE = /^(?:claude\s+)?(?:should\s+)?(?:use|invoke|apply|trigger)s?\s+(?:this\s+skill\s+|this\s+|it\s+)?(?:any\s+time|always\s+when|whenever|when|if|for)\s+(?:the\s+|a\s+)?(?:users|user|someone|you|they)?\s*(?:asks?|wants?|requests?|needs?|says?|mentions?)?\s*(?:to\s+|for\s+|about\s+)?/i;
 
 export function triggerPhrases(s: { name: string; description: string; whenToUse: readonly string[] }): string[] {
-  const texts = [s.name.replace(/-/g, " "), ...s.description.split(SENTENCES), ...s.whenToUse];
+  const texts = [s.name.replace(/-/g, " "), ...s.description.split(SENTENCES), ...s.whenToUse].map((t) => t.replace(/\s+/g, " "));
   const out = new Set<string>();
   for (const clause of texts.flatMap((t) => [t, ...t.split(CLAUSES)])) {
     const phrase = clause.trim().replace(/\s+/g, " ").slice(0, PHRASE_CHARS).replace(BOILERPLATE, "");
