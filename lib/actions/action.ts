@@ -12,6 +12,7 @@ import { denial, refusal, type Scope } from "../auth/access";
 import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
+import { findUnstorableText } from "../db/storable-text";
 import type { AuditContext } from "../audit/record";
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
 import { PATH_ID } from "../path-id";
@@ -40,6 +41,10 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
       if (!actor) return fail("unauthorized", "Sign in to do this.");
       const refused = denial(actor, scope);
       if (refused) return fail("forbidden", refusal(actor, scope, refused).message);
+      // As the agent API refuses them: PostgreSQL cannot store a NUL, and the driver would write a
+      // lone surrogate as U+FFFD, silently changing the text.
+      const unstorable = findUnstorableText(raw);
+      if (unstorable) return fail("validation_error", "The input is invalid.", [unstorable]);
       const parsed = input.safeParse(raw);
       if (!parsed.success) {
         const fields = parsed.error.issues.map((i) => ({ path: "/" + i.path.map(String).join("/"), message: i.message }));
