@@ -1,8 +1,9 @@
 // One attempt at one webhook delivery, run by the worker (./jobs.ts) from the durable job
 // queue: POST the JSON body signed per Standard Webhooks (the `standardwebhooks` package signs;
-// `webhook-id` is the delivery's id, the same on every attempt), then record the attempt and,
-// unless it was the last, queue the next one with exponential backoff. A 2xx answer delivers;
-// anything else (another status, a redirect, a timeout, no connection) is a failed attempt.
+// `webhook-id` is the delivery's id, the same on every attempt) to an address the URL policy
+// allows (./url-policy.ts), then record the attempt and, unless it was the last of its round,
+// queue the next one with exponential backoff. A 2xx answer delivers; anything else (another
+// status, a redirect, a timeout, no connection) is a failed attempt.
 // The delivery schedules its own retries instead of throwing to the job runtime, so its backoff
 // and attempt limit are its own and a delivery job never ends up dead (no job.dead loop).
 import { Webhook } from "standardwebhooks";
@@ -10,6 +11,8 @@ import type { Db } from "../db/prisma";
 import { enqueueJob } from "../jobs/queue";
 import { WEBHOOK_DELIVERY_JOB } from "./emit";
 import { decryptSecret } from "./secret";
+import { postPinned } from "./send";
+import { resolveWebhookTarget, TARGET_NOT_ALLOWED, targetPolicyFromEnv } from "./url-policy";
 
 export type WebhookDeliveryOptions = { maxAttempts: number; backoffMs: number; timeoutMs: number };
 
@@ -25,29 +28,30 @@ function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookDel
 
 type Attempt = { responseCode: number | null; error: string | null; final: boolean };
 
-/** The receiver's answer code, or why there was none. Never the response body. */
-async function post(url: string, id: string, secret: string, body: string, timeoutMs: number): Promise<Omit<Attempt, "final">> {
+/** Shown for every failure to get an answer: which one it was (refused, reset, timed out) would make deliveries a port probe. */
+export const NO_ANSWER = "no answer from the receiver";
+
+/**
+ * The receiver's answer code, or why there was none. Never the response body, never the
+ * network's detail. A URL the policy refuses now (the setting changed, or the name resolves
+ * elsewhere than when it was saved) is not sent and not retried.
+ */
+async function post(url: string, id: string, secret: string, body: string, timeoutMs: number): Promise<Omit<Attempt, "final"> & { refused?: true }> {
+  const target = await resolveWebhookTarget(url, targetPolicyFromEnv());
+  if (!target.ok) return { responseCode: null, error: target.reason, refused: target.reason === TARGET_NOT_ALLOWED || undefined };
   const now = new Date();
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "Proctor-Webhooks/1",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, now, body),
+  };
   try {
-    const res = await fetch(url, {
-      method: "POST",
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "Proctor-Webhooks/1",
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": new Webhook(secret).sign(id, now, body),
-      },
-      body,
-    });
-    await res.body?.cancel();
-    return { responseCode: res.status, error: res.ok ? null : `HTTP ${res.status}` };
-  } catch (e) {
-    const err = e as { name?: string; cause?: { code?: string } };
-    if (err?.name === "TimeoutError") return { responseCode: null, error: `timeout after ${timeoutMs} ms` };
-    return { responseCode: null, error: `connection failed${err?.cause?.code ? ` (${err.cause.code})` : ""}` };
+    const status = await postPinned(url, target.addresses, headers, body, timeoutMs);
+    return { responseCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
+  } catch {
+    return { responseCode: null, error: NO_ANSWER };
   }
 }
 
@@ -68,25 +72,26 @@ export async function attemptDelivery(database: Db, deliveryId: string, opts: We
     }
     if (secret !== null) {
       const sent = await post(d.endpoint.url, d.id, secret, JSON.stringify(d.payload), opts.timeoutMs);
-      attempt = { ...sent, final: sent.error === null || d.attempts + 1 >= opts.maxAttempts };
+      const { refused, ...result } = sent;
+      attempt = { ...result, final: Boolean(refused) || sent.error === null || d.roundAttempts + 1 >= opts.maxAttempts };
     }
   }
   await recordAttempt(database, d, attempt!, opts);
 }
 
-async function recordAttempt(database: Db, d: { id: string; attempts: number }, a: Attempt, opts: WebhookDeliveryOptions) {
+async function recordAttempt(database: Db, d: { id: string; attempts: number; roundAttempts: number }, a: Attempt, opts: WebhookDeliveryOptions) {
   const at = new Date();
   const status = !a.final ? "PENDING" : a.error === null ? "DELIVERED" : "FAILED";
   const entry = JSON.stringify([{ at: at.toISOString(), response_code: a.responseCode, error: a.error }]);
   await database.$transaction(async (tx) => {
-    // Conditional on the attempt count read: a concurrent run of the same round records nothing twice.
+    // Conditional on the attempt count read: a concurrent run of the same attempt records nothing twice.
     const changed = await tx.$executeRaw`
-      UPDATE webhook_deliveries SET attempts = attempts + 1, status = ${status}::"WebhookDeliveryStatus",
+      UPDATE webhook_deliveries SET attempts = attempts + 1, round_attempts = round_attempts + 1, status = ${status}::"WebhookDeliveryStatus",
         response_code = ${a.responseCode}, last_error = ${a.error}, attempt_log = attempt_log || ${entry}::jsonb,
         last_attempt_at = ${at}, delivered_at = ${status === "DELIVERED" ? at : null}
       WHERE id = ${d.id} AND status = 'PENDING' AND attempts = ${d.attempts}`;
     if (changed === 0 || a.final) return;
-    const backoff = opts.backoffMs * 2 ** d.attempts;
+    const backoff = opts.backoffMs * 2 ** d.roundAttempts;
     await enqueueJob(tx, { kind: WEBHOOK_DELIVERY_JOB, payload: { delivery_id: d.id }, runAfter: new Date(at.getTime() + backoff) });
   });
 }

@@ -184,6 +184,9 @@ async function attachShared(restartUrl: string, shared: SharedServer): Promise<T
   };
 }
 
+/** What test servers (and a test's own worker) may send webhooks to: the loopback receivers. */
+export const WEBHOOK_TEST_TARGETS = "127.0.0.0/8,::1";
+
 /** A server of its own; `logFile` also receives its output. */
 export async function launchTestServer(opts: ServerOptions & { logFile?: string } = {}): Promise<TestServer> {
   const kind = opts.kind ?? testDatabase();
@@ -201,6 +204,8 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     PROCTOR_API_KEY: ADMIN_KEY,
     PROCTOR_SKIP_BUILD: "1",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    // Webhook receivers in the tests listen on loopback, which the URL policy refuses by default.
+    PROCTOR_WEBHOOK_ALLOWED_TARGETS: WEBHOOK_TEST_TARGETS,
     ...opts.env,
   };
   if (opts.databaseUrl) {

@@ -18,7 +18,7 @@ import { startWorkerRuntime, type WorkerRuntime } from "@/lib/jobs/runtime";
 // The worker's handlers: shadow evaluation (readiness) and webhook delivery.
 import "@/lib/learning/jobs";
 import "@/lib/webhooks/jobs";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, WEBHOOK_TEST_TARGETS, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { admin as adminKey, postRuns } from "../helpers/learning";
@@ -28,6 +28,8 @@ import { proposeProcedure, recordEvaluation } from "@/lib/ledger/operations";
 import { reflectPersona } from "@/lib/persona/operations";
 import { accountPseudonym } from "@/lib/persona/audit";
 import type { AuditContext } from "@/lib/audit/record";
+import { NO_ANSWER } from "@/lib/webhooks/deliver";
+import { TARGET_NOT_ALLOWED } from "@/lib/webhooks/url-policy";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string; answered: number };
 
@@ -79,6 +81,8 @@ beforeAll(async () => {
   // Read by the delivery handler at each attempt: retries within a second, three attempts in all.
   vi.stubEnv("PROCTOR_WEBHOOK_BACKOFF_MS", "100");
   vi.stubEnv("PROCTOR_WEBHOOK_MAX_ATTEMPTS", "3");
+  // The receiver is on loopback: allowed here as the test servers allow it (read at each attempt).
+  vi.stubEnv("PROCTOR_WEBHOOK_ALLOWED_TARGETS", WEBHOOK_TEST_TARGETS);
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -193,12 +197,12 @@ describe(`webhooks (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(dead.payload.data).toEqual({ job_id: String(job.id), kind: "webhooks-test.never", agent_id: "hooks-agent", attempts: 1 });
   });
 
-  it("redelivers a message with the same id and a fresh signature; not while it is queued", async () => {
+  it("redelivers a message with the same id and a fresh signature, counting its requests; not while it is queued", async () => {
     await stopWorker();
     const [first] = await deliveries(flaky.endpoint.id);
     const r = await callAction(server, admin, `${ACTION}redeliverWebhook`, { delivery_id: first.id });
     expect(r.kind, JSON.stringify(r.error)).toBe("ok");
-    expect(r.data).toMatchObject({ id: first.id, status: "pending", attempts: 0 });
+    expect(r.data).toMatchObject({ id: first.id, status: "pending", attempts: 2 });
     expect((await callAction(server, admin, `${ACTION}redeliverWebhook`, { delivery_id: first.id })).kind).toBe("invalid_state");
     expect((await callAction(server, admin, `${ACTION}redeliverWebhook`, { delivery_id: "msg_nothing" })).kind).toBe("not_found");
 
@@ -209,8 +213,22 @@ describe(`webhooks (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(again.map((x) => [x.headers["webhook-id"], x.answered])).toEqual([[first.id, 200]]);
     verify(again[0], flaky.secret);
     const row = (await deliveries(flaky.endpoint.id)).find((d) => d.id === first.id);
-    expect(row).toMatchObject({ attempts: 1, status: "DELIVERED" });
+    // Every request counted on the row: two in the first round, one in the redelivery's.
+    expect(row).toMatchObject({ attempts: 3, round_attempts: 1, status: "DELIVERED" });
     expect(row.attempt_log.map((a: { response_code: number }) => a.response_code)).toEqual([500, 200, 200]);
+  });
+
+  it("gives a failed delivery's redelivery a round of attempts of its own, every request counted", async () => {
+    const [failed] = await deliveries(down.endpoint.id);
+    const requests = () => receivedAt("/down").filter((x) => x.headers["webhook-id"] === failed.id).length;
+    expect(requests()).toBe(3);
+    const r = await callAction(server, admin, `${ACTION}redeliverWebhook`, { delivery_id: failed.id });
+    expect(r.kind, JSON.stringify(r.error)).toBe("ok");
+    await waitFor(async () => (await deliveries(down.endpoint.id)).find((d) => d.id === failed.id)!.status === "FAILED", 20_000);
+    expect(requests()).toBe(6);
+    const row = (await deliveries(down.endpoint.id)).find((d) => d.id === failed.id);
+    expect(row).toMatchObject({ attempts: 6, round_attempts: 3 });
+    expect(row.attempt_log).toHaveLength(6);
   });
 
   it("edits and rotates an endpoint; audit rows and the log hold no secret, the row only its ciphertext", async () => {
@@ -228,6 +246,7 @@ describe(`webhooks (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const audit = (await server.sql.query("SELECT action, target_id, details FROM audit_events WHERE action LIKE 'webhook%' ORDER BY id")).rows;
     expect(audit.map((a) => a.action)).toEqual([
       ...Array(4).fill("webhook_endpoint.created"),
+      "webhook_delivery.redelivered",
       "webhook_delivery.redelivered",
       "webhook_endpoint.updated",
       "webhook_endpoint.secret_rotated",
@@ -273,5 +292,50 @@ describe(`webhooks (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(proposed).not.toBe("");
     const bodies = receivedAt("/decisions").map((r) => r.body).join("\n");
     for (const secret of [goal, proposed, user, "Rust"]) expect(bodies).not.toContain(secret);
+  });
+
+  it("refuses internal addresses when an endpoint is saved and again at delivery, and shows no network detail", async () => {
+    const endpoints = async () => (await server.sql.query("SELECT count(*)::int AS n FROM webhook_endpoints")).rows[0].n;
+    const count = await endpoints();
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/", "http://10.0.0.1:5432/", "http://[fd00::1]/", "http://[::ffff:10.0.0.1]/"]) {
+      const r = await callAction(server, admin, `${ACTION}createWebhookEndpoint`, { url, events: ["job.dead"] });
+      expect(r.kind, url).toBe("validation_error");
+      expect(r.error!.fields![0].path).toBe("/url");
+      const edit = await callAction(server, admin, `${ACTION}updateWebhookEndpoint`, { id: down.endpoint.id, url, events: ["job.dead"] });
+      expect(edit.kind, url).toBe("validation_error");
+    }
+    expect(await endpoints()).toBe(count);
+    expect((await server.sql.query("SELECT url FROM webhook_endpoints WHERE id = $1", [down.endpoint.id])).rows[0].url).toBe(`${base}/down`);
+
+    // A closed port answers nothing; the error does not say how (refused, reset, timed out).
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const silent = await addEndpoint({ url: `http://127.0.0.1:${closedPort}/`, events: ["job.dead"] });
+    const jobDies = async () => {
+      await enqueueJob(workerDb, { kind: "webhooks-test.never", agentId: "hooks-agent", payload: {} });
+      const [job] = await claimJobs(workerDb, ["webhooks-test.never"], 1);
+      await failJob(workerDb, job, "boom", 1);
+    };
+    await jobDies();
+    await settled(silent.endpoint.id, "job.dead");
+
+    // Saved while loopback is allowed, then delivered by a worker whose policy allows no internal
+    // address (as when a name resolves elsewhere at delivery than when it was saved).
+    await stopWorker();
+    const rebound = await addEndpoint({ url: `http://localhost:${new URL(base).port}/rebound`, events: ["job.dead"] });
+    vi.stubEnv("PROCTOR_WEBHOOK_ALLOWED_TARGETS", "");
+    await jobDies();
+    startWorker();
+    await settled(rebound.endpoint.id, "job.dead");
+
+    const [unanswered] = await deliveries(silent.endpoint.id);
+    expect(unanswered).toMatchObject({ status: "FAILED", attempts: 3, response_code: null, last_error: NO_ANSWER });
+    expect(unanswered.attempt_log.map((a: { error: string }) => a.error)).toEqual([NO_ANSWER, NO_ANSWER, NO_ANSWER]);
+    const [refused] = await deliveries(rebound.endpoint.id);
+    expect(refused).toMatchObject({ status: "FAILED", attempts: 1, response_code: null, last_error: TARGET_NOT_ALLOWED });
+    expect(receivedAt("/rebound")).toEqual([]);
+    vi.stubEnv("PROCTOR_WEBHOOK_ALLOWED_TARGETS", WEBHOOK_TEST_TARGETS);
   });
 });

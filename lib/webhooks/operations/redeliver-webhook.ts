@@ -1,5 +1,6 @@
 // Send one delivery again (an admin's "Redeliver"): a new round of attempts with the same
-// message id, so a receiver that already processed it can tell. Refused while it is queued.
+// message id, so a receiver that already processed it can tell. The row keeps counting every
+// request made (`attempts`); the round's own count restarts. Refused while it is queued.
 import type { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
@@ -14,7 +15,7 @@ export async function redeliverWebhook(database: Db, input: RedeliverWebhookInpu
   return database.$transaction(async (tx) => {
     const changed = await tx.webhookDelivery.updateMany({
       where: { id: input.delivery_id, status: { in: ["DELIVERED", "FAILED"] } },
-      data: { status: "PENDING", attempts: 0, deliveredAt: null },
+      data: { status: "PENDING", roundAttempts: 0, deliveredAt: null },
     });
     if (changed.count === 0) {
       const exists = await tx.webhookDelivery.count({ where: { id: input.delivery_id } });

@@ -4,11 +4,13 @@ import type { z } from "zod";
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { auditUrl, endpointView, type updateWebhookEndpointSchema } from "../schemas";
+import { assertWebhookTargetAllowed } from "../url-policy";
 import { lockEndpoint } from "./lock-endpoint";
 
 export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointSchema>;
 
 export async function updateWebhookEndpoint(database: Db, input: UpdateWebhookEndpointInput, by: AuditContext) {
+  await assertWebhookTargetAllowed(input.url);
   return database.$transaction(async (tx) => {
     await lockEndpoint(tx, input.id);
     const row = await tx.webhookEndpoint.update({
