@@ -10,7 +10,7 @@ import { loadConsoleFrame } from "@/lib/console/pages/frame";
 import { readDb } from "@/lib/db/client";
 
 export async function ConsoleFrame({ user, children }: { user: ConsoleUser; children: React.ReactNode }) {
-  const { agents, inbox, scope } = await loadConsoleFrame(readDb(), (s) => can(user, s), (await headers()).get(CONSOLE_URL_HEADER));
+  const { agents, inbox, scope } = await loadConsoleFrame(await readDb(), (s) => can(user, s), (await headers()).get(CONSOLE_URL_HEADER));
   return (
     <ConsoleShell user={{ email: user.label, role: user.role, scopes: ACCESS[user.role] }} agents={agents} inbox={inbox} scope={scope} readOnly={readOnlyMode()}>
       {children}

@@ -29,7 +29,7 @@ const WHY: Record<InboxKind, string> = {
 export default async function InboxPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const user = await requireScope(hrefWith("/", sp, {}), "learning:read");
-  const { agent, groups, total } = await loadInboxPage(readDb(), sp, (scope) => can(user, scope));
+  const { agent, groups, total } = await loadInboxPage(await readDb(), sp, (scope) => can(user, scope));
   return (
     <>
       <PageHeader

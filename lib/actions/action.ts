@@ -12,6 +12,8 @@ import { denial, refusal, type Scope } from "../auth/access";
 import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
 import { sessionActor } from "../auth/session";
 import { clientHashOf } from "../audit/client-hash";
+import { db } from "../db/client";
+import { rememberWrite } from "../db/read-your-writes";
 import { findUnstorableText } from "../db/storable-text";
 import type { AuditContext } from "../audit/record";
 import { DomainError, type ErrorKind, type FieldError } from "../errors";
@@ -51,7 +53,9 @@ export function action<S extends z.ZodType, T>(scope: Scope, input: S, run: (inp
         return fail("validation_error", "The input is invalid.", fields);
       }
       const audit: AuditContext = { actor, requestId, clientHash: await clientHashOf(incoming) };
-      return { ok: true, data: await run(parsed.data, { actor, audit }) };
+      const data = await run(parsed.data, { actor, audit });
+      await rememberWrite(db());
+      return { ok: true, data };
     } catch (err) {
       return failure(err, requestId);
     }

@@ -8,6 +8,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { db } from "../db/client";
+import { rememberWrite } from "../db/read-your-writes";
 import type { Actor } from "../auth/actor";
 import { authorize, type Scope } from "../auth/access";
 import { authenticateApiKey } from "../auth/api-keys";
@@ -133,6 +134,8 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
       const reaches = (agentId: string) => reachesAgent(actor, agentId);
       const audit: AuditContext = { actor, requestId, clientHash: await clientHash(req) };
       const result = await handler({ req, body, query, params, actor, reaches, requestId, audit } as RouteContext<B, Q, P>);
+      // A console user's change: that session's pages wait for the replica to replay it.
+      if (actor?.type === "user" && MUTATING.has(req.method) && !(result instanceof Response && result.status >= 400)) await rememberWrite(db());
       if (result instanceof Response) {
         result.headers.set("x-request-id", requestId);
         return result;

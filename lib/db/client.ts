@@ -1,7 +1,9 @@
 // The app's Prisma clients (server-only). DATABASE_URL is set by the launcher: the
 // embedded PGlite socket or a real PostgreSQL, through the same adapter either way.
 import "server-only";
+import { cache } from "react";
 import { createPrismaClient, type Db } from "./prisma";
+import { replicaOrPrimary } from "./read-your-writes";
 
 export type { Db, Tx } from "./prisma";
 
@@ -19,10 +21,12 @@ export function db(): Db {
 /**
  * The console pages' loaders read here: a read replica when DATABASE_READ_URL names one (so
  * dashboards do not load the primary; they may lag it by the replication delay), else the
- * primary. Nothing written goes through it: a hot standby refuses writes.
+ * primary. A session that changed something reads the primary until the replica has replayed
+ * it (./read-your-writes.ts). Nothing written goes through it: a hot standby refuses writes.
+ * Asked once per request (the frame and the page share the answer).
  */
-export function readDb(): Db {
+export const readDb = cache(async (): Promise<Db> => {
   const url = process.env.DATABASE_READ_URL;
   if (!url) return db();
-  return (globalForPrisma.proctorReadPrisma ??= createPrismaClient(url, poolSize()));
-}
+  return replicaOrPrimary((globalForPrisma.proctorReadPrisma ??= createPrismaClient(url, poolSize())), db());
+});

@@ -88,6 +88,8 @@ export type ActionCall<T = Json> = {
   text: string;
   /** Sent as x-request-id: the audit row of this call carries it. */
   requestId: string;
+  /** The answer's Set-Cookie values (withCookies in ./http.ts keeps them for the next call). */
+  setCookies: string[];
 };
 
 export async function callAction<T = Json>(server: { baseUrl: string }, caller: Caller, name: string, input?: unknown, extra: Record<string, string> = {}): Promise<ActionCall<T>> {
@@ -101,14 +103,15 @@ export async function callAction<T = Json>(server: { baseUrl: string }, caller: 
   });
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString();
+  const setCookies = res.headers.getSetCookie();
   // The proxy answers an anonymous action 401 problem+json (a page view would be sent to sign in).
   const login = res.status === 401 || (res.status >= 300 && res.status < 400 && (res.headers.get("location") ?? "").includes("/login"));
-  if (login) return { httpStatus: res.status, kind: "unauthorized", data: undefined as T, error: null, text, requestId };
+  if (login) return { httpStatus: res.status, kind: "unauthorized", data: undefined as T, error: null, text, requestId, setCookies };
   const all = rows(body);
   const rootRow = all.get("0") as { a?: unknown } | undefined;
   const result = res.ok && rootRow && "a" in rootRow ? (resolve(rootRow.a, all) as { ok: boolean; data?: T; error?: ActionError }) : null;
-  if (!result) return { httpStatus: res.status, kind: "rejected", data: undefined as T, error: null, text, requestId };
+  if (!result) return { httpStatus: res.status, kind: "rejected", data: undefined as T, error: null, text, requestId, setCookies };
   return result.ok
-    ? { httpStatus: res.status, kind: "ok", data: result.data as T, error: null, text, requestId }
-    : { httpStatus: res.status, kind: result.error!.kind, data: undefined as T, error: result.error!, text, requestId };
+    ? { httpStatus: res.status, kind: "ok", data: result.data as T, error: null, text, requestId, setCookies }
+    : { httpStatus: res.status, kind: result.error!.kind, data: undefined as T, error: result.error!, text, requestId, setCookies };
 }

@@ -40,6 +40,13 @@ function cookiesOf(res: Response): string[] {
   return res.headers.getSetCookie().map((c) => c.split(";")[0]);
 }
 
+/** The caller with the cookies a response set (`Set-Cookie` values), as a browser keeps them. */
+export function withCookies(caller: Caller, setCookies: string[]): Caller {
+  const jar = new Map((caller.headers.cookie ?? "").split("; ").filter(Boolean).map((c) => [c.slice(0, c.indexOf("=")), c] as const));
+  for (const c of setCookies.map((s) => s.split(";")[0])) jar.set(c.slice(0, c.indexOf("=")), c);
+  return { headers: { ...caller.headers, cookie: [...jar.values()].join("; ") } };
+}
+
 /** Logs in through next-auth's credentials callback and returns a caller with the session cookie. */
 export async function login(baseUrl: string, email: string, password: string): Promise<Caller & { status: number }> {
   const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);

@@ -1,83 +1,114 @@
-// DATABASE_READ_URL (docs/deploy.md "Read replica"): the console pages' loaders read from the replica while sign-in,
-// console actions and the agent API use the primary. A second database stands in for the
-// replica: migrated, holding rows the primary does not, and read-only like a hot standby, so
-// any write sent there fails. PostgreSQL only (POSTGRES_ONLY in vitest.integration.config.ts).
-import pg from "pg";
+// DATABASE_READ_URL (docs/deploy.md "Read replica") on a real streaming replica of the test
+// cluster (tests/helpers/replica.ts): the console pages' loaders read the replica while sign-in,
+// console actions and the agent API use the primary; a session that changed something reads the
+// primary until the replica has replayed its change, while other sessions keep reading the
+// replica. Replication lag is made by pausing the replica's replay. PostgreSQL only
+// (POSTGRES_ONLY in vitest.integration.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "@/scripts/db/migrate";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createPostgresDatabase, launchTestServer, type TestServer } from "../helpers/server";
-import { call, login, type Caller } from "../helpers/http";
+import { call, login, withCookies, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
-import { admin as adminKey, putAgent } from "../helpers/learning";
+import { admin as adminKey, cycle, getSkill, postRuns, putAgent } from "../helpers/learning";
+import { startReplica, type Replica } from "../helpers/replica";
 
+let replica: Replica;
 let primary: Awaited<ReturnType<typeof createPostgresDatabase>>;
-let replica: Awaited<ReturnType<typeof createPostgresDatabase>>;
-let replicaSql: pg.Pool;
 let server: TestServer;
-let session: Caller;
-
-const dbName = (url: string) => new URL(url).pathname.slice(1);
+/** The reviewer who makes changes, and another session of the console that makes none. */
+let reviewer: Caller;
+let other: Caller;
 
 beforeAll(async () => {
-  // Both migrated once: the replica starts as a copy of the migrated primary.
-  primary = await createPostgresDatabase();
-  await applyMigrations(primary.url);
-  replica = await createPostgresDatabase({ template: dbName(primary.url) });
-  replicaSql = new pg.Pool({ connectionString: replica.url, max: 1 });
-  // Dropping the replica at the end (WITH FORCE) can reach a connection still closing.
-  replicaSql.on("error", () => {});
-  await replicaSql.query(`INSERT INTO agents (id, name, updated_at) VALUES ('shared', 'Name on the replica', now()), ('replica-only', 'Only on the replica', now())`);
-  await replicaSql.query(`ALTER DATABASE ${dbName(replica.url)} SET default_transaction_read_only = on`);
-  server = await launchTestServer({ databaseUrl: primary.url, env: { DATABASE_READ_URL: replica.url } });
-  // The replica has no users: signing in works only because auth reads the primary.
-  session = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
-  await call(server.baseUrl, adminKey, "PUT", "/api/v1/agents/shared", { name: "Name on the primary", tools: [] });
-  await putAgent(server, "primary-only");
-  // Replication, played by hand: the instance keys the sign-in created on the primary.
-  const keys = await server.sql.query("SELECT key, value FROM settings WHERE key LIKE 'secret:%'");
-  expect(keys.rows.length).toBeGreaterThan(0);
-  await replicaSql.query("BEGIN READ WRITE");
-  for (const k of keys.rows) await replicaSql.query("INSERT INTO settings (key, value) VALUES ($1, $2)", [k.key, k.value]);
-  await replicaSql.query("COMMIT");
+  replica = await startReplica();
+  primary = await createPostgresDatabase({ migrated: true });
+  await replica.catchUp();
+  server = await launchTestServer({ databaseUrl: primary.url, env: { DATABASE_READ_URL: replica.url(primary.url) } });
+  reviewer = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+  other = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
 }, 240_000);
 afterAll(async () => {
   await server?.stop();
-  await replicaSql?.end();
-  await replica?.drop();
+  // Replay may still be paused by a failed test: stopping does not wait for it.
+  await replica?.stop();
   await primary?.drop();
 });
 
-const page = async (path: string) => {
-  const r = await call(server.baseUrl, session, "GET", path);
+const page = async (who: Caller, path: string) => {
+  const r = await call(server.baseUrl, who, "GET", path);
   expect(r.status, `${path}: ${r.text.slice(0, 300)}\n${server.output().slice(-2000)}`).toBe(200);
   return r.text;
 };
 
-describe("read replica (DATABASE_READ_URL)", () => {
-  it("pages read the replica; actions and the agent API use the primary", async () => {
-    const agents = await page("/agents");
-    expect(agents).toContain("Name on the replica");
-    expect(agents).toContain("Only on the replica");
-    expect(agents).not.toContain("Name on the primary");
-    expect(agents).not.toContain("primary-only");
+/** A shadow skill of a new agent, distilled from five runs and replayed on the replica. */
+async function shadowSkill(agentId: string): Promise<string> {
+  await putAgent(server, agentId, { require_shadow: true });
+  await postRuns(server, agentId, 5);
+  const report = await cycle(server, agentId);
+  expect(report.promoted, JSON.stringify(report)).toHaveLength(1);
+  const skillId = report.promoted[0] as string;
+  expect((await getSkill(server, skillId)).status).toBe("shadow");
+  await replica.catchUp();
+  return skillId;
+}
+/** The active skills list names the skill only once it is active. */
+const listsAsActive = async (who: Caller, agentId: string, skillId: string) => (await page(who, `/skills?agent=${agentId}&status=active`)).includes(skillId);
 
-    expect((await call(server.baseUrl, adminKey, "GET", "/api/v1/agents/shared")).json.name).toBe("Name on the primary");
-    expect((await call(server.baseUrl, adminKey, "GET", "/api/v1/agents/replica-only")).status).toBe(404);
-
-    // The action writes the primary (the read-only replica would refuse it) ...
-    const saved = await callAction(server, session, "lib/actions/learning.ts#saveLearningSettings", { agent_id: "shared", learning: { min_executions: 9 } });
-    expect(saved.kind, saved.text.slice(0, 300)).toBe("ok");
-    const primary = await server.sql.query("SELECT learning->>'min_executions' AS m FROM agents WHERE id = 'shared'");
-    expect(primary.rows[0].m).toBe("9");
-    // ... and the settings page still shows the replica's row until replication brings the change.
-    const settings = await page("/agents/shared/settings");
-    expect(settings).toContain("Name on the replica");
-    expect((await replicaSql.query("SELECT learning FROM agents WHERE id = 'shared'")).rows[0].learning).toEqual({});
+describe("read replica (DATABASE_READ_URL, a streaming replica)", () => {
+  it("pages read the replica; the agent API reads and writes the primary", async () => {
+    await putAgent(server, "renamed");
+    await replica.catchUp();
+    await replica.pauseReplay();
+    try {
+      expect((await call(server.baseUrl, adminKey, "PUT", "/api/v1/agents/renamed", { name: "Name after the change", tools: [] })).status).toBe(200);
+      expect((await call(server.baseUrl, adminKey, "GET", "/api/v1/agents/renamed")).json.name).toBe("Name after the change");
+      // Nobody's console session wrote: pages show the replica, still before the change.
+      const behind = await page(reviewer, "/agents");
+      expect(behind).toContain("Agent renamed");
+      expect(behind).not.toContain("Name after the change");
+    } finally {
+      await replica.resumeReplay();
+    }
+    await replica.catchUp();
+    expect(await page(reviewer, "/agents")).toContain("Name after the change");
   });
 
-  it("every console page renders from the read-only replica (no loader writes)", async () => {
-    for (const path of ["/", "/agents/replica-only", "/agents/replica-only/settings", "/workflows", "/workflows/runs", "/skills", "/traces", "/accounts", "/ledger", "/audit", "/audit?account=acct-1", "/settings/api-keys", "/settings/webhooks"]) {
-      await page(path);
+  it("a reviewer who activates a skill sees it active on reload; another session reads the replica until it replays the change", async () => {
+    const skillId = await shadowSkill("ryw");
+    await replica.pauseReplay();
+    let after: Caller;
+    try {
+      const activated = await callAction(server, reviewer, "lib/actions/skills.ts#activateSkill", { skill_id: skillId, reason: "reviewed the procedure" });
+      expect(activated.kind, activated.text.slice(0, 300)).toBe("ok");
+      // The browser keeps what the action's answer set.
+      after = withCookies(reviewer, activated.setCookies);
+      expect(await listsAsActive(after, "ryw", skillId)).toBe(true);
+      // The other session made no change: the lagging replica answers, the skill still in shadow.
+      expect(await listsAsActive(other, "ryw", skillId)).toBe(false);
+    } finally {
+      await replica.resumeReplay();
+    }
+    await replica.catchUp();
+    expect(await listsAsActive(other, "ryw", skillId)).toBe(true);
+
+    // Once the replica has replayed the reviewer's change, the reviewer reads the replica again:
+    // a later change the replica has not replayed (the agent API, no session) is not seen yet.
+    await replica.pauseReplay();
+    try {
+      expect((await call(server.baseUrl, adminKey, "POST", `/api/v1/skills/${skillId}/demote`, { reason: "drifted" })).status).toBe(200);
+      expect((await getSkill(server, skillId)).status).not.toBe("active");
+      expect(await listsAsActive(after, "ryw", skillId)).toBe(true);
+    } finally {
+      await replica.resumeReplay();
+    }
+    await replica.catchUp();
+    expect(await listsAsActive(after, "ryw", skillId)).toBe(false);
+  });
+
+  it("every console page renders from the hot standby (no loader writes)", async () => {
+    await putAgent(server, "pages");
+    await replica.catchUp();
+    for (const path of ["/", "/agents/pages", "/agents/pages/settings", "/workflows", "/workflows/runs", "/skills", "/traces", "/accounts", "/ledger", "/audit", "/audit?account=acct-1", "/settings/api-keys", "/settings/webhooks"]) {
+      await page(other, path);
     }
   });
 });

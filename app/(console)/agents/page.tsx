@@ -36,7 +36,7 @@ function curlExample(origin: string): string {
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/agents", sp, {}), "learning:read");
-  const { page, agents, total, unmapped } = await loadAgentsPage(readDb(), sp);
+  const { page, agents, total, unmapped } = await loadAgentsPage(await readDb(), sp);
   const h = await headers();
   const origin = `${h.get("x-forwarded-proto") ?? "http"}://${h.get("host") ?? "localhost:3000"}`;
   const example = curlExample(origin);

@@ -24,7 +24,7 @@ export const dynamic = "force-dynamic";
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/audit", sp, {}), "audit:read");
-  const view = await loadAuditPage(readDb(), sp);
+  const view = await loadAuditPage(await readDb(), sp);
   const { facets } = view;
   const filters = (
     <FilterBar

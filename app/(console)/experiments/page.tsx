@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 export default async function ExperimentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const user = await requireScope(hrefWith("/experiments", sp, {}), "experiments:read");
-  const { q, experiments, total, filtered } = await loadExperimentsPage(readDb(), sp);
+  const { q, experiments, total, filtered } = await loadExperimentsPage(await readDb(), sp);
   const newHref = hrefWith("/experiments/new", q.agent ? { agent: q.agent } : {}, {});
   return (
     <>

@@ -23,7 +23,7 @@ const cellText = "block max-w-[14rem] wrap-break-word text-xs";
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/ledger", sp, {}), "ledger:read");
-  const { q, rows, total, filtered } = await loadProceduresPage(readDb(), sp);
+  const { q, rows, total, filtered } = await loadProceduresPage(await readDb(), sp);
   return (
     <>
       <PageHeader

@@ -26,7 +26,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const user = await requireScope(hrefWith(PATH, sp, {}), "learning:read");
   const isAdmin = can(user, "audit:read");
-  const { q, all: a, skillsTotal, optional, rows, total, headers, statusChips, authorityChips, detail } = await loadSkillsPage(readDb(), sp, {
+  const { q, all: a, skillsTotal, optional, rows, total, headers, statusChips, authorityChips, detail } = await loadSkillsPage(await readDb(), sp, {
     withAudit: isAdmin,
     withLedger: can(user, "ledger:read"),
   });

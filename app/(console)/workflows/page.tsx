@@ -31,7 +31,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const user = await requireScope(hrefWith(PATH, sp, {}), "learning:read");
   const canAct = can(user, "learning:write");
-  const { q, hasAgents, summary, countsAll, rows, total, headers, chips, detail, runs, selectedKey, reports, rollup } = await loadWorkflowsPage(readDb(), sp);
+  const { q, hasAgents, summary, countsAll, rows, total, headers, chips, detail, runs, selectedKey, reports, rollup } = await loadWorkflowsPage(await readDb(), sp);
 
   const header = (
     <PageHeader

@@ -44,7 +44,7 @@ function LedgerOutcomeText({ outcome: o }: { outcome: ExperimentReport["experime
 export default async function ExperimentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requireScope(`/experiments/${encodeURIComponent(id)}`, "experiments:read");
-  const view = await loadExperimentPage(readDb(), id);
+  const view = await loadExperimentPage(await readDb(), id);
   if (!view) notFound();
   const { report: r, skillName } = view;
   const e = r.experiment;

@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 export default async function NewExperimentPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/experiments/new", sp, {}), "experiments:manage");
-  const { skill, choices, missing } = await loadNewExperimentPage(readDb(), sp);
+  const { skill, choices, missing } = await loadNewExperimentPage(await readDb(), sp);
   if (skill) {
     const label = `${skill.name} v${skill.version}`;
     return (

@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 export default async function ProcedurePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/ledger/procedure", sp, {}), "ledger:read");
-  const view = await loadProcedurePage(readDb(), sp);
+  const view = await loadProcedurePage(await readDb(), sp);
   if (!view) notFound();
   const { scope, id, page, record, series, evaluations } = view;
   const policy = record.proposal.policy;

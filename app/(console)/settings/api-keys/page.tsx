@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
   await requireScope("/settings/api-keys", "apiKeys:read");
-  const { agents } = await loadApiKeysPage(readDb());
+  const { agents } = await loadApiKeysPage(await readDb());
   return (
     <>
       <PageHeader

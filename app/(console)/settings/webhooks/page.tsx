@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function WebhooksPage() {
   const actor = await requireScope("/settings/webhooks", "webhooks:read");
-  const page = await loadWebhooksPage(readDb());
+  const page = await loadWebhooksPage(await readDb());
   return (
     <>
       <PageHeader

@@ -11,5 +11,5 @@ export const dynamic = "force-dynamic";
 const query = z.object({ agent: z.string().trim().max(200).optional() });
 
 export const GET = route({ auth: "session", access: "learning:read", query }, async ({ query, actor }) =>
-  inboxCounts(readDb(), (scope) => can(actor, scope), query.agent || undefined),
+  inboxCounts(await readDb(), (scope) => can(actor, scope), query.agent || undefined),
 );

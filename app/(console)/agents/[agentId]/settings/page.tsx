@@ -19,7 +19,7 @@ export default async function AgentSettingsPage({ params }: { params: Promise<{ 
   const { agentId } = await params;
   const path = `/agents/${encodeURIComponent(agentId)}/settings`;
   const user = await requireScope(path, "learning:read");
-  const view = await loadAgentSettingsPage(readDb(), agentId);
+  const view = await loadAgentSettingsPage(await readDb(), agentId);
   if (!view) notFound();
   const { agent, defaults, llm } = view;
   const refused = denial(user, "learning:write");

@@ -20,7 +20,7 @@ const hasError = (e: unknown) => e !== undefined && e !== null && e !== "";
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   await requireScope(`/workflows/runs/${encodeURIComponent(id)}`, "learning:read");
-  const view = await loadRunPage(readDb(), id);
+  const view = await loadRunPage(await readDb(), id);
   if (!view) notFound();
   const { run, skills } = view;
   const skill = (skillId: string) => {
