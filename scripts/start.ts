@@ -9,6 +9,7 @@ import path from "node:path";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded.ts";
 import { createPrismaClient } from "../lib/db/prisma.ts";
 import { ensureBootstrapApiKey, ensureFirstAdmin } from "../lib/auth/bootstrap.ts";
+import { checkSession } from "../lib/auth/sessions.ts";
 import { startWorkerRuntime, workerOptionsFromEnv } from "../lib/jobs/runtime.ts";
 // Registers the learning engine's job handlers (cadence promotion cycles) with the worker.
 import "../lib/learning/jobs.ts";
@@ -83,7 +84,7 @@ const handle = app.getRequestHandler();
 // says a proxy in front reports it in X-Forwarded-For; otherwise any client could pick its own.
 const trustProxy = process.env.PROCTOR_TRUST_PROXY === "1";
 // Address, body-size and header checks that must run before Next.js reads anything (lib/api/gate.ts).
-const gate = requestGate({ trustProxy, publicUrl: process.env.NEXTAUTH_URL });
+const gate = requestGate({ trustProxy, publicUrl: process.env.NEXTAUTH_URL, sessionCounts: async (id) => (await checkSession(database, id)).ok });
 const server = createServer(async (req, res) => {
   if (!trustProxy) {
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "unknown";

@@ -228,6 +228,8 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       return <>Signed {target} out everywhere<Reason text={e.data.reason} /></>;
     case "user.password_reset":
       return <>Reset the password of {target} (signed out everywhere)<Reason text={e.data.reason} /></>;
+    case "user.password_changed":
+      return <>Changed the own password of {target}{e.data.other_sessions_ended > 0 ? ` (${e.data.other_sessions_ended} other ${e.data.other_sessions_ended === 1 ? "session" : "sessions"} ended)` : ""}.</>;
     case "webhook_endpoint.created":
     case "webhook_endpoint.updated":
       return (

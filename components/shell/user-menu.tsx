@@ -1,12 +1,21 @@
 "use client";
-// Who is signed in, with which role, and the way out.
+// Who is signed in, with which role, the own password, and the ways out: "Sign out" ends this
+// session, "Sign out everywhere" every session of the account. Both land on the sign-in page,
+// which says why (a full load on purpose: the client router's cache holds the signed-in pages).
 import { signOut } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
+import { signOutEverywhere } from "@/lib/actions/own-account";
+import { unwrap } from "@/lib/actions/client";
 import { Badge } from "../ui/badge";
+import Link from "../ui/link";
+import { useToast } from "../ui/toast";
+
+const ITEM = "mt-1 block w-full rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800";
 
 export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEWER" }) {
   const [open, setOpen] = useState(false);
-  const [leaving, setLeaving] = useState(false);
+  const [leaving, setLeaving] = useState<"one" | "all" | null>(null);
+  const toast = useToast();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -45,19 +54,45 @@ export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEW
               Role: <Badge status={role.toLowerCase()} />
             </p>
           </div>
+          <Link role="menuitem" href="/account" onClick={() => setOpen(false)} className={ITEM}>
+            Change password
+          </Link>
           <button
             type="button"
             role="menuitem"
-            disabled={leaving}
+            disabled={leaving !== null}
             onClick={() => {
-              setLeaving(true);
+              setLeaving("one");
               // Stay on this host (NEXTAUTH_URL may name another) and land on the login page.
-              // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose: the client router's cache holds the signed-in session's pages
-              void signOut({ redirect: false }).finally(() => window.location.assign("/login"));
+              // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose
+              void signOut({ redirect: false }).finally(() => window.location.assign("/login?reason=signed_out"));
             }}
-            className="mt-1 w-full rounded px-2 py-1.5 text-left text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+            className={ITEM}
           >
-            {leaving ? "Signing out…" : "Sign out"}
+            {leaving === "one" ? "Signing out…" : "Sign out"}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            disabled={leaving !== null}
+            aria-describedby="user-menu-everywhere"
+            onClick={() => {
+              setLeaving("all");
+              unwrap(signOutEverywhere({})).then(
+                // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose
+                () => window.location.assign("/login?reason=signed_out_everywhere"),
+                (e: Error) => {
+                  setLeaving(null);
+                  toast.error(e.message);
+                },
+              );
+            }}
+            className={ITEM}
+          >
+            {leaving === "all" ? "Signing out everywhere…" : "Sign out everywhere"}
+            <span id="user-menu-everywhere" className="block text-xs text-slate-500">
+              Every browser and device, this one included
+            </span>
           </button>
         </div>
       ) : null}

@@ -6,17 +6,23 @@
 // - the address: path segments and query values must decode (lib/api/request-hygiene.ts), else
 //   400 problem+json and a log line; a page instead drops the filters it cannot read;
 // - the body: over the largest limit any route has → 413; a body from a caller with neither a
-//   valid session nor (on the agent API) a bearer key → 401 without reading it, except the
+//   current session (an ended one counts as none) nor (on the agent API) a bearer key → 401
+//   without reading it, except the
 //   sign-in forms, which must declare a small Content-Length (Node enforces it as a hard cap);
 // - the headers every response carries (nosniff, referrer policy, no framing, HSTS over https);
 //   pages get their nonce-based Content-Security-Policy from proxy.ts;
 // - under /api, a body-less error the framework writes (405 for a method a route lacks, a bare
-//   404 or 500) becomes problem+json.
+//   404 or 500) becomes problem+json;
+// - a server action call (a POST naming `Next-Action`): an Origin that is malformed, `null` or
+//   another host → 403 (Next would answer 500), and a 500 Next answers it → 400: the action
+//   wrapper (lib/actions/action.ts) turns every error of an action's own into a typed result,
+//   so Next answers 500 only when it cannot decode the call.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { randomUUID } from "node:crypto";
-import { getToken } from "next-auth/jwt";
 import { secureCookies } from "../auth/cookies";
+import { crossOrigin, ORIGIN_REFUSAL } from "../auth/origin";
+import { sessionToken } from "../auth/session-token";
 import { ProblemError, problemBody, problems, type ProblemCode } from "./problem";
 import { checkQuery, pathProblem } from "./request-hygiene";
 import { BATCH_BODY_BYTES, SKILL_UPLOAD_BYTES } from "./v1/limits";
@@ -39,7 +45,12 @@ const BARE_ERRORS: Record<number, [ProblemCode, string]> = {
   500: ["unavailable", "The service is temporarily unavailable."],
 };
 
-export type GateOptions = { trustProxy: boolean; publicUrl?: string };
+export type GateOptions = {
+  trustProxy: boolean;
+  publicUrl?: string;
+  /** Whether the session a JWT names still counts (lib/auth/sessions.ts#checkSession). */
+  sessionCounts: (sessionId: unknown) => Promise<boolean>;
+};
 
 /** Returns a handler that answers the request itself (and resolves true) or leaves it to Next. */
 export function requestGate(opts: GateOptions) {
@@ -63,16 +74,23 @@ export function requestGate(opts: GateOptions) {
         res.writeHead(307, { location: query.cleaned ? `${path}?${query.cleaned}` : path }).end();
         return true;
       }
-      const body = await bodyRefusal(req, path);
+      const body = await bodyRefusal(req, path, opts.sessionCounts);
       if (body) return refuseHere(body, false);
+      const action = !api && req.method === "POST" && typeof req.headers["next-action"] === "string";
+      const foreign = action && req.headers.origin !== undefined ? crossOrigin(nodeHeaders(req)) : null;
+      if (foreign) return refuse(res, problems.forbidden(ORIGIN_REFUSAL[foreign]), false);
+      if (action) replaceFrameworkErrors(res, (status) => (status === 500 ? problems.validation("The server action call could not be decoded.") : null));
     } catch (err) {
       console.error(`request gate failed: ${(err as Error)?.name ?? "unknown"}`);
       return refuse(res, problems.unavailable(), false);
     }
-    if (api) problemsForBareErrors(res);
+    if (api) replaceFrameworkErrors(res, bareErrorProblem);
     return false;
   };
 }
+
+/** Node's request headers as lib/auth/origin.ts reads them. */
+const nodeHeaders = (req: IncomingMessage) => ({ get: (name: string) => [req.headers[name]].flat()[0] ?? null });
 
 function setSecurityHeaders(res: ServerResponse, api: boolean, https: boolean) {
   res.setHeader("X-Content-Type-Options", "nosniff");
@@ -83,7 +101,7 @@ function setSecurityHeaders(res: ServerResponse, api: boolean, https: boolean) {
   if (https) res.setHeader("Strict-Transport-Security", HSTS);
 }
 
-async function bodyRefusal(req: IncomingMessage, path: string): Promise<ProblemError | null> {
+async function bodyRefusal(req: IncomingMessage, path: string, sessionCounts: GateOptions["sessionCounts"]): Promise<ProblemError | null> {
   const length = req.headers["content-length"];
   const chunked = req.headers["transfer-encoding"] !== undefined;
   const declared = length === undefined ? NaN : Number(length);
@@ -91,13 +109,13 @@ async function bodyRefusal(req: IncomingMessage, path: string): Promise<ProblemE
   if (declared > MAX_BODY_BYTES) return problems.tooLarge(MAX_BODY_BYTES);
   // The route wrapper checks an agent's key before it reads the body, and reads within the route's limit.
   if (path.startsWith("/api/v1/") && /^Bearer\s/i.test(req.headers.authorization ?? "")) return null;
-  if (await signedIn(req)) return null;
+  if (await signedIn(req, sessionCounts)) return null;
   if (PUBLIC_FORMS.test(path)) return declared <= PUBLIC_FORM_BYTES ? null : problems.tooLarge(PUBLIC_FORM_BYTES);
   return problems.unauthorized();
 }
 
-/** A session cookie that decodes under this instance's secret (whether it is still valid is the app's to say). */
-async function signedIn(req: IncomingMessage): Promise<boolean> {
+/** A session cookie that decodes under this instance's secret and whose session still counts. */
+async function signedIn(req: IncomingMessage, sessionCounts: GateOptions["sessionCounts"]): Promise<boolean> {
   const header = req.headers.cookie;
   if (!header) return false;
   const cookies = new Map<string, string>();
@@ -105,8 +123,8 @@ async function signedIn(req: IncomingMessage): Promise<boolean> {
     const eq = part.indexOf("=");
     if (eq > 0) cookies.set(part.slice(0, eq), part.slice(eq + 1));
   }
-  const token = await getToken({ req: { cookies, headers: {} } as never, secret: process.env.NEXTAUTH_SECRET, secureCookie: secureCookies() });
-  return token !== null;
+  const token = await sessionToken(cookies);
+  return token !== null && (await sessionCounts(token.sid));
 }
 
 /**
@@ -144,25 +162,31 @@ function refuseOtlp(res: ServerResponse, err: ProblemError, requestType: string 
   return true;
 }
 
+/** An error the framework writes under /api without a JSON body (Next answers a method a route lacks with writeHead(405) and no body). */
+function bareErrorProblem(status: number, type: unknown): ProblemError | null {
+  const bare = BARE_ERRORS[status];
+  // A JSON body, or the protobuf Status an OTLP route answers with, is an answer, not a bare error.
+  if (!bare || /json|application\/x-protobuf/.test(String(type ?? ""))) return null;
+  // A framework 500 is answered as the API's 503 `unavailable` (a 5xx of the agent API carries no internal text).
+  return new ProblemError(bare[0], bare[1]);
+}
+
 /**
- * Replaces an error the framework writes under /api without a JSON body (Next answers a method a
- * route lacks with writeHead(405) and no body) by the problem for its status, whichever of
- * writeHead, write or end sends the head; what the framework meant as the body is dropped.
+ * Replaces an answer the framework writes by the problem `problemFor` gives for its status and
+ * content type, whichever of writeHead, write or end sends the head; what the framework meant as
+ * the body is dropped.
  */
-function problemsForBareErrors(res: ServerResponse) {
+function replaceFrameworkErrors(res: ServerResponse, problemFor: (status: number, type: unknown) => ProblemError | null) {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   let problem: string | null = null;
   /** Sends the problem's head when this status and content type make the answer a bare error. */
   const replaced = (status: number, type: unknown): boolean => {
-    const bare = BARE_ERRORS[status];
-    // A JSON body, or the protobuf Status an OTLP route answers with, is an answer, not a bare error.
-    if (!bare || res.headersSent || /json|application\/x-protobuf/.test(String(type ?? ""))) return false;
+    const err = res.headersSent ? null : problemFor(status, type);
+    if (!err) return false;
     const requestId = randomUUID();
-    if (status >= 500) console.error(`[${requestId}] the framework answered ${status} without a problem body`);
-    // A framework 500 is answered as the API's 503 `unavailable` (a 5xx of the agent API carries no internal text).
-    const err = new ProblemError(bare[0], bare[1]);
+    if (status >= 500) console.error(`[${requestId}] the framework answered ${status}; answered ${err.status} ${err.code}`);
     problem = JSON.stringify(problemBody(err.code, err.detail, requestId));
     writeHead(err.status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(problem), "x-request-id": requestId, "cache-control": "no-store" });
     return true;

@@ -37,6 +37,7 @@
 // | persona_change.undone          | account  | persona: undo the last applied change             |
 // | user.signed_out_everywhere     | user     | settings: end every session of a user (reason)    |
 // | user.password_reset            | user     | settings: a generated password (reason)           |
+// | user.password_changed          | user     | user menu: the user's own new password (sessions ended) |
 // | skill.deviation_flagged        | skill    | ingestion: most activations took another path     |
 // | webhook_endpoint.created/updated/deleted | webhook | settings: webhook endpoints (no secret, URL without query) |
 // | webhook_endpoint.secret_rotated | webhook | settings: a new signing secret (never the secret)  |
@@ -165,6 +166,7 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("persona_change.undone", "account", personaRevision),
   event("user.signed_out_everywhere", "user", { reason }),
   event("user.password_reset", "user", { reason }),
+  event("user.password_changed", "user", { other_sessions_ended: z.number().int().min(0) }),
   event("skill.deviation_flagged", "skill", {
     agent_id: id,
     activations: z.number().int().min(0),

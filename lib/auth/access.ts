@@ -39,15 +39,19 @@ export type Scope =
   /** Agents run experiments: pull assignments, ask an arm's context, report runs. */
   | "experiments:run"
   /** Create, complete (which records paired evaluations in the ledger) and cancel experiments. */
-  | "experiments:manage";
+  | "experiments:manage"
+  /** A console user changes their own password. */
+  | "own:password"
+  /** A console user ends their own sessions ("Sign out everywhere"): allowed in read-only mode, as signing out is. */
+  | "own:sessions";
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:ledger:propose" | "key:ledger:evaluate";
 
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read", "experiments:read", "experiments:run"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget", "experiments:read", "experiments:manage"],
-  VIEWER: ["learning:read", "experiments:read"],
+  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget", "experiments:read", "experiments:manage", "own:password", "own:sessions"],
+  VIEWER: ["learning:read", "experiments:read", "own:password", "own:sessions"],
   "key:ingest": INGEST_KEY,
   "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget", "experiments:manage"],
   "key:ledger:propose": ["ledger:propose", "ledger:read"],
@@ -55,7 +59,7 @@ export const ACCESS: Record<Principal, readonly Scope[]> = {
 };
 
 /** Scopes that change state: refused while PROCTOR_READ_ONLY=1 (persona decisions excepted, see below). */
-const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate", "accounts:forget", "experiments:run", "experiments:manage"]);
+const WRITES: ReadonlySet<Scope> = new Set(["runs:write", "learning:write", "persona:decide", "users:manage", "apiKeys:manage", "webhooks:manage", "ledger:propose", "ledger:evaluate", "accounts:forget", "experiments:run", "experiments:manage", "own:password"]);
 
 export const readOnlyMode = (env: NodeJS.ProcessEnv = process.env) => env.PROCTOR_READ_ONLY === "1";
 

@@ -1,5 +1,5 @@
 // next-auth configuration: Credentials with scrypt hashes, JWT sessions of 8 hours that carry
-// the user's session version (./session-version.ts), optional OIDC from the environment. OIDC
+// the id of their row (./sessions.ts), optional OIDC from the environment. OIDC
 // never creates accounts: it signs in an existing, active console user whose email the identity
 // provider reports (verified), with that user's role; admins add such users in Settings → Users.
 import type { NextAuthOptions } from "next-auth";
@@ -8,11 +8,10 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "../db/client";
 import { secureCookies } from "./cookies";
 import { passwordSignIn } from "./password";
-import { endSessionsOnSignOut } from "./session-version";
+import { endSession, SESSION_MAX_AGE_SECONDS, startSession } from "./sessions";
 import { findActiveUserByEmail } from "./users";
 import { trimEdges } from "../text/trim-edges";
-
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+import { redirectWithinSite, withoutDatabaseDetail } from "./callback-guards";
 export const OIDC_PROVIDER_ID = "oidc";
 
 export type OidcConfig = { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -45,15 +44,15 @@ function oidcProvider(c: OidcConfig): Provider {
 const credentials = CredentialsProvider({
   name: "Email and password",
   credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-  async authorize(credentials) {
+  authorize: withoutDatabaseDetail(async (credentials) => {
     const email = String(credentials?.email ?? "").trim().toLowerCase();
     const password = String(credentials?.password ?? "");
     if (!email || !password) return null;
     const user = await passwordSignIn(await db().user.findUnique({ where: { email } }), password);
     if (!user) return null;
     await db().user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
-    return { id: user.id, email: user.email, name: user.name ?? user.email, role: user.role, sessionVersion: user.sessionVersion };
-  },
+    return { id: user.id, email: user.email, name: user.name ?? user.email, role: user.role };
+  }),
 });
 
 const oidc = oidcConfig();
@@ -65,40 +64,43 @@ export const authOptions: NextAuthOptions = {
   pages: { signIn: "/login", error: "/login" },
   providers: oidc ? [credentials, oidcProvider(oidc)] : [credentials],
   callbacks: {
-    async signIn({ account, profile }) {
+    signIn: withoutDatabaseDetail(async ({ account, profile }) => {
       if (account?.provider !== OIDC_PROVIDER_ID) return true;
       const p = profile as OidcProfile | undefined;
       if (!p?.email || p.email_verified === false) return false;
       return (await findActiveUserByEmail(db(), p.email)) !== null;
-    },
-    async jwt({ token, user, account, profile }) {
+    }),
+    redirect: redirectWithinSite,
+    // Runs at sign-in (user or account set) and whenever next-auth re-reads the JWT: only a
+    // sign-in starts a session row.
+    jwt: withoutDatabaseDetail(async ({ token, user, account, profile }) => {
       if (account?.provider === OIDC_PROVIDER_ID) {
         const found = await findActiveUserByEmail(db(), (profile as OidcProfile).email ?? "");
         if (found) {
           await db().user.update({ where: { id: found.id }, data: { lastLoginAt: new Date() } });
           token.uid = found.id;
           token.role = found.role;
-          token.sv = found.sessionVersion;
+          token.sid = await startSession(db(), found.id);
         }
       } else if (user) {
         token.uid = user.id;
         token.role = (user as { role?: string }).role;
-        token.sv = (user as { sessionVersion?: number }).sessionVersion;
+        token.sid = await startSession(db(), user.id);
       }
       return token;
-    },
+    }),
     async session({ session, token }) {
       if (session.user) {
         (session.user as { id?: string }).id = token.uid as string;
         (session.user as { role?: string }).role = token.role as string;
-        (session.user as { sessionVersion?: unknown }).sessionVersion = token.sv;
       }
       return session;
     },
   },
   events: {
+    // "Sign out" ends this session only; "Sign out everywhere" is an action of its own.
     async signOut({ token }) {
-      if (typeof token?.uid === "string") await endSessionsOnSignOut(db(), token.uid, token.sv);
+      if (typeof token?.sid === "string") await endSession(db(), token.sid, "signed_out");
     },
   },
 };

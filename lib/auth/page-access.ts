@@ -6,12 +6,13 @@ import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import type { Actor } from "./actor";
 import { denial, type Scope } from "./access";
-import { sessionActor } from "./session";
+import { actorOf, sessionState } from "./session";
 
 export type ConsoleUser = Extract<Actor, { type: "user" }>;
 
 /** One database read per request however many components ask. */
-export const currentUser = cache(sessionActor);
+export const currentSession = cache(sessionState);
+export const currentUser = cache(async () => actorOf(await currentSession()));
 
 /**
  * The signed-in console user whose role grants `scope`, or a redirect to the login page (which
@@ -20,7 +21,12 @@ export const currentUser = cache(sessionActor);
  */
 export async function requireScope(next: string, scope: Scope): Promise<ConsoleUser> {
   const user = await currentUser();
-  if (!user) redirect(`/login?next=${encodeURIComponent(next)}`);
+  if (!user) {
+    // An ended session is sent to sign in with the reason, which the sign-in page shows.
+    const session = await currentSession();
+    const reason = session && !session.ok && session.reason ? `&reason=${session.reason}` : "";
+    redirect(`/login?next=${encodeURIComponent(next)}${reason}`);
+  }
   if (denial(user, scope) === "scope") forbidden();
   return user;
 }

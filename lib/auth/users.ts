@@ -30,6 +30,16 @@ export const updateUserSchema = z
   .strict()
   .refine((v) => v.role !== undefined || v.active !== undefined, { error: "change role or active" });
 
+/** A user's own password change (the current password required). */
+export const changeOwnPasswordSchema = z
+  .object({
+    current_password: z.string().min(1, { error: "enter your current password" }).max(1024),
+    new_password: z.string().min(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` }).max(1024),
+    /** End every other session of the user (this one stays). */
+    end_other_sessions: z.boolean(),
+  })
+  .strict();
+
 /** Sign out everywhere, reset a password: changes that take only the admin's reason. */
 export const userReasonSchema = z.object({ reason }).strict();
 

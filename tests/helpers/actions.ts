@@ -15,7 +15,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 let ids: Map<string, { id: string; page: string }> | null = null;
 
 /** "lib/actions/users.ts#createUser" → the action's id and a page that bundles it. */
-function lookup(name: string) {
+export function actionTarget(name: string) {
   if (!ids) {
     const file = path.join(root, process.env.PROCTOR_DIST_DIR || ".next", "server/server-reference-manifest.json");
     const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
@@ -93,7 +93,7 @@ export type ActionCall<T = Json> = {
 };
 
 export async function callAction<T = Json>(server: { baseUrl: string }, caller: Caller, name: string, input?: unknown, extra: Record<string, string> = {}): Promise<ActionCall<T>> {
-  const { id, page } = lookup(name);
+  const { id, page } = actionTarget(name);
   const requestId = randomUUID();
   const res = await fetch(server.baseUrl + page, {
     method: "POST",
@@ -107,7 +107,8 @@ export async function callAction<T = Json>(server: { baseUrl: string }, caller: 
   // The proxy answers an anonymous action 401 problem+json (a page view would be sent to sign in).
   const login = res.status === 401 || (res.status >= 300 && res.status < 400 && (res.headers.get("location") ?? "").includes("/login"));
   if (login) return { httpStatus: res.status, kind: "unauthorized", data: undefined as T, error: null, text, requestId, setCookies };
-  const all = rows(body);
+  // A refusal before Next.js runs the action (lib/api/gate.ts) is problem+json, not RSC rows.
+  const all = (res.headers.get("content-type") ?? "").includes("text/x-component") ? rows(body) : new Map<string, unknown>();
   const rootRow = all.get("0") as { a?: unknown } | undefined;
   const result = res.ok && rootRow && "a" in rootRow ? (resolve(rootRow.a, all) as { ok: boolean; data?: T; error?: ActionError }) : null;
   if (!result) return { httpStatus: res.status, kind: "rejected", data: undefined as T, error: null, text, requestId, setCookies };

@@ -35,11 +35,11 @@ export async function loginFrom(baseUrl: string, email: string, password: string
   return signInWithForm(baseUrl, [["email", email], ["password", password]], localAddress);
 }
 
-/** A credentials sign-in posting exactly these form fields (in order, repeats kept) besides the CSRF token. */
-export async function signInWithForm(baseUrl: string, fields: [string, string][], localAddress = "127.0.0.1") {
+/** A credentials sign-in posting exactly these form fields (in order, repeats kept) besides the CSRF token, to `path`. */
+export async function signInWithForm(baseUrl: string, fields: [string, string][], localAddress = "127.0.0.1", path = "/api/auth/callback/credentials") {
   const csrf = await request(`${baseUrl}/api/auth/csrf`, { method: "GET", headers: {}, localAddress });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
-  const res = await request(`${baseUrl}/api/auth/callback/credentials`, {
+  const res = await request(`${baseUrl}${path}`, {
     method: "POST",
     localAddress,
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: pairs(csrf.setCookies).join("; "), origin: baseUrl },

@@ -98,8 +98,8 @@ describe("the gate in front of Next.js", () => {
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   };
   beforeAll(async () => {
-    base = await listen(requestGate({ trustProxy: false, publicUrl: "http://localhost:3000" }));
-    trusted = await listen(requestGate({ trustProxy: true, publicUrl: "https://proctor.example" }));
+    base = await listen(requestGate({ trustProxy: false, publicUrl: "http://localhost:3000", sessionCounts: async () => false }));
+    trusted = await listen(requestGate({ trustProxy: true, publicUrl: "https://proctor.example", sessionCounts: async () => false }));
   });
   afterAll(() => servers.forEach((s) => s.close()));
 

@@ -1,7 +1,7 @@
 // The sign-in form is parsed once; the route throttles on and authenticates with these values.
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
-import { parseSignInForm, signInFormBody } from "@/lib/auth/sign-in-form";
+import { parseSignInForm, authFormBody } from "@/lib/auth/sign-in-form";
 
 const FORM = "application/x-www-form-urlencoded";
 
@@ -9,7 +9,7 @@ describe("sign-in form", () => {
   it("normalizes the email as accounts are stored and rebuilds exactly the parsed fields", () => {
     const form = parseSignInForm(`${FORM}; charset=UTF-8`, "email=+Admin%40Test.Local+&password=p%20w&csrfToken=t&json=true&extra=x");
     expect(form).toEqual({ email: "admin@test.local", password: "p w", csrfToken: "t", json: "true" });
-    expect(new URLSearchParams(signInFormBody(form)).toString()).toBe("email=admin%40test.local&password=p+w&csrfToken=t&json=true");
+    expect(new URLSearchParams(authFormBody(form)).toString()).toBe("email=admin%40test.local&password=p+w&csrfToken=t&json=true");
   });
 
   it("refuses a form naming a field twice (throttled on one, signed in with the other)", () => {

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Db, Tx } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, NotFound } from "../../errors";
-import { END_SESSIONS } from "../session-version";
+import { endUserSessions } from "../sessions";
 import { userColumns, userView, type updateUserSchema } from "../users";
 
 export type UpdateUserInput = { userId: string } & z.output<typeof updateUserSchema>;
@@ -23,8 +23,8 @@ export async function updateUser(database: Db, input: UpdateUserInput, by: Audit
     if (losesAdmin && by.actor?.type === "user" && id === by.actor.id) throw new InvalidState("You cannot demote or deactivate your own account.");
     if (losesAdmin && (await activeAdmins(tx)) <= 1) throw new InvalidState("The last active admin cannot be demoted or deactivated.");
     // A new role or a deactivation ends the user's sessions: the next request signs in again.
-    const ends = role !== before.role || active !== before.active ? END_SESSIONS : {};
-    const after = await tx.user.update({ where: { id }, data: { role, active, ...ends }, select: userColumns });
+    if (role !== before.role || active !== before.active) await endUserSessions(tx, id, "ended_by_admin");
+    const after = await tx.user.update({ where: { id }, data: { role, active }, select: userColumns });
     await recordAudit(tx, by, {
       type: "user.updated",
       target: { type: "user", id },
