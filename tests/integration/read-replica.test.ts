@@ -4,6 +4,7 @@
 // primary until the replica has replayed its change, while other sessions keep reading the
 // replica. Replication lag is made by pausing the replica's replay. PostgreSQL only
 // (POSTGRES_ONLY in vitest.integration.config.ts).
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createPostgresDatabase, launchTestServer, type TestServer } from "../helpers/server";
 import { call, login, withCookies, type Caller } from "../helpers/http";
@@ -73,7 +74,9 @@ describe("read replica (DATABASE_READ_URL, a streaming replica)", () => {
   });
 
   it("a reviewer who activates a skill sees it active on reload; another session reads the replica until it replays the change", async () => {
-    const skillId = await shadowSkill("ryw");
+    // A new agent per attempt: a retry's cycle would find the first attempt's class covered.
+    const agent = `ryw-${randomBytes(4).toString("hex")}`;
+    const skillId = await shadowSkill(agent);
     await replica.pauseReplay();
     let after: Caller;
     try {
@@ -81,14 +84,14 @@ describe("read replica (DATABASE_READ_URL, a streaming replica)", () => {
       expect(activated.kind, activated.text.slice(0, 300)).toBe("ok");
       // The browser keeps what the action's answer set.
       after = withCookies(reviewer, activated.setCookies);
-      expect(await listsAsActive(after, "ryw", skillId)).toBe(true);
+      expect(await listsAsActive(after, agent, skillId)).toBe(true);
       // The other session made no change: the lagging replica answers, the skill still in shadow.
-      expect(await listsAsActive(other, "ryw", skillId)).toBe(false);
+      expect(await listsAsActive(other, agent, skillId)).toBe(false);
     } finally {
       await replica.resumeReplay();
     }
     await replica.catchUp();
-    expect(await listsAsActive(other, "ryw", skillId)).toBe(true);
+    expect(await listsAsActive(other, agent, skillId)).toBe(true);
 
     // Once the replica has replayed the reviewer's change, the reviewer reads the replica again:
     // a later change the replica has not replayed (the agent API, no session) is not seen yet.
@@ -96,12 +99,12 @@ describe("read replica (DATABASE_READ_URL, a streaming replica)", () => {
     try {
       expect((await call(server.baseUrl, adminKey, "POST", `/api/v1/skills/${skillId}/demote`, { reason: "drifted" })).status).toBe(200);
       expect((await getSkill(server, skillId)).status).not.toBe("active");
-      expect(await listsAsActive(after, "ryw", skillId)).toBe(true);
+      expect(await listsAsActive(after, agent, skillId)).toBe(true);
     } finally {
       await replica.resumeReplay();
     }
     await replica.catchUp();
-    expect(await listsAsActive(after, "ryw", skillId)).toBe(false);
+    expect(await listsAsActive(after, agent, skillId)).toBe(false);
   });
 
   it("every console page renders from the hot standby (no loader writes)", async () => {
