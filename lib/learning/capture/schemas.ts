@@ -7,6 +7,7 @@ import { PROVIDERS } from "../inject/provider-roles";
 import { outcomeRuleSchema } from "./outcome";
 import { pathId } from "../../path-id";
 import { parsedArgumentsProblem } from "./canonical";
+import { liveDateTime } from "./live-time";
 
 export const isoDateTime = z.iso.datetime({ offset: true });
 export const shortText = z.string().min(1).max(256);
@@ -65,6 +66,9 @@ export const activateBody = z.object({
 
 export const demoteBody = z.object({ reason });
 
+/** The reason is required: it is recorded in the audit log (never shown to the agent). */
+export const rejectBody = z.object({ reason });
+
 // ---------------------------------------------------------------- workflows
 
 export const stepSchema = z.looseObject({
@@ -97,7 +101,7 @@ export const workflowInput = z.looseObject({
   outcome: z.preprocess(lowerCase, z.enum(["success", "failure"]).nullable().optional()),
   skills_activated: z.array(z.string().min(1).max(128)).max(100).optional(),
   answer: z.string().max(262_144).nullable().optional(),
-  created_at: isoDateTime.nullable().optional(),
+  created_at: liveDateTime.nullable().optional(),
 });
 export type WorkflowInput = z.output<typeof workflowInput>;
 
@@ -218,7 +222,7 @@ export const conversationBody = z.object({
         message_id: shortText.optional(),
         role: z.enum(["user", "assistant", "tool"]),
         text: z.string().max(262_144),
-        timestamp: isoDateTime,
+        timestamp: liveDateTime,
       }),
     )
     .min(1)

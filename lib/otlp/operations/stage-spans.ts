@@ -6,7 +6,8 @@
 //
 // Nothing is dropped silently. Spans are refused, counted per reason in the export's answer
 // (partialSuccess) and in one log line per export, when the decoder found them unusable, when
-// they make runs for an agent the key is not bound to (or, without auto agents, not declared),
+// they are dated more than five minutes ahead of their receipt (learning/capture/live-time.ts),
+// when they make runs for an agent the key is not bound to (or, without auto agents, not declared),
 // and when none of their trace's spans, in this export or staged before, is in a convention
 // Proctor reads: such a trace could never make a run. Those traces are also counted in
 // otlp_unmapped_traces (../unmapped.ts) by the same statement, for the console. A trace's spans
@@ -23,6 +24,7 @@ import type { StagedSpan } from "../spans";
 import { agentOf, conventionOf, isInvocation } from "../conventions";
 import { sampleOf, upsertUnmappedSql, UNMAPPED_REASON } from "../unmapped";
 import { ASSEMBLY_JOB, autoAgents, settleMs } from "../config";
+import { AHEAD_OF_RECEIPT, withinReceipt } from "../../learning/capture/live-time";
 
 export type StageSpansInput = {
   spans: StagedSpan[];
@@ -50,7 +52,10 @@ export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageS
   const refuse = (why: string, n = 1) => reasons.set(why, (reasons.get(why) ?? 0) + n);
   const known = autoAgents() ? null : await declaredAgents(db, input.spans);
   const deleted = await deletedAgents(db, input.spans);
+  const receivedAt = Date.now();
   const kept = input.spans.filter((s) => {
+    // A run's and its messages' times come from its spans': none may be dated ahead of receipt.
+    if (!withinReceipt(Number(s.startNs) / 1e6, receivedAt) || !withinReceipt(Number(s.endNs) / 1e6, receivedAt)) return void refuse(`the span's time ${AHEAD_OF_RECEIPT}`);
     // Spans that make runs: their agent must be one the key reaches, not deleted (and, without auto agents, declared).
     const agent = isInvocation(s) || s.parentSpanId === null ? agentOf(s) : null;
     if (agent && !input.reaches(agent.id)) return void refuse(`the API key is not bound to agent '${agent.id}'`);
