@@ -2,10 +2,8 @@
 // Who is signed in, with which role, the own password, and the ways out: "Sign out" ends this
 // session, "Sign out everywhere" every session of the account. Both land on the sign-in page,
 // which says why (a full load on purpose: the client router's cache holds the signed-in pages).
-import { signOut } from "next-auth/react";
+import { getCsrfToken, signOut } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
-import { signOutEverywhere } from "@/lib/actions/own-account";
-import { unwrap } from "@/lib/actions/client";
 import { Badge } from "../ui/badge";
 import Link from "../ui/link";
 import { useToast } from "../ui/toast";
@@ -78,7 +76,7 @@ export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEW
             aria-describedby="user-menu-everywhere"
             onClick={() => {
               setLeaving("all");
-              unwrap(signOutEverywhere({})).then(
+              signOutEverywhere().then(
                 // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load on purpose
                 () => window.location.assign("/login?reason=signed_out_everywhere"),
                 (e: Error) => {
@@ -90,12 +88,23 @@ export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEW
             className={ITEM}
           >
             {leaving === "all" ? "Signing out everywhere…" : "Sign out everywhere"}
-            <span id="user-menu-everywhere" className="block text-xs text-slate-500">
-              Every browser and device, this one included
-            </span>
           </button>
+          <p id="user-menu-everywhere" className="px-2 text-xs text-slate-500">
+            Every browser and device, this one included
+          </p>
         </div>
       ) : null}
     </div>
   );
+}
+
+/** next-auth's sign-out with `everywhere`: every session of the account ends, this one included. */
+async function signOutEverywhere(): Promise<void> {
+  const csrfToken = await getCsrfToken();
+  const res = await fetch("/api/auth/signout", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken: csrfToken ?? "", everywhere: "true", json: "true" }),
+  });
+  if (!res.ok) throw new Error("Signing out everywhere failed. Try again.");
 }

@@ -41,19 +41,17 @@ export type Scope =
   /** Create, complete (which records paired evaluations in the ledger) and cancel experiments. */
   | "experiments:manage"
   /** A console user changes their own password. */
-  | "own:password"
-  /** A console user ends their own sessions ("Sign out everywhere"): allowed in read-only mode, as signing out is. */
-  | "own:sessions";
+  | "own:password";
 
 export type Principal = "ADMIN" | "VIEWER" | "key:ingest" | "key:admin" | "key:ledger:propose" | "key:ledger:evaluate";
 
 const INGEST_KEY: readonly Scope[] = ["runs:write", "context:read", "learning:read", "ledger:read", "experiments:read", "experiments:run"];
 
 export const ACCESS: Record<Principal, readonly Scope[]> = {
-  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget", "experiments:read", "experiments:manage", "own:password", "own:sessions"],
-  VIEWER: ["learning:read", "experiments:read", "own:password", "own:sessions"],
+  ADMIN: ["runs:write", "runs:export", "learning:read", "learning:write", "ledger:read", "persona:read", "persona:decide", "audit:read", "users:read", "users:manage", "apiKeys:read", "apiKeys:manage", "webhooks:read", "webhooks:manage", "accounts:forget", "experiments:read", "experiments:manage", "own:password"],
+  VIEWER: ["learning:read", "experiments:read", "own:password"],
   "key:ingest": INGEST_KEY,
-  "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget", "experiments:manage"],
+  "key:admin": [...INGEST_KEY, "learning:write", "runs:export", "accounts:forget", "experiments:manage", "webhooks:read", "webhooks:manage"],
   "key:ledger:propose": ["ledger:propose", "ledger:read"],
   "key:ledger:evaluate": ["ledger:evaluate", "ledger:read"],
 };

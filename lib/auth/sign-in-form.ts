@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Validation } from "../errors";
 
-const FIELDS = ["email", "password", "csrfToken", "callbackUrl", "json"] as const;
+const FIELDS = ["email", "password", "csrfToken", "callbackUrl", "json", "everywhere"] as const;
 
 /** Control characters have no place in an email, and PostgreSQL refuses NUL in text. */
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -26,7 +26,11 @@ export const signInFormSchema = z.object({
 });
 
 /** What every other POST to next-auth may carry (sign-out, single sign-on's start, the session). */
-export const authFormSchema = z.object(common);
+export const authFormSchema = z.object({
+  ...common,
+  /** On a sign-out: end every session of the account ("Sign out everywhere"), not only this one. */
+  everywhere: z.literal("true").optional(),
+});
 
 export type SignInForm = z.output<typeof signInFormSchema>;
 type AuthForm = Partial<Record<(typeof FIELDS)[number], string>>;

@@ -9,7 +9,7 @@ const AGENT = "e2e-support-bot";
 
 async function signOut(page: Page, email: string) {
   await page.getByRole("button", { name: `Account: ${email}` }).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
 }
 

@@ -183,7 +183,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   const created = await callAction(server, await asSession(), "lib/actions/users.ts#createUser", { ...VIEWER, role: "VIEWER" });
   expect(created.kind).toBe("ok");
   await page.getByRole("button", { name: `Account: ${ADMIN_EMAIL}` }).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.goto(`/workflows?agent=${AGENT}`);
   await signIn(page, VIEWER.email, VIEWER.password);

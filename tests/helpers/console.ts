@@ -50,14 +50,14 @@ export async function signInWithForm(baseUrl: string, fields: [string, string][]
   return { status: res.status, body: res.body, headers: res.headers, setCookies: res.setCookies, session, caller };
 }
 
-/** next-auth's sign-out, as the console's menu does it: with the caller's CSRF token. */
-export async function signOut(baseUrl: string, caller: Caller) {
+/** next-auth's sign-out, as the console's menu does it: with the caller's CSRF token (`everywhere`: "Sign out everywhere"). */
+export async function signOut(baseUrl: string, caller: Caller, opts: { everywhere?: boolean } = {}) {
   const csrf = await request(`${baseUrl}/api/auth/csrf`, { method: "GET", headers: { cookie: caller.headers.cookie } });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const cookie = [caller.headers.cookie, ...pairs(csrf.setCookies)].join("; ");
   return request(`${baseUrl}/api/auth/signout`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: baseUrl },
-    body: new URLSearchParams({ csrfToken, json: "true" }).toString(),
+    body: new URLSearchParams({ csrfToken, json: "true", ...(opts.everywhere ? { everywhere: "true" } : {}) }).toString(),
   });
 }

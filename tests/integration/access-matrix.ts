@@ -143,6 +143,7 @@ export const ACTION_MATRIX: Record<string, Row> = {
   "lib/actions/users.ts#updateUser":               [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/users.ts#signOutEverywhere":        [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/users.ts#resetPassword":            [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/own-account.ts#changeOwnPassword":  [  401,   401,   401,   401,   401,   401,   401,    ok,    ok,    RO],
   "lib/actions/learning.ts#deleteAgent":           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/learning.ts#distillClass":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/learning.ts#runPromotionCycle":     [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
@@ -171,6 +172,7 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/users.ts#updateUser": "users:manage",
   "lib/actions/users.ts#signOutEverywhere": "users:manage",
   "lib/actions/users.ts#resetPassword": "users:manage",
+  "lib/actions/own-account.ts#changeOwnPassword": "own:password",
   "lib/actions/learning.ts#deleteAgent": "learning:write",
   "lib/actions/learning.ts#distillClass": "learning:write",
   "lib/actions/learning.ts#runPromotionCycle": "learning:write",
@@ -213,6 +215,7 @@ export const PAGE_MATRIX: Record<string, Row> = {
   "/settings":                  [login, login, login, login, login, login, login,   403,    ok,    ok],
   "/settings/api-keys":         [login, login, login, login, login, login, login,   403,    ok,    ok],
   "/settings/users":            [login, login, login, login, login, login, login,   403,    ok,    ok],
+  "/account":                   [login, login, login, login, login, login, login,    ok,    ok,    ok],
   "/settings/webhooks":         [login, login, login, login, login, login, login,   403,    ok,    ok],
 };
 

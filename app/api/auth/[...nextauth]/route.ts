@@ -2,7 +2,7 @@
 // parsed once (lib/auth/sign-in-form.ts) and next-auth is handed a form rebuilt from those
 // values; a credentials sign-in, on whatever path next-auth reads as one, is throttled
 // (lib/auth/login-throttle.ts) on the email that authenticates; an ended session reads as
-// signed out.
+// signed out; a sign-out with `everywhere=true` ends every session of the account first.
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { randomUUID } from "node:crypto";
@@ -13,6 +13,8 @@ import { ProblemError } from "@/lib/api/problem";
 import { db } from "@/lib/db/client";
 import { pseudonym, pseudonymKey } from "@/lib/auth/instance-secret";
 import { beginLoginAttempt, finishLoginAttempt } from "@/lib/auth/login-throttle";
+import { signOutOwnSessions } from "@/lib/auth/operations";
+import { sessionActor } from "@/lib/auth/session";
 import { authFormBody, authFormSchema, signInFormSchema } from "@/lib/auth/sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -45,6 +47,8 @@ export async function POST(req: NextRequest, ctx: Ctx): Promise<Response> {
         const ended = await endedSessionAnswer(req);
         if (ended) return ended;
       }
+      const actor = route.action === "signout" && form.everywhere ? await sessionActor() : null;
+      if (actor) await signOutOwnSessions(db(), { userId: actor.id }, { actor, requestId, clientHash: await clientHash(req) });
       return await nextAuth(withForm(req, authFormBody(form)), ctx);
     }
 
