@@ -178,6 +178,8 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       );
     case "skill.demoted":
       return <>Demoted {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)}<Reason text={e.data.reason} /></>;
+    case "skill.rejected":
+      return <>Rejected {skill(e.data.agent_id, e.target.id, e.data.version)} of {agent(e.data.agent_id)}<Reason text={e.data.reason} /></>;
     case "skill.deprecated":
       return <>Deprecated {skill(e.data.agent_id, e.target.id)} of {agent(e.data.agent_id)} {e.data.trigger === "agent_update" ? "when the agent's toolbox changed" : `in a ${e.data.trigger} cycle`}<Reason text={e.data.reason} /></>;
     case "skill.deviation_flagged":

@@ -25,6 +25,7 @@
 // | class.distilled                | agent    | "Distill now" on one class                        |
 // | skill.activated                | skill    | review: activate a shadow/candidate skill         |
 // | skill.demoted                  | skill    | review: demote an active skill; ledger suspension  |
+// | skill.rejected                 | skill    | review: reject a shadow/candidate skill            |
 // | skill.deprecated               | skill    | promotion cycle or agent update: a tool it uses was removed |
 // | skill_qualification.started    | skill    | ledger: paired-evaluation qualification proposed   |
 // | shadow_job.retried             | job      | shadow queue: retry a dead evaluation job         |
@@ -143,6 +144,7 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     confirmed_scripts: z.array(z.string().max(300)).max(200).optional(),
   }),
   event("skill.demoted", "skill", { agent_id: id, version: z.number().int(), reason }),
+  event("skill.rejected", "skill", { agent_id: id, version: z.number().int(), reason }),
   event("skill.deprecated", "skill", { agent_id: id, reason, trigger: z.enum(["manual", "cadence", "distill", "agent_update"]) }),
   event("skill_qualification.started", "skill", {
     agent_id: id,

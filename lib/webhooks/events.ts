@@ -10,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   { type: "skill.activated", label: "Skill activated" },
   { type: "skill.demoted", label: "Skill demoted" },
   { type: "skill.deprecated", label: "Skill deprecated" },
+  { type: "skill.rejected", label: "Skill rejected in review" },
   { type: "persona_proposal.created", label: "Persona proposal created" },
   { type: "ledger_procedure.qualified", label: "Ledger procedure qualified" },
   { type: "ledger_procedure.suspended", label: "Ledger procedure suspended" },

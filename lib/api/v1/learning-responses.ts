@@ -44,7 +44,7 @@ export const skillResponse = z.object({
   tools: z.array(z.string()),
   queries: z.array(z.string()),
   content: z.string().describe("the SKILL.md"),
-  status: z.string().describe("candidate | shadow | active | deprecated | demoted"),
+  status: z.string().describe("candidate | shadow | active | deprecated | demoted | rejected"),
   version: count,
   injection_role: z.string().describe("user | developer"),
   template_distilled: z.boolean(),

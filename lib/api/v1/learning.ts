@@ -2,9 +2,9 @@
 // context assembly; tags `learning` and `skills` in GET /api/v1/openapi.json): path parameters, query strings and decision bodies.
 import { z } from "zod";
 
-export { agentIdParams, skillParams, classParams, activateBody, demoteBody } from "../../learning/capture/schemas";
+export { agentIdParams, skillParams, classParams, activateBody, demoteBody, rejectBody } from "../../learning/capture/schemas";
 
-export const skillStatus = z.enum(["candidate", "shadow", "active", "deprecated", "demoted"]);
+export const skillStatus = z.enum(["candidate", "shadow", "active", "deprecated", "demoted", "rejected"]);
 
 export const skillListQuery = z.object({
   status: skillStatus.optional(),

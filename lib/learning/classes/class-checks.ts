@@ -53,7 +53,7 @@ export async function classesToCheck(
       UNION
       SELECT user_scope, canonical_hash FROM trajectory_classes WHERE agent_id = ${agentId} AND last_seen > ${consideredSince}
       UNION
-      SELECT user_scope, source_canonical_hash FROM skills WHERE agent_id = ${agentId} AND status IN ('DEMOTED', 'DEPRECATED')
+      SELECT user_scope, source_canonical_hash FROM skills WHERE agent_id = ${agentId} AND status IN ('DEMOTED', 'DEPRECATED', 'REJECTED')
     )
     SELECT c.agent_id, c.user_scope, c.canonical_hash, c.tools, c.executions, c.successes, c.distinct_queries, c.distinct_users, c.first_seen, c.last_seen,
       COALESCE(k.live, false) OR (k.live IS NULL AND c.last_seen <= ${consideredSince}

@@ -66,7 +66,7 @@ export type ClassVerdict = {
 
 export type SkillRef = {
   id: string;
-  status: "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED";
+  status: "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED" | "REJECTED";
   version: number;
   demotedAt: Date | null;
   demotionReason: string | null;

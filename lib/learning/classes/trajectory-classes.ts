@@ -76,7 +76,7 @@ export async function listClasses(
                                          'status', s.status, 'version', s.version, 'demoted_at', s.demoted_at,
                                          'demotion_reason', s.demotion_reason)) AS skills,
          bool_or(s.status IN ('CANDIDATE', 'SHADOW', 'ACTIVE')) AS covered,
-         max(s.demoted_at) FILTER (WHERE s.status IN ('DEMOTED', 'DEPRECATED')) AS since
+         max(s.demoted_at) FILTER (WHERE s.status IN ('DEMOTED', 'DEPRECATED', 'REJECTED')) AS since
        FROM skills s WHERE s.agent_id = a.id AND s.user_scope = c.user_scope AND s.source_canonical_hash = c.canonical_hash) k ON true
      LEFT JOIN LATERAL (${gateStatsSql("c", "k.since", "a.id")}) g ON true
      WHERE a.id = $1

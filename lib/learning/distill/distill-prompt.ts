@@ -1,6 +1,7 @@
 // The distillation and judge prompts: the sampled runs, the requirements and skeleton a
 // distilled SKILL.md must follow, and the judge's YES/NO question.
 import type { SampleRun } from "./sample-run";
+import { previousVersionText, type PreviousVersion } from "./previous-version";
 
 const RESULT_CHARS = 300;
 
@@ -27,8 +28,8 @@ export function formatRun(run: SampleRun, label: string): string {
 export type DistillInput = {
   successes: SampleRun[];
   failures: SampleRun[];
-  /** Why the previous version of this skill was demoted or deprecated; null for a first version. */
-  previousDemotionReason: string | null;
+  /** The retired version this one replaces, by its recorded outcomes; null for a first version. */
+  previousVersion: PreviousVersion | null;
   maxChars: number;
   /** The class's tool path after retry collapse. */
   toolPath: string[];
@@ -43,11 +44,8 @@ export function distillPrompt(input: DistillInput): string {
     ...input.successes.map((r, i) => formatRun(r, `SUCCESSFUL RUN ${i + 1}`)),
     ...input.failures.map((r, i) => formatRun(r, `FAILED RUN ${i + 1}`)),
   ];
-  if (input.previousDemotionReason) {
-    parts.push(
-      `NOTE: A previous version of this skill was demoted for this reason: ${input.previousDemotionReason}\n` +
-        "The new version must address it.",
-    );
+  if (input.previousVersion) {
+    parts.push(`NOTE: ${previousVersionText(input.previousVersion)}\nThe new version must handle the failures shown above.`);
   }
   return parts.join("\n\n");
 }

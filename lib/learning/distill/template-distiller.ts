@@ -11,6 +11,7 @@ import type { DistillInput } from "./distill-prompt";
 import { findLeak, leakProbes, type LeakProbe } from "./leaks";
 import { observedFailureModes, type SampleRun, type SampleStep } from "./sample-run";
 import { printFrontmatter } from "./skill-md";
+import { previousVersionText } from "./previous-version";
 
 export type Distillation = { content: string } | { insufficient: string };
 
@@ -108,8 +109,8 @@ function render(input: DistillInput, words: string[], withResults: boolean): str
     "A matching request with its values redacted to shapes:",
     ...example,
   ];
-  if (input.previousDemotionReason) {
-    lines.push("", "## Previous version", `A previous version was retired (${input.previousDemotionReason}); re-check the preconditions before each step.`);
+  if (input.previousVersion) {
+    lines.push("", "## Previous version", `${previousVersionText(input.previousVersion)} Re-check the preconditions before each step.`);
   }
   return lines.join("\n").trim();
 }

@@ -6,7 +6,7 @@
 // a refusal writes nothing (the reference audits decisions, not refused attempts). An imported
 // skill that bundles scripts is activated only with `confirm_scripts` naming exactly them.
 import { z } from "zod";
-import type { Db } from "../../db/prisma";
+import type { Db, Tx } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState, Validation } from "../../errors";
 import { qualificationSummary, skillQualification } from "../../ledger/skills";
@@ -20,7 +20,11 @@ import { scriptsUnconfirmed } from "../errors";
 
 export type ActivateSkillInput = { skillId: string } & z.output<typeof activateBody>;
 
-export async function activateSkill(db: Db, input: ActivateSkillInput, by: AuditContext) {
+/** An activation checked outside the transaction: what activationTx writes. */
+export type CheckedActivation = Awaited<ReturnType<typeof checkActivation>>;
+
+/** The checks that need no lock: status, authority, toolbox and confirmed scripts. */
+export async function checkActivation(db: Db, input: ActivateSkillInput) {
   const skill = await loadSkill(db, input.skillId);
   const { config, tools } = await agentConfig(db, skill.agentId);
   if (skill.status !== "SHADOW" && skill.status !== "CANDIDATE") {
@@ -38,25 +42,32 @@ export async function activateSkill(db: Db, input: ActivateSkillInput, by: Audit
   const scripts = skill.files.filter((f) => f.script).map((f) => f.path);
   const confirmed = new Set(input.confirm_scripts ?? []);
   if (confirmed.size !== scripts.length || scripts.some((p) => !confirmed.has(p))) throw scriptsUnconfirmed(scripts);
-  const reason = input.reason ?? null;
-  await db.$transaction(async (tx) => {
-    await assertAgentWritable(tx, skill.agentId);
-    if (config.require_qualification) {
-      const record = await skillQualification(tx, { id: skill.id, agentId: skill.agentId, version: skill.version }, { lock: true });
-      const blocker = qualificationBlocker(config, record && qualificationSummary(record));
-      if (blocker) throw new InvalidState(blocker);
-    }
-    const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
-      injectionRole: role,
-      reason,
-      actor: actorLabel(by),
-    });
-    if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
-    await recordAudit(tx, by, {
-      type: "skill.activated",
-      target: { type: "skill", id: skill.id },
-      data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason, ...(scripts.length ? { confirmed_scripts: scripts } : {}) },
-    });
+  return { skill, config, role, scripts, reason: input.reason ?? null };
+}
+
+/** The activation's writes and audit row, inside the caller's transaction. */
+export async function activationTx(tx: Tx, { skill, config, role, scripts, reason }: CheckedActivation, by: AuditContext) {
+  await assertAgentWritable(tx, skill.agentId);
+  if (config.require_qualification) {
+    const record = await skillQualification(tx, { id: skill.id, agentId: skill.agentId, version: skill.version }, { lock: true });
+    const blocker = qualificationBlocker(config, record && qualificationSummary(record));
+    if (blocker) throw new InvalidState(blocker);
+  }
+  const ok = await activateSkillTx(tx, { id: skill.id, agentId: skill.agentId, userScope: skill.userScope, sourceCanonicalHash: skill.sourceCanonicalHash }, {
+    injectionRole: role,
+    reason,
+    actor: actorLabel(by),
   });
-  return getSkill(db, skill.id);
+  if (!ok) throw new InvalidState("The skill changed state meanwhile; only shadow or candidate skills can be activated.");
+  await recordAudit(tx, by, {
+    type: "skill.activated",
+    target: { type: "skill", id: skill.id },
+    data: { agent_id: skill.agentId, injection_role: role === "DEVELOPER" ? "developer" : "user", version: skill.version, reason, ...(scripts.length ? { confirmed_scripts: scripts } : {}) },
+  });
+}
+
+export async function activateSkill(db: Db, input: ActivateSkillInput, by: AuditContext) {
+  const checked = await checkActivation(db, input);
+  await db.$transaction((tx) => activationTx(tx, checked, by));
+  return getSkill(db, checked.skill.id);
 }

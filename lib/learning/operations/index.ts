@@ -5,6 +5,8 @@ export { declareAgent, type DeclareAgentInput } from "./declare-agent";
 export { deleteAgent, type AgentDeletion, type DeleteAgentInput } from "./delete-agent";
 export { observeAgent, type ObserveAgentInput } from "./observe-agent";
 export { demoteSkill, type DemoteSkillInput } from "./demote-skill";
+export { rejectSkill, type RejectSkillInput } from "./reject-skill";
+export { decideSkills, type DecideSkillsInput, type DecideSkillsResult } from "./decide-skills";
 export { distillClass, type DistillClassInput } from "./distill-class";
 export { importMemorizz, type ImportMemorizzInput, type ImportMemorizzReport } from "./import-memorizz";
 export { importSkills, type ImportSkillsInput, type ImportSkillsResult } from "./import-skills";

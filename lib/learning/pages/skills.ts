@@ -11,7 +11,7 @@ import { defaultSkillDir, SKILL_STATUSES, skillQuerySchema, type SkillSort } fro
 export const SKILLS_PATH = "/skills";
 const LIST_RESET = { page: null } as const;
 const SORT_LABEL: Record<SkillSort, string> = { name: "Skill", lifecycle: "Status", activations: "Activations", success: "Success", deviations: "Deviations", listed: "Listed" };
-export const SKILL_STATUS_LABEL: Record<string, string> = { active: "Active", shadow: "Shadow", candidate: "Candidate", deprecated: "Deprecated", demoted: "Demoted", ready: "Ready to review" };
+export const SKILL_STATUS_LABEL: Record<string, string> = { active: "Active", shadow: "Shadow", candidate: "Candidate", deprecated: "Deprecated", demoted: "Demoted", rejected: "Rejected", ready: "Ready to review" };
 
 export type SkillRowView = {
   key: string;

@@ -76,7 +76,7 @@ function classified(agents: AgentConfig[], q: string | undefined, now: Date, too
       SELECT s.agent_id, s.user_scope, s.source_canonical_hash AS canonical_hash,
         max(s.version * 4 + CASE s.status WHEN 'CANDIDATE' THEN 1 WHEN 'SHADOW' THEN 2 WHEN 'ACTIVE' THEN 3 END)
           FILTER (WHERE s.status IN ('CANDIDATE', 'SHADOW', 'ACTIVE')) AS live_code,
-        max(s.demoted_at) FILTER (WHERE s.status IN ('DEMOTED', 'DEPRECATED')) AS since
+        max(s.demoted_at) FILTER (WHERE s.status IN ('DEMOTED', 'DEPRECATED', 'REJECTED')) AS since
       FROM skills s WHERE s.agent_id IN (SELECT agent_id FROM cfg)
       GROUP BY 1, 2, 3
     ),

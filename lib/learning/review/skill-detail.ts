@@ -14,6 +14,7 @@ import { recentSkillDeviations, type SkillDeviationEntry } from "./skill-deviati
 import { qualificationSummary, skillQualification, type SkillQualificationSummary } from "../../ledger/skills";
 import { qualificationBlocker } from "../skills/qualification-gate";
 import type { ImportWarning } from "../skills-io/import-warnings";
+import { skillImpact, type SkillImpact } from "./skill-impact";
 
 const HISTORY_LIMIT = 100;
 const VERSION_LIMIT = 50;
@@ -56,6 +57,8 @@ export type SkillDetail = {
   activationBlocker?: string | null;
   /** The imported file asked for (`opts.file`), when the skill has it. */
   file?: SkillFileView | null;
+  /** The class before and after activation (observational), and the skill's experiments. */
+  impact: SkillImpact;
 };
 
 /**
@@ -77,10 +80,10 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     throw e;
   }
   const [row, agent] = await Promise.all([
-    db.skill.findUniqueOrThrow({ where: { id: skillId }, select: { userScope: true } }),
+    db.skill.findUniqueOrThrow({ where: { id: skillId }, select: { userScope: true, promotedAt: true } }),
     db.agent.findUniqueOrThrow({ where: { id: skill.agent_id }, select: { name: true, learning: true } }),
   ]);
-  const [versions, events, audit, sourceRuns, deviations] = await Promise.all([
+  const [versions, events, audit, sourceRuns, deviations, impact] = await Promise.all([
     db.skill.findMany({
       where: { agentId: skill.agent_id, userScope: row.userScope, sourceCanonicalHash: skill.source_canonical_hash },
       select: { id: true, version: true, status: true, name: true, content: true, createdAt: true, demotedAt: true },
@@ -97,6 +100,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
       orderBy: { createdAt: "desc" },
     }),
     recentSkillDeviations(db, skillId),
+    skillImpact(db, { id: skillId, agentId: skill.agent_id, userScope: row.userScope, sourceCanonicalHash: skill.source_canonical_hash, promotedAt: row.promotedAt }),
   ]);
   const config = resolveLearningConfig(agent.learning);
   const auditEntries = audit.map((a) => ({ id: String(a.id), at: a.at, action: a.action, actorLabel: a.actorLabel, actorRole: a.actorRole, event: parseAuditEvent(a) }));
@@ -119,6 +123,7 @@ export async function getSkillDetail(db: Db, skillId: string, opts: { withAudit:
     auditNames: parsed.length ? await auditNames(db, parsed) : NO_NAMES,
     sourceRuns,
     deviations,
+    impact,
     shadowRecent:
       skill.status === "shadow" || skill.status === "candidate" ? await recentShadowEvaluations(db, skillId, config.shadow_evaluation_recent_window) : [],
     ...(opts.withLedger ? await ledgerView(db, skill, config) : {}),

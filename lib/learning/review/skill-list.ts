@@ -127,7 +127,7 @@ export async function listReviewSkills(db: Db, query: SkillListInput) {
   const d = Prisma.raw((query.dir ?? defaultSkillDir(query.sort)) === "asc" ? "ASC" : "DESC");
   const order =
     query.sort === "lifecycle"
-      ? Prisma.sql`array_position(ARRAY['ACTIVE','SHADOW','CANDIDATE','DEPRECATED','DEMOTED'], status) ${d}, lower(name) ASC, version DESC`
+      ? Prisma.sql`array_position(ARRAY['ACTIVE','SHADOW','CANDIDATE','DEPRECATED','DEMOTED','REJECTED'], status) ${d}, lower(name) ASC, version DESC`
       : Prisma.sql`${ORDER[query.sort]} ${d} NULLS LAST, version DESC`;
   const rows = await db.$queryRaw<SqlRow[]>`
     ${filtered(agents, query)} SELECT * FROM filtered ${statusWhere(query.status)}

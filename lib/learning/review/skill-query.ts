@@ -4,7 +4,7 @@ import { pathId } from "../../path-id";
 
 const text = (max: number) => z.string().trim().max(max).optional().catch(undefined).transform((v) => v || undefined);
 
-export const SKILL_STATUSES = ["active", "shadow", "candidate", "deprecated", "demoted"] as const;
+export const SKILL_STATUSES = ["active", "shadow", "candidate", "deprecated", "demoted", "rejected"] as const;
 export type SkillStatusName = (typeof SKILL_STATUSES)[number];
 /** The status chips: every lifecycle status, plus shadow skills whose readiness is met. */
 export const SKILL_FILTERS = [...SKILL_STATUSES, "ready"] as const;

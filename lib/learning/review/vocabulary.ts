@@ -1,7 +1,7 @@
 // The console's words for the learning lifecycle, in one place (browser-safe). Chips, toasts,
 // reports and docs use these; API field names (`promoted`, `promoted_at`, `exclude_promoted`)
 // keep their published spelling.
-//   A skill is candidate, shadow, active, demoted or deprecated.
+//   A skill is candidate, shadow, active, demoted, deprecated or rejected (in review, before activation).
 //   Distilling a class *creates* a skill: shadow (or candidate) when review is on, active when it is off.
 //   A class is *covered* by a live skill (candidate, shadow or active); "in review" while that
 //   skill awaits a decision, "covered" once it is active.
@@ -13,6 +13,7 @@ export const SKILL_STATUS_LABEL: Record<SkillStatusName, string> = {
   active: "active",
   demoted: "demoted",
   deprecated: "deprecated",
+  rejected: "rejected",
 };
 
 /** What the class statuses are called (the status key `promoted` is the SQL rule's; its word is "Covered"). */
@@ -28,6 +29,7 @@ export const SKILL_EVENT_LABEL: Record<string, string> = {
   skill_activated: "Activated",
   skill_demoted: "Demoted",
   skill_deprecated: "Deprecated",
+  skill_rejected: "Rejected in review",
 };
 
 /** "1 shadow skill created" / "2 skills created (1 shadow, 1 active)" / "No new skill". */

@@ -8,10 +8,17 @@ import type { AuditContext } from "../../audit/record";
 /** Statuses of a skill that still covers its class (candidate, shadow or active). */
 export const LIVE_SKILL_STATUSES = ["CANDIDATE", "SHADOW", "ACTIVE"] as const;
 
+/**
+ * Statuses of a skill that no longer covers its class, dated by demoted_at: the class's gates
+ * then count only the runs recorded after the latest of them (the retirement window).
+ */
+export const RETIRED_SKILL_STATUSES = ["DEMOTED", "DEPRECATED", "REJECTED"] as const;
+export type RetiredStatus = (typeof RETIRED_SKILL_STATUSES)[number];
+
 /** Who a lifecycle event names: the acting user or key, or the system. */
 export const actorLabel = (audit: AuditContext) => audit.actor?.label ?? "system";
 
-export type SkillEventKind = "skill_candidate_created" | "skill_promoted" | "skill_activated" | "skill_demoted" | "skill_deprecated";
+export type SkillEventKind = "skill_candidate_created" | "skill_promoted" | "skill_activated" | "skill_demoted" | "skill_deprecated" | "skill_rejected";
 
 const REASON_CHARS = 2000;
 
@@ -39,14 +46,16 @@ export async function unstampSkill(tx: Tx, skillId: string): Promise<number> {
   return tx.$executeRaw`UPDATE workflows SET promoted_skill_id = NULL WHERE promoted_skill_id = ${skillId}`;
 }
 
+const RETIRE_EVENT: Record<RetiredStatus, SkillEventKind> = { DEMOTED: "skill_demoted", DEPRECATED: "skill_deprecated", REJECTED: "skill_rejected" };
+
 /**
- * Moves a skill out of `from` into DEMOTED or DEPRECATED with a reason, and unstamps its runs.
+ * Moves a skill out of `from` into DEMOTED, DEPRECATED or REJECTED with a reason, and unstamps its runs.
  * Returns false (and changes nothing) when the skill is no longer in one of the `from` states.
  */
 export async function retireSkill(
   tx: Tx,
   skill: { id: string; agentId: string },
-  to: "DEMOTED" | "DEPRECATED",
+  to: RetiredStatus,
   reason: string,
   actor: string,
   from: ("ACTIVE" | "SHADOW" | "CANDIDATE")[],
@@ -59,7 +68,7 @@ export async function retireSkill(
   if (changed.count === 0) return false;
   await unstampSkill(tx, skill.id);
   await bumpSkillsVersion(tx, skill.agentId);
-  await recordSkillEvent(tx, { skillId: skill.id, agentId: skill.agentId, event: to === "DEMOTED" ? "skill_demoted" : "skill_deprecated", reason, actor });
+  await recordSkillEvent(tx, { skillId: skill.id, agentId: skill.agentId, event: RETIRE_EVENT[to], reason, actor });
   return true;
 }
 

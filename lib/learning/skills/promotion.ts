@@ -16,6 +16,7 @@ import { defaultEmbedder } from "../inject/embedder";
 import { payloadKept } from "../monitor/run-privacy";
 import { newId } from "../../db/row-ids";
 import { toSampleRun, type SampleRun } from "../distill/sample-run";
+import type { PreviousVersion } from "../distill/previous-version";
 import { parseSkillMd } from "../distill/skill-md";
 import { actorLabel, bumpSkillsVersion, LIVE_SKILL_STATUSES, recordSkillEvent, stampClass } from "./lifecycle";
 import { toolFieldsOf } from "../distill/tool-mentions";
@@ -112,6 +113,13 @@ async function loadSamples(db: Db, e: ClassEvaluation, config: LearningConfig): 
   return { successes: ok.map(toSampleRun), failures: bad.map(toSampleRun), queries };
 }
 
+/** The retired version's recorded outcomes: what the distiller may say about it (never a reviewer's reason). */
+async function previousVersionOf(db: Db, skillId: string): Promise<PreviousVersion | null> {
+  const s = await db.skill.findUnique({ where: { id: skillId }, select: { version: true, status: true, activations: true, successes: true, failures: true, deviations: true } });
+  if (!s || (s.status !== "DEMOTED" && s.status !== "DEPRECATED" && s.status !== "REJECTED")) return null;
+  return { version: s.version, status: s.status.toLowerCase() as PreviousVersion["status"], activations: s.activations, successes: s.successes, failures: s.failures, deviations: s.deviations };
+}
+
 type Accepted = { e: ClassEvaluation; samples: Samples; content: string };
 
 /** The pipeline, unlocked: callers go through the operations (runPromotionCycle, distillClass), which hold the agent's cycle lock. */
@@ -167,7 +175,7 @@ export async function promotionCycle(db: Db, agentId: string, opts: CycleOptions
       {
         successes: samples.successes,
         failures: samples.failures,
-        previousDemotionReason: e.retired?.demotionReason ?? null,
+        previousVersion: e.retired ? await previousVersionOf(db, e.retired.id) : null,
         maxChars: config.skill_max_content_chars,
         toolPath: e.row.tools,
         queries: samples.queries,

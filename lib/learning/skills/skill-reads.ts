@@ -12,7 +12,7 @@ import { NotFound } from "../../errors";
 import { agentNotFound } from "../errors";
 import { refuseIfDeleting } from "../agents/writable";
 
-type SkillStatus = "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED";
+type SkillStatus = "CANDIDATE" | "SHADOW" | "ACTIVE" | "DEPRECATED" | "DEMOTED" | "REJECTED";
 
 export async function agentConfig(db: Db, agentId: string): Promise<{ config: LearningConfig; tools: unknown }> {
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { learning: true, tools: true } });

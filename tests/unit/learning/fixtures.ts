@@ -28,7 +28,7 @@ export function distillInput(over: Partial<DistillInput> = {}): DistillInput {
   return {
     successes: SUCCESSES,
     failures: FAILURES,
-    previousDemotionReason: null,
+    previousVersion: null,
     maxChars: 4000,
     toolPath: TOOL_PATH,
     queries: SUCCESSES.map((r) => r.query),

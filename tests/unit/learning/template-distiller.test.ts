@@ -51,8 +51,9 @@ describe("template distiller", () => {
     expect((await distillAndValidate(templateDistiller, distillInput({ successes: runs, failures: [], queries: runs.map((x) => x.query) }), TOOLBOX)).ok).toBe(true);
   });
 
-  it("states the previous demotion reason for a new version", () => {
-    expect(templateDoc(distillInput({ previousDemotionReason: "drift: rolling 0.40 vs baseline 0.83" }))).toContain("drift: rolling 0.40 vs baseline 0.83");
+  it("states the previous version's recorded outcomes for a new version", () => {
+    const doc = templateDoc(distillInput({ previousVersion: { version: 2, status: "demoted", activations: 40, successes: 22, failures: 18, deviations: 3 } }));
+    expect(findSection(parseSkillMd(doc)!.body, "Previous version")!.text).toContain("Version 2 was demoted after 40 runs with it: 22 succeeded, 18 failed, 3 took another path.");
   });
 
   it("describes a business failure without errors by its last tool", async () => {
