@@ -12,6 +12,7 @@ import { loadInboxPage } from "@/lib/console/pages/inbox";
 import { UNMAPPED_RECENT_DAYS } from "@/lib/otlp/unmapped";
 import { hrefWith, type SearchParams } from "@/lib/console/url";
 import { readDb } from "@/lib/db/client";
+import { formatNumber, pluralise } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -36,7 +37,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
         title="Inbox"
         description={
           <>
-            {total === 0 ? "Nothing awaits a decision" : `${total.toLocaleString("en")} item${total === 1 ? "" : "s"} awaiting a decision`}
+            {total === 0 ? "Nothing awaits a decision" : `${pluralise(total, "item")} awaiting a decision`}
             {agent ? (
               <>
                 {" "}for agent <code>{agent}</code> ·{" "}
@@ -64,7 +65,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                   {INBOX_LABEL[g.kind]}
                 </h2>
                 <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-800 tabular-nums dark:bg-indigo-950 dark:text-indigo-300" aria-label={`${g.count} waiting`}>
-                  {g.count.toLocaleString("en")}
+                  {formatNumber(g.count)}
                 </span>
                 <p className="w-full text-xs text-slate-600 dark:text-slate-400">{WHY[g.kind]}</p>
               </header>
@@ -99,7 +100,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
               {g.count > g.rows.length ? (
                 <p className="border-t border-slate-200 px-4 py-2 text-sm dark:border-slate-800">
                   <Link href={groupHref(g.kind, agent)} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-                    View all {g.count.toLocaleString("en")}
+                    View all {formatNumber(g.count)}
                   </Link>
                 </p>
               ) : null}

@@ -9,6 +9,7 @@ import { unwrap } from "@/lib/actions/client";
 import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
+import { pluralise } from "@/lib/text/format";
 
 export function ForgetAccountButton({ userId, disabled }: { userId: string; disabled?: boolean }) {
   const router = useRouter();
@@ -19,7 +20,7 @@ export function ForgetAccountButton({ userId, disabled }: { userId: string; disa
     mutationFn: (reason: string) => unwrap(forgetAccount({ user_id: userId, reason })),
     onSuccess: (r) => {
       setOpen(false);
-      toast.success(`Account forgotten: ${r.runs_forgotten} runs stripped, ${r.messages_deleted} messages deleted.`);
+      toast.success(`Account forgotten: ${pluralise(r.runs_forgotten, "run")} stripped, ${pluralise(r.messages_deleted, "message")} deleted.`);
       startRefresh(() => router.refresh());
     },
     onError: (e) => toast.error(e.message),

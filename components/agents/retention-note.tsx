@@ -1,8 +1,9 @@
 // What an agent keeps and for how long (README "Forgetting and retention"), one sentence each for runs and conversations,
 // from its own settings or the instance defaults.
 import { effectiveRetention, retentionDefaultsFromEnv } from "@/lib/learning/monitor/retention";
+import { formatNumber } from "@/lib/text/format";
 
-const span = (days: number) => (days === 1 ? "1 day" : `${days.toLocaleString("en")} days`);
+const span = (days: number) => (days === 1 ? "1 day" : `${formatNumber(days)} days`);
 
 export function RetentionNote({ learning }: { learning: Record<string, unknown> }) {
   const defaults = retentionDefaultsFromEnv();

@@ -7,6 +7,7 @@ import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
 import { RetryJobButton } from "./retry-job-button";
 import { runHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 const link = "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300";
 
@@ -14,9 +15,9 @@ type Props = { agentId: string; status: ShadowQueueStatus; enabled: boolean; que
 
 export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }: Props) {
   const facts: [string, string][] = [
-    ["Queue depth", `${s.pending.toLocaleString("en")} / ${queueSize.toLocaleString("en")}${s.running ? ` (+${s.running} running)` : ""}`],
-    ["Dropped (queue full)", s.dropped.toLocaleString("en")],
-    ["Dead jobs", s.deadCount.toLocaleString("en")],
+    ["Queue depth", `${formatNumber(s.pending)} / ${formatNumber(queueSize)}${s.running ? ` (+${s.running} running)` : ""}`],
+    ["Dropped (queue full)", formatNumber(s.dropped)],
+    ["Dead jobs", formatNumber(s.deadCount)],
     [`Evaluations per minute (last ${RATE_MINUTES} min)`, s.evaluationsPerMinute.toFixed(1)],
   ];
   return (
@@ -28,7 +29,7 @@ export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }
       <FactGrid facts={facts} className="grid-cols-2 rounded-lg border border-slate-200 px-3 py-2 sm:grid-cols-4 dark:border-slate-800" valueClassName="font-mono" />
       {s.dropped ? (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-          Dropped: runs that arrived while {queueSize.toLocaleString("en")} evaluations were already waiting, so they were stored but not compared with shadow skills (readiness counts fewer observations).
+          Dropped: runs that arrived while {formatNumber(queueSize)} evaluations were already waiting, so they were stored but not compared with shadow skills (readiness counts fewer observations).
           If it keeps growing, raise <em>Evaluation queue size</em> (<code>shadow_evaluation_queue_size</code>) in{" "}
           <Link href={`/agents/${encodeURIComponent(agentId)}/settings#settings-shadow`} className={link}>
             this agent&apos;s settings

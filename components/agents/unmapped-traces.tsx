@@ -4,6 +4,7 @@
 import { DataTable } from "@/components/ui/table";
 import { LocalTime } from "@/components/ui/local-time";
 import type { UnmappedRow } from "@/lib/otlp/unmapped";
+import { formatNumber } from "@/lib/text/format";
 
 const MAX_KEYS_SHOWN = 12;
 
@@ -25,8 +26,8 @@ export function UnmappedTraces({ rows, showAgent }: { rows: UnmappedRow[]; showA
         columns={[
           ...(showAgent ? [{ key: "agent", header: "Agent", cell: (r: UnmappedRow) => (r.agentId ? <code>{r.agentId}</code> : <span className="text-slate-500">none named</span>) }] : []),
           { key: "reason", header: "Why no run", cell: (r) => <span className="block max-w-md break-words">{r.reason}</span> },
-          { key: "traces", header: "Traces", cell: (r) => <span className="tabular-nums">{r.traces.toLocaleString("en")}</span> },
-          { key: "spans", header: "Spans", cell: (r) => <span className="tabular-nums">{r.spans.toLocaleString("en")}</span> },
+          { key: "traces", header: "Traces", cell: (r) => <span className="tabular-nums">{formatNumber(r.traces)}</span> },
+          { key: "spans", header: "Spans", cell: (r) => <span className="tabular-nums">{formatNumber(r.spans)}</span> },
           {
             key: "sample",
             header: "Sample span",

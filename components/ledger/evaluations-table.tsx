@@ -8,6 +8,7 @@ import type { EvidenceRun } from "@/lib/ledger/evidence";
 import type { EvaluationReceipt } from "@/lib/ledger/types";
 import { Figure } from "./figures";
 import { evidenceHref } from "./links";
+import { formatNumber } from "@/lib/text/format";
 
 type Row = EvaluationReceipt & { seq: number };
 
@@ -40,8 +41,8 @@ export function EvaluationsTable({ rows, evidence, total, page, pageSize, href }
           { key: "evidence", header: "Evidence", cell: (r) => <Evidence value={r.evaluation.evidence_ref} run={evidence[r.evaluation.evidence_ref]} /> },
           { key: "baseline", header: "Baseline", className: "text-right tabular-nums", cell: (r) => <Figure value={r.evaluation.baseline_utility} /> },
           { key: "candidate", header: "Candidate", className: "text-right tabular-nums", cell: (r) => <Figure value={r.evaluation.candidate_utility} /> },
-          { key: "cost", header: "Cost", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_cost_units.toLocaleString("en") },
-          { key: "latency", header: "Latency (ms)", className: "text-right tabular-nums", cell: (r) => r.evaluation.candidate_latency_ms.toLocaleString("en") },
+          { key: "cost", header: "Cost", className: "text-right tabular-nums", cell: (r) => formatNumber(r.evaluation.candidate_cost_units) },
+          { key: "latency", header: "Latency (ms)", className: "text-right tabular-nums", cell: (r) => formatNumber(r.evaluation.candidate_latency_ms) },
           { key: "after", header: "State after", cell: (r) => <Badge status={r.state_after} /> },
           { key: "at", header: "Recorded", cell: (r) => <LocalTime iso={r.recorded_at} /> },
         ]}

@@ -1,11 +1,12 @@
 // Small renderings shared by the ledger pages: numbers, qualification progress, failed gates.
 import type { Gate } from "@/lib/ledger/arithmetic";
+import { formatNumber } from "@/lib/text/format";
 
 export const fixed = (v: number | null, digits = 3) => (v === null ? "—" : v.toFixed(digits));
 
 /** A reported figure at three significant digits; the exact value in its tooltip. */
 export function Figure({ value }: { value: number }) {
-  const shown = Number.isInteger(value) ? value.toLocaleString("en") : String(Number(value.toPrecision(3)));
+  const shown = Number.isInteger(value) ? formatNumber(value) : String(Number(value.toPrecision(3)));
   return <span title={shown === String(value) ? undefined : String(value)}>{shown}</span>;
 }
 
@@ -14,7 +15,7 @@ export function Progress({ n, of }: { n: number; of: number }) {
   return (
     <span className="inline-flex min-w-[7rem] flex-col gap-1">
       <span className="tabular-nums">
-        {n.toLocaleString("en")} / {of.toLocaleString("en")}
+        {formatNumber(n)} / {formatNumber(of)}
       </span>
       <span className="h-1.5 w-full rounded bg-slate-200 dark:bg-slate-800" role="progressbar" aria-valuemin={0} aria-valuemax={of} aria-valuenow={n}>
         <span className="block h-1.5 rounded bg-indigo-500" style={{ width: `${pct}%` }} />

@@ -2,6 +2,7 @@
 import { CodeBlock } from "@/components/ui/code-block";
 import { LocalTime } from "@/components/ui/local-time";
 import type { ProcedureProposal } from "@/lib/ledger/types";
+import { formatNumber } from "@/lib/text/format";
 
 export function ProposalPanel({ proposal, createdAt }: { proposal: ProcedureProposal; createdAt: Date }) {
   const p = proposal.policy;
@@ -10,12 +11,12 @@ export function ProposalPanel({ proposal, createdAt }: { proposal: ProcedureProp
     ["Baseline revision", proposal.baseline_revision],
     ["Evaluator", p.evaluator_id],
     ["Evaluation contract", p.evaluation_contract],
-    ["Qualification trials", p.qualification_trials.toLocaleString("en")],
+    ["Qualification trials", formatNumber(p.qualification_trials)],
     ["Confidence δ", p.confidence_delta],
     ["Min improvement", p.min_improvement],
     ["Min candidate utility", p.min_candidate_utility],
-    ["Max cost units", p.max_cost_units.toLocaleString("en")],
-    ["Max latency", `${p.max_latency_ms.toLocaleString("en")} ms`],
+    ["Max cost units", formatNumber(p.max_cost_units)],
+    ["Max latency", `${formatNumber(p.max_latency_ms)} ms`],
     ["Max failure streak", p.max_failure_streak],
     ["Proposed", <LocalTime key="t" iso={createdAt} />],
   ];

@@ -9,6 +9,7 @@ import type { DecidedProposal, HistoryEntry, PendingProposal, PersonaDecisions, 
 import { Badge } from "@/components/ui/badge";
 import { EvidenceList } from "./evidence-list";
 import { GoalsDiff } from "./goals-diff";
+import { pluralise } from "@/lib/text/format";
 
 type Props = {
   row: MonitorRow;
@@ -87,7 +88,7 @@ function ChangeDetail({ e, state, note }: { e: HistoryEntry; state: PersonaState
 function ReviewDetail({ r, state, decided }: { r: ReviewEntry; state: PersonaState; decided: DecidedProposal | null }) {
   const st = reviewStatus(r.status);
   const figures: [string, string][] = [
-    ["Reviewed", `${r.evidence_count} messages`],
+    ["Reviewed", pluralise(r.evidence_count, "message")],
     ["Selected", String(r.selected_count)],
     ["Trigger", r.trigger],
     ["Model", r.model ?? "—"],

@@ -17,6 +17,7 @@ import { skillHref } from "./report-card";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 import { agentHref, runHref } from "@/lib/console/links";
 import { AccountLinks } from "../links/record-link";
+import { formatNumber } from "@/lib/text/format";
 
 type Props = {
   detail: ClassDetail;
@@ -31,13 +32,13 @@ export function ClassDetailPanel({ detail: d, runs, runsPage, runsPageSize, runs
   const failed = d.executions - d.successes;
   const passed = d.gates.filter((g) => g.passed).length;
   const facts: [string, React.ReactNode][] = [
-    ["Runs", <>{d.executions.toLocaleString("en")} <span className="text-xs text-slate-500">({failed} failed)</span></>],
+    ["Runs", <>{formatNumber(d.executions)} <span className="text-xs text-slate-500">({failed} failed)</span></>],
     ["Success", pct(d.executions ? d.successes / d.executions : null)],
-    ["Distinct queries", d.distinctQueries.toLocaleString("en")],
+    ["Distinct queries", formatNumber(d.distinctQueries)],
     [
       "Distinct accounts",
       <>
-        {d.distinctUsers.toLocaleString("en")}{" "}
+        {formatNumber(d.distinctUsers)}{" "}
         <span className="text-xs text-slate-500">
           {d.minDistinctUsers > 0 ? `(need ${d.minDistinctUsers} when any)` : d.learningScope === "user" ? "(per-account scope)" : "(not gated)"}
         </span>

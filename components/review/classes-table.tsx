@@ -10,6 +10,7 @@ import { SelectableTr, SelectLink } from "./selectable-row";
 import { useUrlSelection } from "./selection";
 import { SortTh, thClass, type SortHeader } from "./sort-header";
 import { pct } from "./styles";
+import { formatNumber } from "@/lib/text/format";
 
 export type { ClassRowView };
 
@@ -44,7 +45,7 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
                   </SelectLink>
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
                     <code title={r.hash}>{r.hash.slice(0, 12)}</code>
-                    {r.userId ? <span className="break-all">user {r.userId}</span> : r.distinctUsers ? <span className="hidden @xl:inline">{r.distinctUsers.toLocaleString("en")} accounts</span> : null}
+                    {r.userId ? <span className="break-all">user {r.userId}</span> : r.distinctUsers ? <span className="hidden @xl:inline">{formatNumber(r.distinctUsers)} accounts</span> : null}
                     {showAgent ? <span className="@3xl:hidden">{r.agentName}</span> : null}
                   </div>
                   <div className="mt-1.5 space-y-1.5 @xl:hidden">
@@ -65,9 +66,9 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
                 <td className="hidden px-3 py-2 align-top @xl:table-cell">
                   <ClassStatusBadge status={r.status} />
                 </td>
-                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{r.executions.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{formatNumber(r.executions)}</td>
                 <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{pct(r.successRate)}</td>
-                <td className="hidden px-3 py-2 text-right align-top tabular-nums @2xl:table-cell">{r.distinctQueries.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @2xl:table-cell">{formatNumber(r.distinctQueries)}</td>
                 <td className="hidden px-3 py-2 align-top @xl:table-cell">
                   <GateChips gates={r.gates} />
                 </td>

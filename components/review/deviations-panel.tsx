@@ -8,6 +8,7 @@ import { LocalTime } from "../ui/local-time";
 import { classHref } from "./report-card";
 import { linkClass, pct, sectionTitle, shortHash } from "./styles";
 import { runHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 type Props = {
   agentId: string;
@@ -26,7 +27,7 @@ export function DeviationsPanel({ agentId, userId, activations, deviations, minA
         Deviations
       </h3>
       <p className="text-sm">
-        Deviation rate <strong>{pct(activations ? deviations / activations : null)}</strong>: {deviations.toLocaleString("en")} of {activations.toLocaleString("en")}{" "}
+        Deviation rate <strong>{pct(activations ? deviations / activations : null)}</strong>: {formatNumber(deviations)} of {formatNumber(activations)}{" "}
         activation(s) took another path.
       </p>
       <p className="mt-1 text-xs text-slate-500">

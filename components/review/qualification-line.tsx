@@ -7,6 +7,7 @@ import { fixed, Progress } from "../ledger/figures";
 import { procedureHref } from "../ledger/links";
 import { Badge } from "../ui/badge";
 import { linkClass } from "./styles";
+import { formatNumber } from "@/lib/text/format";
 
 export function QualificationLine({ q }: { q: SkillQualificationSummary }) {
   return (
@@ -21,7 +22,7 @@ export function QualificationLine({ q }: { q: SkillQualificationSummary }) {
       </p>
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Against baseline <code>{q.baselineRevision}</code>
-        {q.monitoringCount ? ` · ${q.monitoringCount.toLocaleString("en")} monitoring cases` : ""} ·{" "}
+        {q.monitoringCount ? ` · ${formatNumber(q.monitoringCount)} monitoring cases` : ""} ·{" "}
         <Link href={procedureHref(q.scope, q.procedureId)} className={linkClass}>
           Open the ledger procedure
         </Link>

@@ -15,6 +15,7 @@ import { configIssueMessage, type ConfigIssue } from "@/lib/learning/review/conf
 import { Button } from "../ui/button";
 import { useToast } from "../ui/toast";
 import { AUTHORITY_MEANING } from "./skill-actions";
+import { pluralise } from "@/lib/text/format";
 
 type Draft = Record<string, string | boolean>;
 type Errors = Record<string, string>;
@@ -51,7 +52,7 @@ const wordedErrors = (issues: ConfigIssue[]): Errors => Object.fromEntries(issue
 function useLeaveWarning(count: number) {
   useEffect(() => {
     if (count === 0) return;
-    const question = `Leave without saving? ${count} changed setting${count === 1 ? "" : "s"} will be lost.`;
+    const question = `Leave without saving? ${pluralise(count, "changed setting")} will be lost.`;
     const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
     // Capture on the document runs before Next's Link handler (React listens on its root).
     const onClick = (e: MouseEvent) => {
@@ -249,7 +250,7 @@ export function LearningSettingsForm({ agentId, initial, defaults, canEdit }: { 
       {canEdit ? (
         <div className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center gap-2 border-t border-slate-200 bg-white/95 px-1 py-3 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
           <p role="status" aria-live="polite" className="mr-auto text-sm text-slate-700 dark:text-slate-300" data-testid="changed-count">
-            {changed.size === 0 ? "No unsaved changes" : `${changed.size} unsaved change${changed.size === 1 ? "" : "s"}`}
+            {changed.size === 0 ? "No unsaved changes" : pluralise(changed.size, "unsaved change")}
             {Object.keys(errors).length ? <span className="ml-2 text-red-700 dark:text-red-300">· fix the marked field{Object.keys(errors).length === 1 ? "" : "s"} to save</span> : null}
           </p>
           <Button type="submit" pending={save.isPending} disabled={changed.size === 0}>

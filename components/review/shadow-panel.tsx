@@ -9,6 +9,7 @@ import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
 import { linkClass, pct, sectionTitle } from "./styles";
 import { runHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 type Props = {
   observations: number;
@@ -25,7 +26,7 @@ function ReadinessPill({ readiness }: { readiness: Readiness }) {
 
 export function ShadowPanel({ observations, lastEvaluatedAt, readiness, enabled, recent }: Props) {
   const facts: [string, React.ReactNode][] = [
-    ["Observations", observations.toLocaleString("en")],
+    ["Observations", formatNumber(observations)],
     ["Trajectory match", observations ? pct(readiness.trajectory_match_rate) : "—"],
     ["Matched success", observations ? pct(readiness.matched_success_rate) : "—"],
     ["Last evaluation", <LocalTime key="l" iso={lastEvaluatedAt} fallback="never" />],

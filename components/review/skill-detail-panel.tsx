@@ -24,6 +24,7 @@ import { VersionDiff } from "./version-diff";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 import { agentHref, runHref } from "@/lib/console/links";
 import { AccountLinks } from "../links/record-link";
+import { formatNumber, pluralise } from "@/lib/text/format";
 
 
 /**
@@ -52,11 +53,11 @@ export function SkillDetailPanel({
   const baseRate = typeof baseline.success_rate === "number" ? baseline.success_rate : null;
   const decided = s.stats.successes + s.stats.failures;
   const facts: [string, React.ReactNode][] = [
-    ["Activations", s.stats.activations.toLocaleString("en")],
-    ["Succeeded", s.stats.successes.toLocaleString("en")],
-    ["Failed", s.stats.failures.toLocaleString("en")],
+    ["Activations", formatNumber(s.stats.activations)],
+    ["Succeeded", formatNumber(s.stats.successes)],
+    ["Failed", formatNumber(s.stats.failures)],
     ["Success", pct(decided ? s.stats.successes / decided : null)],
-    ["Deviations", s.stats.deviations.toLocaleString("en")],
+    ["Deviations", formatNumber(s.stats.deviations)],
     ["Baseline", baseRate === null ? "—" : `${pct(baseRate)} of ${baseline.executions ?? "?"} runs`],
   ];
   const lifecycle: [string, React.ReactNode][] = [
@@ -79,7 +80,7 @@ export function SkillDetailPanel({
           <Badge status={s.status} />
           <Badge tone={s.injection_role === "developer" ? "violet" : "gray"}>authority: {s.injection_role}</Badge>
           {s.imported_folder ? <Badge tone="blue">imported folder</Badge> : null}
-          {s.scripts.length ? <Badge tone="red">bundles {s.scripts.length} script{s.scripts.length === 1 ? "" : "s"}</Badge> : null}
+          {s.scripts.length ? <Badge tone="red">bundles {pluralise(s.scripts.length, "script")}</Badge> : null}
           <code title={s.skill_id}>{s.skill_id}</code>
           <CopyButton value={s.skill_id} label="Copy id" />
         </div>

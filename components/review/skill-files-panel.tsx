@@ -8,6 +8,7 @@ import { SCAN_RULE_LABEL, type ScanRule } from "@/lib/learning/skills-io/script-
 import { Badge } from "../ui/badge";
 import { CopyButton } from "../ui/copy-button";
 import { linkClass, sectionTitle, shortHash } from "./styles";
+import { pluralise } from "@/lib/text/format";
 
 type Skill = SkillDetail["skill"];
 
@@ -19,7 +20,7 @@ export function ReviewWarnings({ warnings, fileHref }: { warnings: Skill["review
   return (
     <div role="note" aria-label="Review warnings" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
       <p className="font-medium">
-        {warnings.length} review warning{warnings.length === 1 ? "" : "s"} from the import (not refusals: read them before activating)
+        {pluralise(warnings.length, "review warning")} from the import (not refusals: read them before activating)
       </p>
       <ul className="mt-1 list-disc space-y-1 pl-5">
         {warnings.map((w, i) => (

@@ -9,6 +9,7 @@ import { SortTh, thClass, type SortHeader } from "./sort-header";
 import { SelectableTr, SelectLink } from "./selectable-row";
 import { useUrlSelection } from "./selection";
 import { pct } from "./styles";
+import { formatNumber } from "@/lib/text/format";
 
 export type { SkillRowView };
 
@@ -74,9 +75,9 @@ export function SkillsTable({ rows, selected, selectedContent, headers }: { rows
                 {showAgent ? <td className="hidden px-3 py-2 align-top text-xs break-words @3xl:table-cell">{r.agentName}</td> : null}
                 <td className="hidden px-3 py-2 align-top text-xs @2xl:table-cell">{r.authority}</td>
                 <td className="hidden px-3 py-2 align-top font-mono text-xs break-words @4xl:table-cell">{r.tools.join(", ")}</td>
-                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{r.activations.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{formatNumber(r.activations)}</td>
                 <td className="hidden px-3 py-2 text-right align-top tabular-nums @xl:table-cell">{pct(r.successRate)}</td>
-                <td className="hidden px-3 py-2 text-right align-top tabular-nums @3xl:table-cell">{r.deviations.toLocaleString("en")}</td>
+                <td className="hidden px-3 py-2 text-right align-top tabular-nums @3xl:table-cell">{formatNumber(r.deviations)}</td>
                 <td className="hidden px-3 py-2 align-top @2xl:table-cell">{shadow}</td>
                 <td className="hidden px-3 py-2 align-top text-xs @4xl:table-cell"><LocalTime iso={r.listedAt} /></td>
               </SelectableTr>

@@ -1,6 +1,7 @@
 // Segmented filters (with counts where known); each is a link that keeps the other URL state.
 import Link from "@/components/ui/link";
 import type { Chip } from "@/lib/console/url";
+import { formatNumber } from "@/lib/text/format";
 
 export type { Chip };
 
@@ -21,7 +22,7 @@ export function StatusChips({ chips, current, label }: { chips: Chip[]; current:
             }`}
           >
             {c.label}
-            {c.count !== undefined ? <span className={`tabular-nums ${active ? "text-indigo-100" : "text-slate-500 dark:text-slate-400"}`}>{c.count.toLocaleString("en")}</span> : null}
+            {c.count !== undefined ? <span className={`tabular-nums ${active ? "text-indigo-100" : "text-slate-500 dark:text-slate-400"}`}>{formatNumber(c.count)}</span> : null}
           </Link>
         );
       })}

@@ -2,6 +2,7 @@
 // Side-by-side diff of any two SKILL.md versions distilled from the same class.
 import { useMemo, useState } from "react";
 import { sideBySideDiff, type DiffCell } from "@/lib/learning/review/diff";
+import { pluralise } from "@/lib/text/format";
 
 export type VersionText = { id: string; version: number; status: string; content: string };
 
@@ -49,7 +50,7 @@ export function VersionDiff({ versions, currentId }: { versions: VersionText[]; 
         </label>
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400" role="status">
-        {a.id === b.id ? "The same version on both sides." : changes ? `${changes} changed line${changes === 1 ? "" : "s"}.` : "No differences."}
+        {a.id === b.id ? "The same version on both sides." : changes ? `${pluralise(changes, "changed line")}.` : "No differences."}
       </p>
       <div className="max-h-96 overflow-auto rounded-md border border-slate-200 dark:border-slate-800">
         <table className="w-full table-fixed">

@@ -21,6 +21,7 @@ import { LocalTime } from "../ui/local-time";
 import { useToast } from "../ui/toast";
 import { SecretOnce } from "./secret-once";
 import { fieldClass, labelClass } from "./form-styles";
+import { formatDateTime } from "@/lib/text/format";
 
 const KEYS = ["console", "api-keys"] as const;
 
@@ -90,7 +91,7 @@ export function ApiKeysPanel({ agents }: { agents: BindableAgent[] }) {
     mutationFn: (v: { id: string; reason: string }) => unwrap(rotateApiKey(v)),
     onSuccess: (r) => {
       setSecret({ name: r.api_key.name, value: r.secret });
-      toast.success(`API key “${r.api_key.name}” rotated; the old secret works until ${new Date(r.api_key.previous_valid_until ?? Date.now()).toLocaleString()}.`);
+      toast.success(`API key “${r.api_key.name}” rotated; the old secret works until ${formatDateTime(r.api_key.previous_valid_until ?? new Date())}.`);
       setRotating(null);
       void qc.invalidateQueries({ queryKey: KEYS });
     },

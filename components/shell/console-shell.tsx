@@ -12,6 +12,7 @@ import { useInboxCounts } from "./inbox-counts";
 import { NavigationProgress } from "./navigation-progress";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
+import { formatNumber } from "@/lib/text/format";
 
 type Props = {
   user: { email: string; role: "ADMIN" | "VIEWER"; scopes: readonly Scope[] };
@@ -58,7 +59,7 @@ export function ConsoleShell({ user, agents, inbox: rendered, scope, readOnly, c
                 {s.label}
                 {s.href === "/" && waiting > 0 ? (
                   <span className="rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white tabular-nums">
-                    {waiting.toLocaleString("en")}
+                    {formatNumber(waiting)}
                   </span>
                 ) : null}
               </span>
@@ -69,7 +70,7 @@ export function ConsoleShell({ user, agents, inbox: rendered, scope, readOnly, c
                   <li key={k}>
                     <Link href={`/${agent ? `?agent=${encodeURIComponent(agent)}` : ""}#${k}`} className="flex justify-between gap-2 rounded px-1 py-0.5 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800">
                       <span>{INBOX_LABEL[k]}</span>
-                      <span className="tabular-nums">{inbox[k]!.toLocaleString("en")}</span>
+                      <span className="tabular-nums">{formatNumber(inbox[k]!)}</span>
                     </Link>
                   </li>
                 ))}

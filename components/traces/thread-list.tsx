@@ -5,6 +5,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { countLabel, KeysetPagination } from "@/components/ui/table";
 import { AccountLinks, AgentLink, ThreadLink } from "@/components/links/record-link";
 import type { ThreadSummary } from "@/lib/traces/timeline";
+import { pluralise } from "@/lib/text/format";
 
 type Props = { threads: ThreadSummary[]; total: number; capped: boolean; filtered: boolean; firstHref: string | null; nextHref: string | null };
 
@@ -38,7 +39,7 @@ export function ThreadList({ threads, total, capped, filtered, firstHref, nextHr
                 agent <AgentLink id={t.agentId} />
               </span>
               <span className="text-slate-600 dark:text-slate-400">
-                {t.messages} messages · {t.runs} runs
+                {pluralise(t.messages, "message")} · {pluralise(t.runs, "run")}
               </span>
               <span className="ml-auto text-xs text-slate-500">
                 <LocalTime iso={t.lastAt} />

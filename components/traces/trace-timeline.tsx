@@ -6,6 +6,7 @@ import { outcomeSourceLabel } from "@/lib/learning/capture/outcome-source";
 import { LocalTime } from "@/components/ui/local-time";
 import { AccountLinks, ClassLink, RunLink, SkillLink } from "@/components/links/record-link";
 import type { TimelineEvent, TraceStep } from "@/lib/traces/timeline";
+import { pluralise } from "@/lib/text/format";
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 const card = "min-w-0 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800";
@@ -154,7 +155,7 @@ function Step({ step: s, n }: { step: TraceStep; n: number }) {
 
 function Review({ e }: { e: Extract<TimelineEvent, { kind: "review" }> }) {
   const usage = [
-    `${e.evidenceCount} messages reviewed`,
+    `${pluralise(e.evidenceCount, "message")} reviewed`,
     `${e.selectedCount} selected`,
     `trigger ${e.trigger}`,
     e.model ? `model ${e.model}` : null,

@@ -1,4 +1,5 @@
 // What an empty list means and what to do next.
+import { formatNumber } from "@/lib/text/format";
 export function EmptyState({ title, children, action }: { title: string; children?: React.ReactNode; action?: React.ReactNode }) {
   return (
     <div className="rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
@@ -16,8 +17,8 @@ export function EmptyState({ title, children, action }: { title: string; childre
 export function EmptyListPage({ noun, page, total, firstPageHref }: { noun: string; page: number; total: number; firstPageHref: string }) {
   if (page > 1 && total > 0) {
     return (
-      <EmptyState title={`Page ${page.toLocaleString("en")} is past the last page`} action={<a href={firstPageHref} className="rounded text-sm text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">Go to page 1</a>}>
-        There are {total.toLocaleString("en")} {noun} in this view.
+      <EmptyState title={`Page ${formatNumber(page)} is past the last page`} action={<a href={firstPageHref} className="rounded text-sm text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">Go to page 1</a>}>
+        There are {formatNumber(total)} {noun} in this view.
       </EmptyState>
     );
   }

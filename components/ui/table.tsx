@@ -1,6 +1,7 @@
 // Server-paginated tables whose page, sort and filters live in the URL. No hooks: pages
 // render them on the server and every control is a plain link.
 import Link from "@/components/ui/link";
+import { formatNumber } from "@/lib/text/format";
 
 export { hrefWith, param, type SearchParams } from "@/lib/console/url";
 export type SortDir = "asc" | "desc";
@@ -107,7 +108,7 @@ export function Pagination({ page, pageSize, total, capped = false, href }: { pa
 }
 
 /** A count as a list shows it: "10,000+" when counting stopped at the cap. */
-export const countLabel = (total: number, capped: boolean) => `${total.toLocaleString("en")}${capped ? "+" : ""}`;
+export const countLabel = (total: number, capped: boolean) => `${formatNumber(total)}${capped ? "+" : ""}`;
 
 /**
  * Keyset paging (lib/console/keyset.ts): how many rows match, a link back to the first page and

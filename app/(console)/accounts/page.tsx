@@ -12,6 +12,7 @@ import { reviewStatus } from "@/lib/persona/monitor";
 import { requireScope } from "@/lib/auth/page-access";
 import { loadAccountsPage } from "@/lib/accounts/pages/accounts";
 import { readDb } from "@/lib/db/client";
+import { formatNumber } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -71,8 +72,8 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
             ),
           },
           { key: "agent", header: "Agent", className: "hidden md:table-cell", cell: (r) => <span className="break-all">{r.agentId}</span> },
-          { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (r) => r.runs.toLocaleString("en") },
-          { key: "threads", header: "Threads", className: "hidden text-right tabular-nums sm:table-cell", cell: (r) => r.threads.toLocaleString("en") },
+          { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (r) => formatNumber(r.runs) },
+          { key: "threads", header: "Threads", className: "hidden text-right tabular-nums sm:table-cell", cell: (r) => formatNumber(r.threads) },
           { key: "seen", header: "Last seen", className: "hidden lg:table-cell", cell: (r) => <LocalTime iso={r.lastSeen} /> },
           {
             key: "persona",

@@ -13,6 +13,7 @@ import { AGENTS_PAGE_SIZE as PAGE_SIZE, loadAgentsPage } from "@/lib/learning/pa
 import { readDb } from "@/lib/db/client";
 import { agentHref } from "@/lib/console/links";
 import { UnmappedTraces } from "@/components/agents/unmapped-traces";
+import { formatNumber } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -84,7 +85,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                 <span className="text-slate-400">no tools</span>
               ),
           },
-          { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (a) => a.runCount.toLocaleString("en") },
+          { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (a) => formatNumber(a.runCount) },
           { key: "last", header: "Last run", cell: (a) => <LocalTime iso={a.lastRunAt} fallback="never" /> },
         ]}
       />

@@ -19,6 +19,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { readDb } from "@/lib/db/client";
 import { loadSkillsPage, SKILL_STATUS_LABEL as STATUS_LABEL, SKILLS_PATH as PATH } from "@/lib/learning/pages/skills";
 import { workflowsHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -62,14 +63,14 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
       <SummaryStrip
         label="Summary"
         figures={[
-          { label: "Skills", value: skillsTotal.toLocaleString("en") },
-          { label: "Active", value: a.counts.active.toLocaleString("en") },
-          { label: "Shadow", value: a.counts.shadow.toLocaleString("en") },
-          { label: "Ready to review", value: a.counts.ready.toLocaleString("en") },
-          ...optional.map((s) => ({ label: STATUS_LABEL[s], value: a.counts[s].toLocaleString("en") })),
-          { label: "Activations", value: a.activations.toLocaleString("en") },
+          { label: "Skills", value: formatNumber(skillsTotal) },
+          { label: "Active", value: formatNumber(a.counts.active) },
+          { label: "Shadow", value: formatNumber(a.counts.shadow) },
+          { label: "Ready to review", value: formatNumber(a.counts.ready) },
+          ...optional.map((s) => ({ label: STATUS_LABEL[s], value: formatNumber(a.counts[s]) })),
+          { label: "Activations", value: formatNumber(a.activations) },
           { label: "Success", value: pct(a.successes + a.failures ? a.successes / (a.successes + a.failures) : null) },
-          { label: "Deviations", value: a.deviations.toLocaleString("en") },
+          { label: "Deviations", value: formatNumber(a.deviations) },
           { label: "Newest skill", value: <LocalTime iso={a.newest} fallback="—" />, small: true },
         ]}
       />

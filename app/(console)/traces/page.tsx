@@ -11,6 +11,7 @@ import { AccountLinks, AgentLink } from "@/components/links/record-link";
 import { TraceFilters } from "@/components/traces/trace-filters";
 import { ThreadList } from "@/components/traces/thread-list";
 import { TraceTimeline } from "@/components/traces/trace-timeline";
+import { pluralise } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -46,7 +47,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
             ) : (
               <span>any agent ·</span>
             )}
-            <span>{`${timeline.events.length} event${timeline.events.length === 1 ? "" : "s"}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`}</span>
+            <span>{`${pluralise(timeline.events.length, "event")}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`}</span>
           </p>
           {timeline.events.length === 0 ? (
             <EmptyState title="Nothing recorded in this thread">No messages, runs or persona reviews match these filters.</EmptyState>

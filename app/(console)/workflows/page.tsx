@@ -24,6 +24,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { readDb } from "@/lib/db/client";
 import { AGENTS_PAGE, loadWorkflowsPage, REPORTS_PAGE, RUNS_PAGE, WORKFLOWS_PATH as PATH } from "@/lib/learning/pages/workflows";
 import { agentSettingsHref, skillsHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -74,13 +75,13 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
       <SummaryStrip
         label="Summary"
         figures={[
-          { label: "Recorded runs", value: summary.recordedRuns.toLocaleString("en") },
-          { label: "Classes", value: summary.classes.toLocaleString("en") },
-          { label: "Ready to distill", value: countsAll.ready.toLocaleString("en") },
-          { label: "In review", value: countsAll.in_review.toLocaleString("en") },
-          { label: CLASS_WORDS.covered, value: countsAll.promoted.toLocaleString("en") },
-          { label: "Failing", value: countsAll.failing.toLocaleString("en") },
-          { label: "Success", value: pct(summary.classedRuns ? summary.classedSuccesses / summary.classedRuns : null), title: `Over ${summary.classedRuns.toLocaleString("en")} runs with tool steps` },
+          { label: "Recorded runs", value: formatNumber(summary.recordedRuns) },
+          { label: "Classes", value: formatNumber(summary.classes) },
+          { label: "Ready to distill", value: formatNumber(countsAll.ready) },
+          { label: "In review", value: formatNumber(countsAll.in_review) },
+          { label: CLASS_WORDS.covered, value: formatNumber(countsAll.promoted) },
+          { label: "Failing", value: formatNumber(countsAll.failing) },
+          { label: "Success", value: pct(summary.classedRuns ? summary.classedSuccesses / summary.classedRuns : null), title: `Over ${formatNumber(summary.classedRuns)} runs with tool steps` },
           { label: "Newest run", value: <LocalTime iso={summary.newestRun} fallback="never" />, small: true },
         ]}
       />
@@ -178,8 +179,8 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
                         {a.classes} classes · {a.counts.ready} ready · {a.counts.in_review} in review · {a.counts.promoted} covered · {pct(a.successRate)}
                       </span>
                     </td>
-                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{a.classes.toLocaleString("en")}</td>
-                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{a.runs.toLocaleString("en")}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{formatNumber(a.classes)}</td>
+                    <td className="hidden px-3 py-2 text-right tabular-nums @2xl:table-cell">{formatNumber(a.runs)}</td>
                     <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.ready}</td>
                     <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.in_review}</td>
                     <td className="hidden px-3 py-2 text-right tabular-nums @3xl:table-cell">{a.counts.promoted}</td>

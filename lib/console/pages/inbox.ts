@@ -13,6 +13,7 @@ import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
 import { listUnmapped, UNMAPPED_RECENT_DAYS } from "../../otlp/unmapped";
 import { deadJobs as deadJobsWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
 import { filterText, param, type SearchParams } from "../url";
+import { formatNumber, pluralise } from "../../text/format";
 
 /** Rows shown per group; "View all" opens the group's own page. */
 export const INBOX_ROWS = 5;
@@ -38,7 +39,7 @@ async function readySkills(db: Db, agent?: string): Promise<InboxRow[]> {
   return rows.map((r) => ({
     key: r.id,
     title: `${r.name} v${r.version}`,
-    detail: `${r.agentName} · ${r.readiness?.observations ?? 0} observations, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
+    detail: `${r.agentName} · ${pluralise(r.readiness?.observations ?? 0, "observation")}, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
     marks: marksText(marks.get(r.id)),
     at: r.createdAt,
     target: skillTarget(r),
@@ -71,7 +72,7 @@ async function readyClasses(db: Db, agent?: string): Promise<InboxRow[]> {
   return rows.map((r) => ({
     key: `${r.agentId}/${r.userScope}/${r.canonicalHash}`,
     title: r.tools.join(" → ") || "(no tools)",
-    detail: `${r.agentName} · ${r.executions} runs, ${pct(r.executions ? r.successes / r.executions : 0)} succeeded, ${r.distinctQueries} distinct queries`,
+    detail: `${r.agentName} · ${pluralise(r.executions, "run")}, ${pct(r.executions ? r.successes / r.executions : 0)} succeeded, ${pluralise(r.distinctQueries, "distinct query", "distinct queries")}`,
     at: r.lastSeen,
     target: { type: "class", agentId: r.agentId, hash: r.canonicalHash, userId: r.userScope || null },
   }));
@@ -92,7 +93,7 @@ async function flaggedSkills(db: Db, agent?: string): Promise<InboxRow[]> {
   return rows.map((r) => ({
     key: r.id,
     title: `${r.name} v${r.version}`,
-    detail: `${r.agent_id} · ${r.deviations} of ${r.activations} activations took another path`,
+    detail: `${r.agent_id} · ${formatNumber(r.deviations)} of ${pluralise(r.activations, "activation")} took another path`,
     at: r.updated_at,
     target: { type: "skill", agentId: r.agent_id, skillId: r.id },
   }));
@@ -117,7 +118,7 @@ async function deadJobs(db: Db, agent?: string): Promise<InboxRow[]> {
     GROUP BY kind, agent_id ORDER BY max(finished_at) DESC NULLS LAST LIMIT ${INBOX_ROWS}`;
   return rows.map((r) => ({
     key: `${r.kind}/${r.agent_id ?? ""}`,
-    title: `${r.n} ${r.kind.replace(/_/g, " ")} job${r.n === 1 ? "" : "s"}`,
+    title: pluralise(r.n, `${r.kind.replace(/_/g, " ")} job`),
     detail: r.agent_id ? `${r.agent_id} · ${r.kind === SHADOW_EVALUATION_JOB ? "retry from the agent's shadow queue" : "failed after every retry"}` : "failed after every retry",
     at: r.last,
     target: r.agent_id ? { type: "agent", agentId: r.agent_id, anchor: r.kind === SHADOW_EVALUATION_JOB ? "shadow-queue" : undefined } : { type: "agent", agentId: "" },
@@ -129,7 +130,7 @@ async function unmappedTraces(db: Db, agent?: string): Promise<InboxRow[]> {
   const rows = await listUnmapped(db, { agent, recentDays: UNMAPPED_RECENT_DAYS, limit: INBOX_ROWS });
   return rows.map((r) => ({
     key: `${r.agentId ?? ""}/${r.reason}`,
-    title: `${r.traces.toLocaleString("en")} trace${r.traces === 1 ? "" : "s"} ${r.agentId ? `of ${r.agentId} ` : ""}made no runs`,
+    title: `${pluralise(r.traces, "trace")} ${r.agentId ? `of ${r.agentId} ` : ""}made no runs`,
     detail: `${r.reason} · sample span "${r.sampleSpanName}" with ${r.sampleAttributeKeys.length ? r.sampleAttributeKeys.join(", ") : "no attributes"}`,
     at: r.lastSeenAt,
     target: { type: "agent", agentId: r.agentId && r.agentKnown ? r.agentId : "", anchor: "unmapped-traces" },

@@ -26,6 +26,7 @@ import { scanFiles, SCAN_RULE_LABEL } from "../skills-io/script-scan";
 import { triggerPhrases } from "../skills-io/trigger-phrases";
 import { knownFields, toolFieldsOf, undeclaredToolReasons } from "../distill/tool-mentions";
 import type { ImportWarning } from "../skills-io/import-warnings";
+import { formatNumber } from "../../text/format";
 
 /** One skill folder to import: `file` names it in the answer (its SKILL.md's path in the upload), `folder` the name it must carry (null: a lone SKILL.md). */
 export type ImportSkillFolder = { file: string; folder: string | null; files: FolderFile[] };
@@ -74,7 +75,7 @@ export async function importSkills(db: Db, input: ImportSkillsInput, by: AuditCo
       warnings.push({ kind: "mentions", message: `the body names code that is not a declared tool: ${listed}${mentions.length > LISTED_NAMES ? ` (+${mentions.length - LISTED_NAMES} more)` : ""}` });
     }
     if (skill.content.length > config.skill_max_content_chars) {
-      warnings.push({ kind: "size", message: `SKILL.md has ${skill.content.length.toLocaleString("en")} characters, over this agent's skill_max_content_chars (${config.skill_max_content_chars.toLocaleString("en")}); it is injected whole` });
+      warnings.push({ kind: "size", message: `SKILL.md has ${formatNumber(skill.content.length)} characters, over this agent's skill_max_content_chars (${formatNumber(config.skill_max_content_chars)}); it is injected whole` });
     }
     for (const s of scanFiles(files)) warnings.push({ kind: "scan", rule: s.rule, file: s.file, line: s.line, message: `${SCAN_RULE_LABEL[s.rule]}: ${s.excerpt}` });
     accepted.push({ file: f.file, folder: f.folder ?? skill.name, skill, files, digest: folderDigest(files), tools, warnings });

@@ -3,6 +3,7 @@
 // for one page of skills at a time (the skills list, the inbox's rows), never with the file bytes.
 import type { Db } from "../../db/prisma";
 import { importWarningsOf } from "../skills-io/import-warnings";
+import { pluralise } from "../../text/format";
 
 export type SkillMarks = { scripts: number; warnings: number };
 
@@ -22,8 +23,8 @@ export async function skillMarks(db: Db, skillIds: readonly string[]): Promise<M
 export function marksText(m: SkillMarks | undefined): string {
   if (!m) return "";
   const parts = [
-    m.scripts ? `bundles ${m.scripts} script${m.scripts === 1 ? "" : "s"}` : "",
-    m.warnings ? `${m.warnings} review warning${m.warnings === 1 ? "" : "s"}` : "",
+    m.scripts ? `bundles ${pluralise(m.scripts, "script")}` : "",
+    m.warnings ? pluralise(m.warnings, "review warning") : "",
   ].filter(Boolean);
   return parts.join(" · ");
 }

@@ -10,6 +10,7 @@
 // that need two things on a line test them with separate expressions. The blob rule is a loop.
 // What it cannot see: a URL or command assembled from variables, another file or another line
 // than the ones a rule reads (fetch's options may follow it by up to FOLLOW lines).
+import { formatNumber } from "../../text/format";
 
 export type ScanRule = "download-to-shell" | "credentials" | "environment-dump" | "send-to-host" | "encoded-blob";
 
@@ -107,7 +108,7 @@ export function scanText(file: string, text: string): ScanFinding[] {
       if (sendsToHost(w, lines, i)) add("send-to-host", i, w);
     }
     const blob = encodedRun(line);
-    if (blob) add("encoded-blob", i, `${blob.kind} run of ${blob.length.toLocaleString("en")} characters: ${line.slice(blob.start, blob.start + 40)}…`);
+    if (blob) add("encoded-blob", i, `${blob.kind} run of ${formatNumber(blob.length)} characters: ${line.slice(blob.start, blob.start + 40)}…`);
   });
   return out.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
 }

@@ -20,6 +20,7 @@ import { requireScope } from "@/lib/auth/page-access";
 import { loadAgentPage } from "@/lib/learning/pages/agent";
 import { readDb } from "@/lib/db/client";
 import { skillsHref, workflowsHref } from "@/lib/console/links";
+import { formatNumber } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
@@ -62,7 +63,7 @@ export default async function AgentPage({ params, searchParams }: Props) {
             <code>{agent.id}</code>
             <CopyButton value={agent.id} label="Copy id" />
             <span>
-              · {agent.runCount.toLocaleString("en")} runs · last run <LocalTime iso={agent.lastRunAt} fallback="never" />
+              · {formatNumber(agent.runCount)} runs · last run <LocalTime iso={agent.lastRunAt} fallback="never" />
             </span>
           </span>
         }
