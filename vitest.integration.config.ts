@@ -43,6 +43,7 @@ export const ENGINE_SENSITIVE = [
   "learning-scope-migration", // the data migration giving existing agents the per-account scope and their classes' distinct accounts
   "skills-io", // export/import through the validation gate, MemoRizz's class and skill writes
   "job-leases", // claims matched by attempt, leases renewed while a slow job runs, re-claims under SKIP LOCKED
+  "conversation-evidence", // the ingestion guard under the agent's key-share lock, evidence locks and the sequence across sessions, the foreign key's migration
   "injected-database", // the promotion-cycle advisory lock on the passed database's pool (another session's lock on PostgreSQL)
 ].map((name) => `tests/integration/${name}.test.ts`);
 

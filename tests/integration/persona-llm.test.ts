@@ -104,7 +104,7 @@ describe(`persona reflection with a model (${process.env.PROCTOR_TEST_DB ?? "pgl
     expect(failed.status).toBe(200);
     expect(failed.json).toMatchObject({ review_state: "failed", pending: null, persona: { version: 1, goals: "" } });
     expect(failed.json.reviews[0]).toMatchObject({ status: "failed", reason: "The model's answer was not valid JSON.", evidence_count: 2 });
-    expect((await personaRow(server, user)).evidence_watermark).toBeNull();
+    expect((await personaRow(server, user)).evidence_seq).toBeNull();
 
     fake.queue(proposalReply("Answer briefly, in bullet points.", ["m1", "m2"]));
     const retried = await act(server, admin, { user_id: user, action: "reflect" });

@@ -1,9 +1,13 @@
-// Conversation messages (the evidence persona reflection reads), idempotent on message_id.
+// Conversation messages (the evidence persona reflection reads), idempotent on message_id. One
+// statement checks the agent is writable (its row key-share-locked, so a deletion's marking waits
+// for it or it sees the mark) and inserts, under the accounts' evidence locks (./conversation-lock.ts).
 import { createHash } from "node:crypto";
+import { Prisma } from "../../db/generated/client";
 import type { Db } from "../../db/prisma";
 import type { ConversationBody } from "./schemas";
 import { newId } from "../../db/row-ids";
-import { assertAgentWritable } from "../agents/writable";
+import { agentDeleting, agentNotFound } from "../errors";
+import { shareEvidenceLocksSql } from "./conversation-lock";
 
 /** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
 function derivedMessageId(threadId: string, timestamp: string, role: string, text: string): string {
@@ -20,7 +24,6 @@ export async function ingestConversation(db: Db, agentId: string, c: Conversatio
 
 /** Stores the messages of several threads in one statement (OTLP assembly: a batch of traces); counts are totals. */
 export async function ingestConversations(db: Db, agentId: string, cs: ConversationBody[]): Promise<{ stored: number; duplicates: number }> {
-  await assertAgentWritable(db, agentId);
   const rows = new Map<string, object>();
   for (const c of cs) {
     for (const m of c.messages) {
@@ -39,14 +42,29 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
       });
     }
   }
-  const inserted = await db.$queryRaw<unknown[]>`
-    INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
-    SELECT id, ${agentId}::text, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
-    FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
-      message_id text, role text, text text, timestamp timestamptz)
-    ORDER BY thread_id, message_id
-    ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
-    RETURNING 1`;
+  const userIds = [...new Set(cs.map((c) => c.user_id))];
+  // The locks and the guard are uncorrelated subqueries of the INSERT's condition: both are
+  // evaluated before its first row, so before any message is numbered.
+  const [row] = await db.$queryRaw<{ stored: number }[]>`
+    WITH guard AS (
+      SELECT 1 FROM agents WHERE id = ${agentId}::text AND deleting_at IS NULL FOR KEY SHARE
+    ),
+    ins AS (
+      INSERT INTO conversation_messages (id, agent_id, thread_id, user_id, root_trace_id, message_id, role, text, timestamp)
+      SELECT id, ${agentId}::text, thread_id, user_id, root_trace_id, message_id, role, text, timestamp
+      FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
+        message_id text, role text, text text, timestamp timestamptz)
+      WHERE EXISTS (SELECT 1 FROM guard) AND (${shareEvidenceLocksSql(Prisma.sql`unnest(${userIds}::text[])`)}) >= 0
+      ORDER BY thread_id, message_id
+      ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS stored FROM guard`;
+  if (!row) throw (await agentExists(db, agentId)) ? agentDeleting(agentId) : agentNotFound(agentId);
   const sent = cs.reduce((n, c) => n + c.messages.length, 0);
-  return { stored: inserted.length, duplicates: sent - inserted.length };
+  return { stored: row.stored, duplicates: sent - row.stored };
+}
+
+async function agentExists(db: Db, agentId: string): Promise<boolean> {
+  return (await db.$queryRaw<unknown[]>`SELECT 1 FROM agents WHERE id = ${agentId}`).length > 0;
 }
