@@ -23,6 +23,41 @@ export const updateWebhookEndpointSchema = z.strictObject({ id: pathId, ...endpo
 export const webhookEndpointIdSchema = z.strictObject({ id: pathId });
 export const redeliverWebhookSchema = z.strictObject({ delivery_id: pathId });
 
+// The admin API's wire shapes (lib/api/v1/contract.ts): an endpoint's fields as the console's
+// form takes them, its id in the path.
+export const webhookEndpointBody = createWebhookEndpointSchema;
+export const webhookEndpointParams = z.object({ id: pathId });
+export const webhookDeliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
+const iso = z.iso.datetime({ offset: true });
+const endpointResponse = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(webhookEventType),
+  enabled: z.boolean(),
+  created_at: iso,
+  updated_at: iso,
+});
+const deliveryResponse = z.strictObject({
+  id: z.string(),
+  event: z.string(),
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number().int().describe("requests made, every redelivery included"),
+  response_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: iso,
+  last_attempt_at: iso.nullable(),
+  delivered_at: iso.nullable(),
+});
+const secret = z.string().describe("the whsec_ signing secret: shown in this answer only");
+export const webhookEndpointResponse = endpointResponse;
+export const webhookCreatedResponse = z.strictObject({ endpoint: endpointResponse, secret });
+export const webhookEndpointListResponse = z.strictObject({ endpoints: z.array(endpointResponse) });
+export const webhookSecretResponse = z.strictObject({ id: z.string(), secret });
+export const webhookDeletedResponse = z.strictObject({ id: z.string(), deleted: z.literal(true) });
+export const webhookDeliveryListResponse = z.strictObject({ deliveries: z.array(deliveryResponse) });
+
 /** The URL as audit rows name it: no credentials, query or fragment (they may carry tokens). */
 export const auditUrl = (url: string) => {
   const u = new URL(url);

@@ -22,6 +22,7 @@ import { ARCHIVE_MAX_BYTES as SKILL_ARCHIVE_MAX_BYTES } from "../../learning/ski
 import { accountParams, forgetAccountResponse, forgetQuery } from "../../accounts/schemas";
 import * as exp from "../../experiments/schemas";
 import * as expOut from "../../experiments/api-responses";
+import * as hooks from "../../webhooks/schemas";
 
 /**
  * One documented answer: a JSON body matching `schema` (problem+json from 400 on); with
@@ -32,7 +33,7 @@ export type Reply = { description: string; schema: z.ZodType; mediaType?: typeof
 
 export const NDJSON = "application/x-ndjson";
 
-export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments";
+export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments" | "webhooks";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
   method: "GET" | "PUT" | "POST" | "DELETE";
@@ -65,6 +66,8 @@ const agentPath = "/api/v1/agents/{agent_id}";
 const skillPath = "/api/v1/skills/{skill_id}";
 const procedurePath = "/api/v1/ledger/procedures/{id}";
 const experimentPath = "/api/v1/experiments/{experiment_id}";
+const webhooksPath = "/api/v1/webhooks";
+const webhookPath = `${webhooksPath}/{id}`;
 const experimentClosed = refused("the experiment is completed or cancelled (code invalid_state), or its agent is being deleted (code agent_deleting)");
 const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting)");
 
@@ -222,12 +225,6 @@ export const v1 = {
     auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.demoteBody,
     responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting)") },
   },
-  rejectSkill: {
-    method: "POST", path: `${skillPath}/reject`, tag: "skills",
-    summary: "Reject a shadow or candidate skill in review (audited; the reason is recorded, never shown to the agent). Its class is distilled again only after min_executions new runs pass every gate",
-    auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.rejectBody,
-    responses: { 200: ok("the rejected skill", learned.skillResponse), 409: refused("the skill is not shadow or candidate (code invalid_state), or the agent is being deleted (code agent_deleting)") },
-  },
   startSkillQualification: {
     method: "POST", path: `${skillPath}/qualification`, tag: "skills",
     summary: "Start paired-evaluation qualification of a shadow skill in the evidence ledger (audited; admin scope, as in the console)",
@@ -370,5 +367,44 @@ export const v1 = {
     method: "POST", path: `${experimentPath}/cancel`, tag: "experiments", summary: "Cancel a draft or running experiment (audited); nothing goes to the ledger",
     auth: "any", access: "experiments:manage", params: exp.experimentParams, reachByRecord: experimentInPath, body: exp.finishBody, bodyOptional: true,
     responses: { 200: ok("the cancelled experiment", expOut.experimentResponse), 409: refused("already completed or cancelled (code invalid_state)") },
+  },
+
+  // Webhook endpoints (lib/webhooks), for infrastructure as code: the console's operations, by
+  // admin keys and sessions. Endpoints belong to no agent: a key bound to some is refused (403).
+  listWebhookEndpoints: {
+    method: "GET", path: webhooksPath, tag: "webhooks", summary: "Every webhook endpoint, newest first (at most 500)",
+    auth: "any", access: "webhooks:read", reach: everyAgent,
+    responses: { 200: ok("the endpoints (never their secrets)", hooks.webhookEndpointListResponse) },
+  },
+  createWebhookEndpoint: {
+    method: "POST", path: webhooksPath, tag: "webhooks", summary: "Add a webhook endpoint (audited); its signing secret is in this answer only",
+    auth: "any", access: "webhooks:manage", reach: everyAgent, body: hooks.webhookEndpointBody,
+    responses: {
+      201: ok("the endpoint and its signing secret", hooks.webhookCreatedResponse),
+      400: refused("bad input, or a URL the webhook URL policy refuses: a host resolving to a loopback, private, link-local or metadata address, or not resolving (code validation_error, path /url)"),
+    },
+  },
+  updateWebhookEndpoint: {
+    method: "PUT", path: webhookPath, tag: "webhooks", summary: "Replace an endpoint's URL, description, events and enabled flag (audited)",
+    auth: "any", access: "webhooks:manage", reach: everyAgent, params: hooks.webhookEndpointParams, body: hooks.webhookEndpointBody,
+    responses: {
+      200: ok("the endpoint as stored", hooks.webhookEndpointResponse),
+      400: refused("bad input, or a URL the webhook URL policy refuses (code validation_error, path /url)"),
+    },
+  },
+  rotateWebhookSecret: {
+    method: "POST", path: `${webhookPath}/rotate-secret`, tag: "webhooks", summary: "A new signing secret; the old one stops at once (audited, the secret is not)",
+    auth: "any", access: "webhooks:manage", reach: everyAgent, params: hooks.webhookEndpointParams,
+    responses: { 200: ok("the new signing secret, in this answer only", hooks.webhookSecretResponse) },
+  },
+  deleteWebhookEndpoint: {
+    method: "DELETE", path: webhookPath, tag: "webhooks", summary: "Delete an endpoint and its delivery history (audited)",
+    auth: "any", access: "webhooks:manage", reach: everyAgent, params: hooks.webhookEndpointParams,
+    responses: { 200: ok("deleted", hooks.webhookDeletedResponse) },
+  },
+  listWebhookDeliveries: {
+    method: "GET", path: `${webhookPath}/deliveries`, tag: "webhooks", summary: "An endpoint's deliveries, newest first (limit 1–200, default 50)",
+    auth: "any", access: "webhooks:read", reach: everyAgent, params: hooks.webhookEndpointParams, query: hooks.webhookDeliveriesQuery,
+    responses: { 200: ok("the deliveries with their attempt counts and last result (never a response body)", hooks.webhookDeliveryListResponse) },
   },
 } satisfies Record<string, Operation>;
