@@ -71,6 +71,7 @@ export const AGENT_MATRIX: Record<string, Row> = {
   getSkill:                  [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
   activateSkill:             [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
   demoteSkill:               [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
+  rejectSkill:               [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
   startSkillQualification:   [  401,   401,   401,   401,   403,    ok,   404,   403,    ok,    RO],
   getSkillReadiness:         [  401,   401,   401,   401,    ok,    ok,   404,    ok,    ok,    ok],
   assembleContext:           [  401,   401,   401,   401,    ok,    ok,   403,   401,   401,    ok],
@@ -102,7 +103,7 @@ export const AGENT_MATRIX: Record<string, Row> = {
 export const AGENT_OPERATIONS: Partial<Record<Scope | "public", string[]>> = {
   public: ["getHealth", "getOpenApi"],
   "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
-  "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "startSkillQualification", "importSkills"],
+  "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "rejectSkill", "startSkillQualification", "importSkills"],
   "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation", "exportOtlpTraces"],
   "runs:export": ["exportWorkflows"],
   "ledger:propose": ["proposeProcedure"],
@@ -167,6 +168,8 @@ export const ACTION_MATRIX: Record<string, Row> = {
   "lib/actions/webhooks.ts#deleteWebhookEndpoint": [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/webhooks.ts#redeliverWebhook":      [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/accounts.ts#forgetAccount":         [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/skills.ts#rejectSkill":             [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/skills.ts#decideSkills":            [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/experiments.ts#createExperiment":   [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/experiments.ts#cancelExperiment":   [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
 };
@@ -196,6 +199,8 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/webhooks.ts#deleteWebhookEndpoint": "webhooks:manage",
   "lib/actions/webhooks.ts#redeliverWebhook": "webhooks:manage",
   "lib/actions/accounts.ts#forgetAccount": "accounts:forget",
+  "lib/actions/skills.ts#rejectSkill": "learning:write",
+  "lib/actions/skills.ts#decideSkills": "learning:write",
   "lib/actions/experiments.ts#createExperiment": "experiments:manage",
   "lib/actions/experiments.ts#cancelExperiment": "experiments:manage",
 };

@@ -225,6 +225,12 @@ export const v1 = {
     auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.demoteBody,
     responses: { 200: ok("the demoted skill", learned.skillResponse), 409: refused("the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting)") },
   },
+  rejectSkill: {
+    method: "POST", path: `${skillPath}/reject`, tag: "skills",
+    summary: "Reject a shadow or candidate skill in review (audited; the reason is recorded, never shown to the agent). Its class is distilled again only after min_executions new runs pass every gate",
+    auth: "any", access: "learning:write", params: learning.skillParams, reachByRecord: skillInPath, body: learning.rejectBody,
+    responses: { 200: ok("the rejected skill", learned.skillResponse), 409: refused("the skill is not shadow or candidate (code invalid_state), or the agent is being deleted (code agent_deleting)") },
+  },
   startSkillQualification: {
     method: "POST", path: `${skillPath}/qualification`, tag: "skills",
     summary: "Start paired-evaluation qualification of a shadow skill in the evidence ledger (audited; admin scope, as in the console)",

@@ -297,6 +297,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/skills/{skill_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a shadow or candidate skill in review (audited; the reason is recorded, never shown to the agent). Its class is distilled again only after min_executions new runs pass every gate */
+        post: operations["rejectSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/skills/{skill_id}/qualification": {
         parameters: {
             query?: never;
@@ -2589,7 +2606,7 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                status?: "candidate" | "shadow" | "active" | "deprecated" | "demoted";
+                status?: "candidate" | "shadow" | "active" | "deprecated" | "demoted" | "rejected";
                 limit?: number;
             };
             header?: never;
@@ -2618,7 +2635,7 @@ export interface operations {
                             queries: string[];
                             /** @description the SKILL.md */
                             content: string;
-                            /** @description candidate | shadow | active | deprecated | demoted */
+                            /** @description candidate | shadow | active | deprecated | demoted | rejected */
                             status: string;
                             version: number;
                             /** @description user | developer */
@@ -2768,7 +2785,7 @@ export interface operations {
     exportSkills: {
         parameters: {
             query?: {
-                status?: "candidate" | "shadow" | "active" | "deprecated" | "demoted";
+                status?: "candidate" | "shadow" | "active" | "deprecated" | "demoted" | "rejected";
             };
             header?: never;
             path: {
@@ -2996,7 +3013,7 @@ export interface operations {
                         queries: string[];
                         /** @description the SKILL.md */
                         content: string;
-                        /** @description candidate | shadow | active | deprecated | demoted */
+                        /** @description candidate | shadow | active | deprecated | demoted | rejected */
                         status: string;
                         version: number;
                         /** @description user | developer */
@@ -3180,7 +3197,7 @@ export interface operations {
                         queries: string[];
                         /** @description the SKILL.md */
                         content: string;
-                        /** @description candidate | shadow | active | deprecated | demoted */
+                        /** @description candidate | shadow | active | deprecated | demoted | rejected */
                         status: string;
                         version: number;
                         /** @description user | developer */
@@ -3387,7 +3404,7 @@ export interface operations {
                         queries: string[];
                         /** @description the SKILL.md */
                         content: string;
-                        /** @description candidate | shadow | active | deprecated | demoted */
+                        /** @description candidate | shadow | active | deprecated | demoted | rejected */
                         status: string;
                         version: number;
                         /** @description user | developer */
@@ -3514,6 +3531,213 @@ export interface operations {
                 };
             };
             /** @description the skill is not active (code invalid_state), or the agent is being deleted (code agent_deleting) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description payload_too_large (over 1048576 bytes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported_media_type (a body not sent as application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                skill_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the rejected skill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        skill_id: string;
+                        agent_id: string;
+                        user_id: string | null;
+                        name: string;
+                        description: string;
+                        preconditions: string[];
+                        tools: string[];
+                        queries: string[];
+                        /** @description the SKILL.md */
+                        content: string;
+                        /** @description candidate | shadow | active | deprecated | demoted | rejected */
+                        status: string;
+                        version: number;
+                        /** @description user | developer */
+                        injection_role: string;
+                        template_distilled: boolean;
+                        source_canonical_hash: string;
+                        source_workflow_ids: string[];
+                        /** @description {executions, success_rate, window_start, window_end}, frozen at promotion */
+                        baseline: unknown;
+                        stats: {
+                            activations: number;
+                            successes: number;
+                            failures: number;
+                            deviations: number;
+                            last_activated_at: string | null;
+                            recent_outcomes: boolean[];
+                            shadow: {
+                                observations: number;
+                                trajectory_matches: number;
+                                trajectory_mismatches: number;
+                                matched_successes: number;
+                                matched_failures: number;
+                                last_evaluated_at: string | null;
+                                /** @description the newest evaluations, oldest first */
+                                recent_evaluations: {
+                                    idempotency_key: string;
+                                    skill_id: string;
+                                    skill_version: number;
+                                    similarity: number;
+                                    expected_canonical_hash: string | null;
+                                    observed_canonical_hash: string;
+                                    trajectory_match: boolean;
+                                    applicability_mismatch: boolean;
+                                    /** @description null when the trajectory did not match */
+                                    matched_trajectory_succeeded: boolean | null;
+                                    observed_outcome: string;
+                                    evaluated_at: string;
+                                    evaluator_version: string;
+                                }[];
+                            };
+                        };
+                        readiness: {
+                            ready: boolean;
+                            observations: number;
+                            trajectory_match_rate: number;
+                            matched_success_rate: number;
+                            reasons: string[];
+                        };
+                        review_flags: string[];
+                        created_at: string | null;
+                        updated_at: string | null;
+                        promoted_at: string | null;
+                        demoted_at: string | null;
+                        demotion_reason: string | null;
+                        activation_reason: string | null;
+                        /** @description an imported Agent Skills folder: the folder it came from; null for a distilled skill */
+                        imported_folder: {
+                            name: string;
+                            /** @description sha256 over the folder's files (their paths and sha256s): the import's identity */
+                            sha256: string;
+                        } | null;
+                        /** @description every file of an imported skill's folder, byte for byte as exported; [] for a distilled skill */
+                        files: {
+                            /** @description inside the skill folder; SKILL.md included */
+                            path: string;
+                            size: number;
+                            sha256: string;
+                            /** @description the executable bit it was imported with */
+                            executable: boolean;
+                            /** @description executable, a script extension (.py .sh .js .ts .rb .pl .ps1 .bat …) or a shebang */
+                            script: boolean;
+                            /** @description UTF-8 text (viewable); otherwise binary */
+                            text: boolean;
+                        }[];
+                        /** @description the script files' paths: activation must confirm exactly these (confirm_scripts) */
+                        scripts: string[];
+                        /** @description what the import found and did not refuse: frontmatter outside the specification, allowed-tools this agent does not declare, undeclared names in the body, a SKILL.md over the content cap, the script scan's findings with file and line */
+                        review_warnings: {
+                            /** @enum {string} */
+                            kind: "format" | "tools" | "mentions" | "size" | "scan";
+                            message: string;
+                            /** @description scan: download-to-shell | credentials | environment-dump | send-to-host | encoded-blob */
+                            rule?: string;
+                            file?: string;
+                            line?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the skill is not shadow or candidate (code invalid_state), or the agent is being deleted (code agent_deleting) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6484,7 +6708,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
+                            events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "skill.rejected" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
                             enabled: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -6554,7 +6778,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
+                    events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "skill.rejected" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -6572,7 +6796,7 @@ export interface operations {
                             id: string;
                             url: string;
                             description: string;
-                            events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
+                            events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "skill.rejected" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
                             enabled: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -6664,7 +6888,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
+                    events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "skill.rejected" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -6681,7 +6905,7 @@ export interface operations {
                         id: string;
                         url: string;
                         description: string;
-                        events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
+                        events: ("skill.shadow_created" | "skill.ready_for_review" | "skill.activated" | "skill.demoted" | "skill.deprecated" | "skill.rejected" | "persona_proposal.created" | "ledger_procedure.qualified" | "ledger_procedure.suspended" | "job.dead")[];
                         enabled: boolean;
                         /** Format: date-time */
                         created_at: string;
