@@ -1,6 +1,9 @@
 // Webhook signing secrets at rest and endpoint URLs, without a database: with
 // PROCTOR_WEBHOOK_KEY set the encryption key never comes from one.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { postPinned } from "@/lib/webhooks/send";
 import type { Db } from "@/lib/db/prisma";
 import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/webhooks/secret";
 import { auditUrl, webhookUrl } from "@/lib/webhooks/schemas";
@@ -87,5 +90,26 @@ describe("the webhook URL policy", () => {
       expect(await resolveWebhookTarget(url, policy), url).toEqual({ ok: false, reason: TARGET_NOT_ALLOWED });
     }
     expect((await resolveWebhookTarget("http://other.internal/", policy, internal)).ok).toBe(false);
+  });
+});
+
+describe("a webhook request", () => {
+  it("connects to the checked addresses only, never resolving the name again", async () => {
+    const hosts: string[] = [];
+    const receiver = createServer((req, res) => {
+      hosts.push(String(req.headers.host));
+      req.resume();
+      req.on("end", () => res.writeHead(202).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const port = (receiver.address() as AddressInfo).port;
+    try {
+      // ".invalid" never resolves (RFC 6761): only the pinned address can have been reached.
+      const status = await postPinned(`http://hooks.invalid:${port}/in`, [{ address: "127.0.0.1", family: 4 }], { "content-type": "application/json" }, "{}", 5_000);
+      expect(status).toBe(202);
+      expect(hosts).toEqual([`hooks.invalid:${port}`]);
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });
