@@ -2,8 +2,9 @@
 // of the skill's ledger procedure — candidate = the skill arm, baseline = the raw-workflow
 // baseline arm, utilities = their combined task accuracy on the case (mean over repetitions),
 // costs = the skill arm's mean total tokens and end-to-end latency — recorded as the procedure's
-// registered evaluator through the ledger's own recordEvaluation, so qualification and the
-// activation gate count the experiment's evidence.
+// registered evaluator through the ledger's own evaluation (in the completion's transaction,
+// under the experiment's row lock), so qualification and the activation gate count the
+// experiment's evidence.
 //
 // The ledger counts one piece of evidence once, so the evaluation's case id and evidence ref
 // name what the evidence is about, not which experiment produced it: the case's content (its
@@ -17,7 +18,7 @@ import type { Db, Tx } from "../db/prisma";
 import type { Agent, Experiment, Skill } from "../db/generated/client";
 import { LedgerError } from "../ledger/errors";
 import { evaluatedCaseIds, getProcedure } from "../ledger/read";
-import { recordEvaluation } from "../ledger/record-evaluation";
+import { recordSkillEvaluation } from "../ledger/record-evaluation";
 import { proposeSkillQualification, skillProcedureId, skillQualificationScope } from "../ledger/skills";
 import type { LedgerScope, PairedEvaluation, ProcedureRecord } from "../ledger/types";
 import { armsOf } from "./experiments";
@@ -75,7 +76,7 @@ export function experimentPairs(report: ExperimentReport): ExperimentPair[] {
  * The pairs' case ids the procedure already holds an evaluation for: under the content key, or
  * under an earlier per-experiment id whose case and arm mode have that content.
  */
-async function countedCaseIds(db: Db, scope: LedgerScope, procedureId: string, pairs: ExperimentPair[]): Promise<Set<string>> {
+async function countedCaseIds(db: Db | Tx, scope: LedgerScope, procedureId: string, pairs: ExperimentPair[]): Promise<Set<string>> {
   const wanted = new Set(pairs.map((p) => p.case_id));
   const held = await evaluatedCaseIds(db, scope, procedureId, { in: [...wanted], prefix: "experiment:" });
   const counted = new Set(held.filter((id) => wanted.has(id)));
@@ -123,7 +124,7 @@ export async function ledgerTarget(db: Db | Tx, e: Pick<Experiment, "model">, sk
  * candidate, monitoring once active), except those the ledger already counted (by this or another
  * experiment, or twice in this one); stops when the procedure is rejected or suspended.
  */
-export async function recordExperimentPairs(db: Db, target: LedgerTarget, pairs: ExperimentPair[]): Promise<LedgerOutcome> {
+export async function recordExperimentPairs(db: Tx, target: LedgerTarget, pairs: ExperimentPair[]): Promise<LedgerOutcome> {
   if ("skipped" in target) return { procedure_id: null, scope: null, recorded: 0, duplicates: 0, already_counted: 0, qualification_count: null, skipped: target.skipped };
   const { scope, record } = target;
   const { evaluator_id, evaluation_contract } = record.proposal.policy;
@@ -141,7 +142,7 @@ export async function recordExperimentPairs(db: Db, target: LedgerTarget, pairs:
     }
     const phase = state === "candidate" ? "qualification" : "monitoring";
     try {
-      const { receipt, duplicate } = await recordEvaluation(db, scope, record.proposal.id, { ...pair, phase, evaluator_id, evaluation_contract });
+      const { receipt, duplicate } = await recordSkillEvaluation(db, scope, record.proposal.id, { ...pair, phase, evaluator_id, evaluation_contract });
       if (duplicate) out.duplicates++;
       else out.recorded++;
       // A duplicate's receipt holds the state of its first delivery: read the current one.

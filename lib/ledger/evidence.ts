@@ -3,7 +3,8 @@
 // Runs carry no tenant (one deployment is one tenant), so the scope's agent stands for it; a
 // key bound to a tenant and agents reaches only those (lib/auth/key-reach.ts). Other forms are
 // the evaluator's own references and are not resolved.
-import { pgPool, type Db } from "../db/prisma";
+import { Prisma } from "../db/generated/client";
+import { queryRows, type Db, type Tx } from "../db/prisma";
 import { UnresolvedReference } from "../errors";
 import type { LedgerScope } from "./types";
 
@@ -16,13 +17,13 @@ function evidenceTarget(ref: string): { kind: "run" | "trace"; id: string } | nu
 }
 
 /** Throws UnresolvedReference (422) when a run:/trace: reference names no stored run of the scope's agent. */
-export async function requireStoredEvidence(db: Db, scope: LedgerScope, ref: string): Promise<void> {
+export async function requireStoredEvidence(db: Db | Tx, scope: LedgerScope, ref: string): Promise<void> {
   const target = evidenceTarget(ref);
   if (!target) return;
   // One indexed probe, only for these forms: (agent_id, workflow_id) is unique, (agent_id, root_trace_id) indexed.
   const column = target.kind === "run" ? "workflow_id" : "root_trace_id";
-  const { rowCount } = await pgPool(db).query(`SELECT 1 FROM workflows WHERE agent_id = $1 AND ${column} = $2 LIMIT 1`, [scope.agent, target.id]);
-  if (!rowCount) {
+  const found = await queryRows(db, Prisma.sql`SELECT 1 FROM workflows WHERE agent_id = ${scope.agent} AND ${Prisma.raw(column)} = ${target.id} LIMIT 1`);
+  if (found.length === 0) {
     const what = target.kind === "run" ? "run (workflow_id)" : "trace (root_trace_id)";
     throw new UnresolvedReference(`The evidence_ref names no stored ${what} of agent '${scope.agent}'.`, [
       { path: "/evidence_ref", message: `no stored ${what} of this scope's agent` },

@@ -69,22 +69,43 @@ export async function recordEvaluation(
   procedureId: string,
   evaluationInput: EvaluationInput,
 ): Promise<EvaluationResult> {
-  const scope = parseLedger(scopeSchema, scopeInput, "scope", "/scope");
-  const id = parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id");
-  const e = parseLedger(evaluationSchema, evaluationInput, "evaluation");
+  const { scope, id, e } = parseCall(scopeInput, procedureId, evaluationInput);
   await ensureLedgerSchema(db);
   await requireStoredEvidence(db, scope, e.evidence_ref);
   const row = isSkillProcedureId(id)
-    ? await db.$transaction(
-        async (tx) => {
-          const r = await evaluate(viaTransaction(tx), scope, id, e);
-          // Only an ACTIVE procedure takes an evaluation, so a recorded SUSPENDED is this one's suspension.
-          if (r.outcome === "recorded" && r.state_after === "SUSPENDED") await demoteSuspendedSkill(tx, scope, id);
-          return r;
-        },
-        { timeout: SKILL_TRANSACTION_MS },
-      )
+    ? await db.$transaction((tx) => evaluateSkill(tx, scope, id, e), { timeout: SKILL_TRANSACTION_MS })
     : await evaluate(viaPool(db), scope, id, e);
+  return resultOf(row, e);
+}
+
+/**
+ * A skill procedure's evaluation inside the caller's transaction, for a caller whose own
+ * state must hold while the ledger writes (an experiment's completion under its row lock).
+ */
+export async function recordSkillEvaluation(tx: Tx, scopeInput: ScopeInput, procedureId: string, evaluationInput: EvaluationInput): Promise<EvaluationResult> {
+  const { scope, id, e } = parseCall(scopeInput, procedureId, evaluationInput);
+  if (!isSkillProcedureId(id)) throw new LedgerError("ValidationError", "Only a skill's procedure is evaluated in a caller's transaction.");
+  await ensureLedgerSchema(tx);
+  await requireStoredEvidence(tx, scope, e.evidence_ref);
+  return resultOf(await evaluateSkill(tx, scope, id, e), e);
+}
+
+function parseCall(scopeInput: ScopeInput, procedureId: string, evaluationInput: EvaluationInput) {
+  return {
+    scope: parseLedger(scopeSchema, scopeInput, "scope", "/scope"),
+    id: parseLedger(ledgerIdSchema, procedureId, "procedure id", "/procedure_id"),
+    e: parseLedger(evaluationSchema, evaluationInput, "evaluation"),
+  };
+}
+
+async function evaluateSkill(tx: Tx, scope: LedgerScope, id: string, e: PairedEvaluation): Promise<OutcomeRow> {
+  const r = await evaluate(viaTransaction(tx), scope, id, e);
+  // Only an ACTIVE procedure takes an evaluation, so a recorded SUSPENDED is this one's suspension.
+  if (r.outcome === "recorded" && r.state_after === "SUSPENDED") await demoteSuspendedSkill(tx, scope, id);
+  return r;
+}
+
+function resultOf(row: OutcomeRow, e: PairedEvaluation): EvaluationResult {
   switch (row.outcome) {
     case "recorded":
       return { receipt: { evaluation: e, state_after: stateOf(row.state_after!), recorded_at: row.recorded_at! }, duplicate: false };

@@ -7,7 +7,7 @@
 // evaluation recorded under the earlier per-experiment case id counts as the content it was about.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evidenceKey } from "@/lib/ledger/keys";
-import { startTestServer, type TestServer } from "../helpers/server";
+import { startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin } from "../helpers/learning";
 import { shadowAgent } from "../helpers/shadow";
@@ -169,5 +169,32 @@ describe(`experiment evidence (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () 
     expect((await complete(id)).ledger).toMatchObject({ recorded: 1, already_counted: 1, qualification_count: 12 });
     const held = await rows("SELECT case_id FROM ledger_evaluations WHERE procedure_id = $1 AND case_id LIKE '%:skill_developer' ORDER BY seq DESC LIMIT 1", [procedureId()]);
     expect(held[0].case_id).toMatch(/^experiment-case:[0-9a-f]{64}:skill_developer$/);
+  });
+  it("a cancel racing a completion leaves no ledger evidence: the completion takes the experiment's lock before any ledger write", async () => {
+    const id = await create({ bootstrap_seed: 3, cases: REQUESTS.slice(0, 2).map((r, i) => kase(r, `race-${i + 1}`)) });
+    await runAll(id, 100);
+    const before = await ledgerCounts();
+    const waiting = async () => Number((await rows(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n);
+    const postgres = process.env.PROCTOR_TEST_DB === "postgres";
+    // The experiment's row held as a cancel holds it; the cancel queues first, the completion behind it.
+    const holder = await server.sql.connect();
+    let cancel: Promise<{ status: number }>, completion: Promise<{ status: number; json: { code?: string } }>;
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM experiments WHERE id = $1 FOR UPDATE", [id]);
+      cancel = call(server.baseUrl, admin, "POST", `/api/v1/experiments/${id}/cancel`, { reason: "race" });
+      if (postgres) await waitFor(async () => (await waiting()) >= 1, 30_000, () => "the cancel never waited");
+      completion = call(server.baseUrl, admin, "POST", `/api/v1/experiments/${id}/complete`, {});
+      if (postgres) await waitFor(async () => (await waiting()) >= 2, 30_000, () => "the completion never waited");
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    const [cancelled, completed] = await Promise.all([cancel!, completion!]);
+    const [{ status }] = await rows("SELECT status::text FROM experiments WHERE id = $1", [id]);
+    if (postgres) expect([cancelled.status, completed.status, status]).toEqual([200, 409, "CANCELLED"]);
+    // Whichever won: a cancelled experiment left nothing in the ledger.
+    if (status === "CANCELLED") expect(await ledgerCounts()).toEqual(before);
+    else expect(cancelled.status).toBe(409);
   });
 });

@@ -1,16 +1,18 @@
 // Complete an experiment (agent API with an admin key, console): every assignment reported and
-// the seed's three checks passing, then each skill-arm case recorded as a paired evaluation in
-// the ledger (../ledger.ts) unless the ledger already counted that case content and arm, then
-// the status, the ledger outcome and the audit row in one transaction. Each ledger evaluation
-// commits in its own transaction (with the skill's demotion when it suspends the procedure),
-// outside that one; they are keyed by case content, so a completion that failed after them can
-// simply be repeated (its pairs then read as already counted).
+// the seed's three checks passing, then, in one transaction under the experiment's row lock
+// (the lock a cancel takes), each skill-arm case recorded as a paired evaluation in the ledger
+// (../ledger.ts) unless the ledger already counted that case content and arm (with the skill's
+// demotion when one suspends the procedure), the status, the ledger outcome and the audit row.
+// So a cancel either comes first (nothing reaches the ledger) or finds the experiment completed.
 import type { Db } from "../../db/prisma";
 import { recordAudit, type AuditContext } from "../../audit/record";
 import { InvalidState } from "../../errors";
 import { experimentPairs, ledgerTarget, recordExperimentPairs } from "../ledger";
 import { experimentReport, type ExperimentReport, type LedgerOutcome } from "../report";
 import { loadExperiment, statusName } from "../experiments";
+
+/** A completion records every pair in its transaction; each waits at most the ledger's lock timeout (30 s). */
+const COMPLETION_TRANSACTION_MS = 120_000;
 
 export type FinishExperimentInput = { experimentId: string; reason?: string };
 
@@ -27,13 +29,12 @@ export async function completeExperiment(db: Db, input: FinishExperimentInput, a
   const before = await experimentReport(db, e.id);
   requireComplete(before);
 
-  const skill = await db.skill.findUniqueOrThrow({ where: { id: e.skillId } });
-  const agent = await db.agent.findUniqueOrThrow({ where: { id: e.agentId }, select: { id: true, tools: true, learning: true } });
-  const ledger = await recordExperimentPairs(db, await ledgerTarget(db, e, skill, agent), experimentPairs(before));
-
-  await db.$transaction(async (tx) => {
+  const ledger = await db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM experiments WHERE id = ${e.id} FOR UPDATE`;
     if (row?.status !== "RUNNING") throw new InvalidState(`Experiment '${e.id}' is no longer running.`);
+    const skill = await tx.skill.findUniqueOrThrow({ where: { id: e.skillId } });
+    const agent = await tx.agent.findUniqueOrThrow({ where: { id: e.agentId }, select: { id: true, tools: true, learning: true } });
+    const ledger = await recordExperimentPairs(tx, await ledgerTarget(tx, e, skill, agent), experimentPairs(before));
     await tx.experiment.update({ where: { id: e.id }, data: { status: "COMPLETED", completedAt: new Date(), ledgerOutcome: ledger } });
     await recordAudit(tx, audit, {
       type: "experiment.completed",
@@ -47,6 +48,7 @@ export async function completeExperiment(db: Db, input: FinishExperimentInput, a
         reason: input.reason ?? null,
       },
     });
-  });
+    return ledger;
+  }, { timeout: COMPLETION_TRANSACTION_MS });
   return { report: await experimentReport(db, e.id), ledger };
 }

@@ -24,6 +24,9 @@ export async function serveArmContext(db: Db, input: ServeArmContextInput) {
   };
   const key = { experimentId: e.id, caseId: kase.caseId, arm: arm.name, repetition: input.repetition };
   await db.$transaction(async (tx) => {
+    // Open still, now: a cancel or completion (FOR UPDATE) waits for this key-share lock, or this sees its status.
+    const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM experiments WHERE id = ${e.id} FOR KEY SHARE`;
+    requireOpen({ ...e, status: row.status as typeof e.status });
     await tx.experimentRun.createMany({ data: [{ ...key, ...facts }], skipDuplicates: true });
     await tx.experimentRun.updateMany({ where: { ...key, reportedAt: null }, data: facts });
     await tx.experiment.updateMany({ where: { id: e.id, status: "DRAFT" }, data: { status: "RUNNING" } });
