@@ -1,6 +1,6 @@
 // Forget an account (README "Forgetting and retention"): in one transaction, its conversation messages, persona (the
-// profile row with its goals, every version, proposal and reflection) and queued daily reviews
-// are deleted, and the private fields of its runs removed (lib/learning/monitor/run-privacy.ts) with the
+// profile row with its goals, every version, proposal and reflection), queued daily reviews and
+// staged OTLP traces are deleted, its experiment cases lose their request and account, and the private fields of its runs removed (lib/learning/monitor/run-privacy.ts) with the
 // runs marked forgotten. Class statistics and skills stay exact: runs keep their identity,
 // outcome, time and trajectory hash; the classes' distinct queries and the account's skills'
 // sample queries become digests or go, their counts unchanged. Runs are found by their account
@@ -20,6 +20,7 @@ import { accountPseudonym } from "../../persona/audit";
 import { cancelDailyChecks } from "../../persona/daily-jobs";
 import { lockAccount, raiseForgetMark } from "../../persona/forget-mark";
 import { queryDigestSql, stripRunSql } from "../../learning/monitor/run-privacy";
+import { deleteAccountSpans, namesAccount } from "../../otlp/forget";
 
 export type ForgetAccountInput = { userId: string; reason: string | null };
 
@@ -36,12 +37,14 @@ export type ForgetAccountReport = {
   skills_cleared: number;
 };
 
-/** Seen in runs, conversations, a persona or an earlier forget. */
+/** Seen in runs, conversations, a persona, experiment cases, staged spans or an earlier forget. */
 async function known(tx: Tx, userId: string): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ known: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM agents a JOIN workflows w ON w.agent_id = a.id AND w.user_id = ${userId})
       OR EXISTS (SELECT 1 FROM conversation_messages WHERE user_id = ${userId})
       OR EXISTS (SELECT 1 FROM account_personas WHERE user_id = ${userId})
+      OR EXISTS (SELECT 1 FROM experiment_cases WHERE user_id = ${userId})
+      OR EXISTS (SELECT 1 FROM otlp_spans WHERE ${namesAccount(userId)})
       OR EXISTS (SELECT 1 FROM account_forgets WHERE user_id = ${userId}) AS known`;
   return row.known;
 }
@@ -71,6 +74,9 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
       FROM agents a WHERE s.agent_id = a.id AND s.user_scope = ${userId}
         AND (s.queries <> '{}' OR s.query_embeddings <> '[]'::jsonb)`;
     const messages = await tx.conversationMessage.deleteMany({ where: { userId } });
+    // Staged OTLP traces naming the account (prompts, messages) and its experiment cases' requests.
+    await deleteAccountSpans(tx, userId);
+    await tx.experimentCase.updateMany({ where: { userId }, data: { request: "", userId: null } });
 
     const versions = await tx.personaHistoryEntry.deleteMany({ where: { userId } });
     const proposals = await tx.personaProposal.deleteMany({ where: { userId } });

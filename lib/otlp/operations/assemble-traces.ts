@@ -24,6 +24,7 @@ import { runsOfTrace, type AssembledRun, type ObservedTool } from "../map";
 import { ASSEMBLY_JOB, autoAgents, growToolboxes, settleMs, STAGED_SPAN_TTL_MS } from "../config";
 import { MAX_AUTO_TOOLS_PER_AGENT } from "../limits";
 import { keyActors } from "../key-actors";
+import { withoutForgotten } from "../forget";
 import type { StagedSpan } from "../spans";
 import { pruneUnmapped, recordUnmapped, sampleOf, UNMAPPED_REASON, whyNoRuns, type UnmappedTrace } from "../unmapped";
 
@@ -52,10 +53,12 @@ export async function assembleTraces(db: Db, input: { traceIds: string[] }): Pro
   );
   const early = traces.filter((t) => !t.settled);
   const settled = traces.filter((t) => t.settled);
+  const readAt = new Date();
   const spansOf = settled.length ? await stagedSpans(db, settled.map((t) => t.trace_id)) : new Map<string, StagedSpan[]>();
   const failed = new Map<string, Error>();
   const runsOf = mapTraces(settled, spansOf, failed);
-  const runs = [...runsOf.values()].flat();
+  // An account forgotten since its spans were read (the forget deleted them) gets nothing back.
+  const runs = await withoutForgotten(db, [...runsOf.values()].flat(), readAt);
   const actors = await keyActors(db, settled);
 
   /** Why a trace's runs were all left out (its agent undeclared or deleted, the ingestion's refusal). */
