@@ -17,12 +17,17 @@ import { findUnstorableText, MAX_JSON_DEPTH } from "../db/storable-text";
 import { ExportTraceServiceRequest, Resource, Span } from "./wire";
 import { keptEvent, stringAttr, type Attributes, type SpanEvent, type StagedSpan } from "./spans";
 import { unusable } from "./conventions";
-import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_ATTRIBUTES_PER_SPAN, MAX_EVENTS_PER_SPAN, MAX_SPANS_PER_EXPORT } from "./limits";
+import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_ATTRIBUTES_PER_EXPORT, MAX_ATTRIBUTES_PER_SPAN, MAX_EVENTS_PER_SPAN, MAX_SPANS_PER_EXPORT } from "./limits";
 
 export type DecodedExport = { spans: StagedSpan[]; rejected: number; reasons: string[] };
 
 const tooManySpans = (n: string) =>
   new TooLarge(`An export may hold at most ${MAX_SPANS_PER_EXPORT} spans; this one holds ${n} (lower the exporter's batch size, e.g. OTEL_BSP_MAX_EXPORT_BATCH_SIZE).`);
+
+const tooManyAttributes = () =>
+  new TooLarge(`An export may hold at most ${MAX_ATTRIBUTES_PER_EXPORT} attributes (map entries included) in all (lower the exporter's batch size).`);
+/** Attributes the export being read may still hold (reset per export; decoding is synchronous). */
+let attributesLeft = 0;
 
 /** Wire types and field numbers of the messages read by hand (opentelemetry/proto/trace/v1/trace.proto). */
 const LEN = 2;
@@ -33,6 +38,7 @@ const SPANS = 2; // ScopeSpans.spans
 
 export function decodeProtobuf(bytes: Uint8Array): DecodedExport {
   const out = new Collector();
+  attributesLeft = MAX_ATTRIBUTES_PER_EXPORT;
   try {
     const r = protobuf.Reader.create(bytes);
     eachField(r, r.len, RESOURCE_SPANS, (rsEnd) => {
@@ -115,6 +121,7 @@ export function decodeJson(bytes: Uint8Array): DecodedExport {
     throw new Validation(`The body is not an ExportTraceServiceRequest: ${(e as Error).message}`);
   }
   const out = new Collector();
+  attributesLeft = MAX_ATTRIBUTES_PER_EXPORT;
   request.resourceSpans.forEach((rs, k) => {
     suspect = false;
     const serviceName = rs.resource ? serviceNameOf(rs.resource.attributes) : null;
@@ -245,6 +252,8 @@ function plain(v: PbAnyValue | null, depth: number): unknown {
 
 /** Attributes (depth 0: a span's or an event's, each value with its own budget) or a map's entries. */
 function attributesOf(list: PbKeyValue[], depth: number): Attributes {
+  attributesLeft -= list.length;
+  if (attributesLeft < 0) throw tooManyAttributes();
   const out: Attributes = {};
   if (list.length > MAX_ATTRIBUTES_PER_SPAN) return over(`more than ${MAX_ATTRIBUTES_PER_SPAN} attributes (or entries of one map)`) ?? out;
   for (let i = 0; i < list.length && overLimit === null; i++) {
