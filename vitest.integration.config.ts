@@ -33,6 +33,7 @@ export const ENGINE_SENSITIVE = [
   "class-checks", // incremental promotion cycles: marks, SKIP LOCKED, the partial index
   "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE
+  "forget-staged", // staged spans found by their jsonb user keys and deleted with their traces in one statement
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
   "experiments", // the example experiment end to end, the ledger hand-off
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
