@@ -141,7 +141,11 @@ export async function scoreSkills(
     const entry = await scopeSkills(db, agent.id, userScope, agent.skillsVersion, opts.status);
     if (entry.skills.length > 0) await scoreEntry(db, agent, entry, opts.minSimilarity, embedQuery, offlineQuery, scored);
   }
-  return scored.sort((a, b) => b.similarity - a.similarity || a.skillId.localeCompare(b.skillId)).slice(0, opts.limit);
+  // Ties (two versions of one intent score alike) go by the procedure's class, then the id: ids
+  // are random, so a deployment replaying the same runs would otherwise inject another skill.
+  return scored
+    .sort((a, b) => b.similarity - a.similarity || a.sourceCanonicalHash.localeCompare(b.sourceCanonicalHash) || a.skillId.localeCompare(b.skillId))
+    .slice(0, opts.limit);
 }
 
 /** Adds the entry's skills scoring at or above `minSimilarity` to `scored`. */

@@ -1,5 +1,5 @@
 // Outcome monitoring rules for ACTIVE skills: counters, the rolling window, drift demotion
-// (rolling rate strictly below the frozen baseline minus the delta, after the grace period)
+// (rolling rate strictly below what the frozen baseline vouches for minus the delta, after the grace period)
 // and the deviation review flag. Pure: the monitor applies them under a row lock.
 // Drift is judged on the procedure, not on the outcome alone: a run that took another
 // path than the skill's class is a deviation. It counts as an activation (and its success or
@@ -25,12 +25,48 @@ type DriftConfig = Pick<LearningConfig, "drift_window_activations" | "demotion_s
 /** Activations that followed the skill's procedure (the runs the drift window is made of). */
 const followedActivations = (state: Pick<MonitorState, "activations" | "deviations">) => state.activations - state.deviations;
 
-export function driftReason(state: MonitorState, baselineRate: number | null, config: DriftConfig): string | null {
+/**
+ * The rate a frozen baseline vouches for: the lower end of the 95 % Wilson interval of its
+ * success rate over its `executions` runs (the rate itself when the count is unknown). Five
+ * successes in five runs are no evidence of a procedure that never fails: judged against
+ * 1.00 − delta, a window of ten demoted helpful skills for a few noisy outcome labels
+ * (docs/proving-ground.md measured it), while a procedure that stopped working falls below the
+ * vouched rate as fast.
+ */
+export function vouchedRate(rate: number, executions: number | null | undefined): number {
+  if (!executions || executions <= 0) return rate;
+  const z = 1.96;
+  const n = executions;
+  const d = 1 + (z * z) / n;
+  const centre = (rate + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((rate * (1 - rate)) / n + (z * z) / (4 * n * n))) / d;
+  return Math.max(0, centre - half);
+}
+
+/**
+ * What an active skill's runs are judged against. A distilled skill: its frozen baseline (rate
+ * and the runs behind it), and runs that took another path than its class are deviations. An
+ * imported skill has no class and no runs behind it (baseline rate null): every run it was given
+ * counts, judged against the success rate a class needs to be distilled (min_success_rate), so a
+ * wrong import is demoted like a drifted skill instead of staying active for good.
+ */
+export function judgedAgainst(
+  baseline: { success_rate?: unknown; executions?: unknown } | null,
+  imported: boolean,
+  config: Pick<LearningConfig, "min_success_rate">,
+): { rate: number | null; executions: number | null; classless: boolean } {
+  const rate = typeof baseline?.success_rate === "number" ? baseline.success_rate : null;
+  const executions = typeof baseline?.executions === "number" ? baseline.executions : null;
+  if (imported && rate === null) return { rate: config.min_success_rate, executions: null, classless: true };
+  return { rate, executions, classless: false };
+}
+
+export function driftReason(state: MonitorState, baselineRate: number | null, config: DriftConfig, baselineExecutions?: number | null): string | null {
   if (baselineRate === null || followedActivations(state) < config.min_activations_before_drift_check) return null;
   const window = state.recentOutcomes.slice(-config.drift_window_activations);
   if (window.length === 0) return null;
   const rolling = window.filter(Boolean).length / window.length;
-  if (rolling < baselineRate - config.demotion_success_delta - EPSILON) {
+  if (rolling < vouchedRate(baselineRate, baselineExecutions) - config.demotion_success_delta - EPSILON) {
     return `drift: rolling ${rolling.toFixed(2)} vs baseline ${baselineRate.toFixed(2)}`;
   }
   return null;
@@ -46,6 +82,7 @@ export function applyOutcomes(
   baselineRate: number | null,
   config: DriftConfig,
   now: Date,
+  baselineExecutions?: number | null,
 ): { state: MonitorState; applied: number; demotionReason: string | null; lastActivatedAt: Date | null } {
   const state: MonitorState = { ...start, recentOutcomes: [...start.recentOutcomes] };
   let applied = 0;
@@ -59,7 +96,7 @@ export function applyOutcomes(
       continue;
     }
     state.recentOutcomes = [...state.recentOutcomes, run.success].slice(-config.drift_window_activations);
-    const reason = driftReason(state, baselineRate, config);
+    const reason = driftReason(state, baselineRate, config, baselineExecutions);
     if (reason) return { state, applied, demotionReason: reason, lastActivatedAt: now };
   }
   return { state, applied, demotionReason: null, lastActivatedAt: applied ? now : null };

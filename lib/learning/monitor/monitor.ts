@@ -9,7 +9,8 @@
 import type { Tx } from "../../db/prisma";
 import { recordAudit, systemAuditContext } from "../../audit/record";
 import type { LearningConfig } from "../agents/config";
-import { applyOutcomes, deviationFlag, isDeviationFlag, type RunOutcome } from "./drift";
+import { IMPORT_CLASS_PREFIX } from "../inject/applicability";
+import { applyOutcomes, deviationFlag, isDeviationFlag, judgedAgainst, type RunOutcome } from "./drift";
 import { bumpSkillsVersion, recordSkillEvent, unstampSkill } from "../skills/lifecycle";
 
 /** What outcome monitoring needs of a newly stored run. */
@@ -72,16 +73,17 @@ async function monitorActivations(tx: Tx, agentId: string, runs: StoredRun[], co
   for (const s of skills) {
     // An agent-wide skill (scope "") reaches every account; an account's own skill only its runs.
     const attributed = runs.filter((r) => (s.user_scope === "" || r.userScope === s.user_scope) && r.skillsActivated.includes(s.id));
-    // A run that called no tool did not follow the procedure either.
-    const outcomes: RunOutcome[] = attributed.map((r) => ({ success: r.outcome === "SUCCESS", deviated: r.canonicalHash !== s.source_canonical_hash }));
+    const against = judgedAgainst(s.baseline as { success_rate?: unknown; executions?: unknown } | null, s.source_canonical_hash.startsWith(IMPORT_CLASS_PREFIX), config);
+    // A run that called no tool did not follow the procedure either; an imported skill has no class to deviate from.
+    const outcomes: RunOutcome[] = attributed.map((r) => ({ success: r.outcome === "SUCCESS", deviated: !against.classless && r.canonicalHash !== s.source_canonical_hash }));
     if (outcomes.length === 0) continue;
-    const rate = (s.baseline as { success_rate?: unknown } | null)?.success_rate;
     const result = applyOutcomes(
       { activations: s.activations, successes: s.successes, failures: s.failures, deviations: s.deviations, recentOutcomes: s.recent_outcomes ?? [] },
       outcomes,
-      typeof rate === "number" ? rate : null,
+      against.rate,
       config,
       now,
+      against.executions,
     );
     const st = result.state;
     const flag = deviationFlag(st, config);

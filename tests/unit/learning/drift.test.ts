@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyOutcomes, deviationFlag, driftReason, isDeviationFlag, type MonitorState } from "@/lib/learning/monitor/drift";
+import { applyOutcomes, deviationFlag, driftReason, isDeviationFlag, judgedAgainst, vouchedRate, type MonitorState } from "@/lib/learning/monitor/drift";
 import { DEFAULT_LEARNING_CONFIG } from "@/lib/learning/agents/config";
 
 const cfg = { ...DEFAULT_LEARNING_CONFIG, demotion_success_delta: 0.2, drift_window_activations: 10, min_activations_before_drift_check: 5 };
@@ -20,6 +20,28 @@ describe("drift demotion", () => {
   });
   it("demotes just below it, with the reference reason", () => {
     expect(driftReason(state(tenWith(6)), 0.9, cfg)).toBe("drift: rolling 0.60 vs baseline 0.90");
+  });
+  it("judges a baseline by the rate its runs vouch for (the lower end of its 95 % Wilson interval)", () => {
+    expect(vouchedRate(1, 5)).toBeCloseTo(0.566, 3);
+    expect(vouchedRate(0.9, 1000)).toBeCloseTo(0.880, 3);
+    expect(vouchedRate(0.9, null)).toBe(0.9);
+    // 5 of 5 is no evidence of a procedure that never fails: three noisy labels in ten do not demote…
+    expect(driftReason(state(tenWith(7)), 1, cfg)).toBe("drift: rolling 0.70 vs baseline 1.00");
+    expect(driftReason(state(tenWith(7)), 1, cfg, 5)).toBeNull();
+    // …a procedure that stopped working does, and the reason names the frozen baseline.
+    expect(driftReason(state(tenWith(3)), 1, cfg, 5)).toBe("drift: rolling 0.30 vs baseline 1.00");
+    const r = applyOutcomes(state([]), Array.from({ length: 10 }, (_, i) => ({ success: i < 7, deviated: false })), 1, cfg, now, 5);
+    expect(r.demotionReason).toBeNull();
+  });
+  it("judges an imported skill (no class, no baseline) on every run against the rate a class needs", () => {
+    const imported = judgedAgainst({ executions: 0, success_rate: null }, true, cfg);
+    expect(imported).toEqual({ rate: cfg.min_success_rate, executions: null, classless: true });
+    // A wrong import: its runs fail, and it is demoted like a drifted skill…
+    const runs = Array.from({ length: 5 }, () => ({ success: false, deviated: false }));
+    expect(applyOutcomes(state([]), runs, imported.rate, cfg, now, imported.executions).demotionReason).toBe("drift: rolling 0.00 vs baseline 0.80");
+    // …a distilled skill keeps its frozen baseline and its class.
+    expect(judgedAgainst({ executions: 12, success_rate: 0.9 }, false, cfg)).toEqual({ rate: 0.9, executions: 12, classless: false });
+    expect(judgedAgainst(null, false, cfg)).toEqual({ rate: null, executions: null, classless: false });
   });
   it("waits for the grace period and needs a baseline", () => {
     expect(driftReason(state([false, false, false, false]), 1, cfg)).toBeNull();
