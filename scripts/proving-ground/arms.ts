@@ -22,10 +22,28 @@ export const QUALIFICATION_TRIALS = 100;
 
 const CYCLE = { promotion_every_n_runs: 0 };
 
+/**
+ * Readiness's trajectory match rate (the seed's 0.80) asks that the agent already take the
+ * skill's path unaided on 80 % of matching requests: a skill that changes what the agent does,
+ * the only kind that can help, is never ready by it (docs/proving-ground.md, "What the engine
+ * needed"). The rollout reads readiness for evidence against the path (observations, matched
+ * success) and leaves the causal question to qualification.
+ */
+export const READINESS_MATCH_RATE = 0;
+
+/**
+ * With the offline embedder a request sharing half a skill's intent ("refund order" against a
+ * skill for "refund subscription") scores 0.72–0.75, above the seed's 0.70: a near-miss
+ * procedure, which the seed says must never be forced. Whole-intent matches score 1.00 here.
+ */
+export const RETRIEVAL_MIN_SIMILARITY = 0.8;
+
 const recommended: LearningSettings = {
   ...CYCLE,
   require_shadow: true,
   shadow_evaluation_enabled: true,
+  shadow_readiness_min_trajectory_match_rate: READINESS_MATCH_RATE,
+  retrieval_min_similarity: RETRIEVAL_MIN_SIMILARITY,
   require_qualification: true,
   ledger_qualification_trials: QUALIFICATION_TRIALS,
   ledger_confidence_delta: 0.1,

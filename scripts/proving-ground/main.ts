@@ -43,7 +43,7 @@ try {
   const seconds = Math.round((performance.now() - started) / 1000);
   if (svg) writeFileSync(svg, chart(arms, `Held-out success per round (${sizeName} world, seed ${seed})`));
   if (json) console.log(JSON.stringify({ world: { size: sizeName, ...size, seed, database: kind }, arms, targets: verdicts, seconds }, null, 2));
-  else printTable(arms, seconds);
+  printTable(arms, seconds);
   for (const t of verdicts) log(`  ${t.ok ? "PASS" : "FAIL"}  ${t.name}: ${t.figure}`);
   process.exitCode = verdicts.length && verdicts.every((t) => t.ok) ? 0 : 1;
 } finally {
@@ -67,8 +67,8 @@ function printTable(arms: Figures[], seconds: number) {
   const head = ["arm", "held-out (last ¼, 95 % CI)", "uplift", "of oracle", "activations", "harmful act.", "exposure", "runs→demote p50/max", "helpful never", "decisions/1k", "tokens/run"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(" | ");
-  console.log("\n" + line(head));
-  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-  for (const r of rows) console.log(line(r));
-  console.log(`\nwall time ${seconds} s\n`);
+  log("\n" + line(head));
+  log(widths.map((w) => "-".repeat(w)).join("-|-"));
+  for (const r of rows) log(line(r));
+  log(`\nwall time ${seconds} s\n`);
 }

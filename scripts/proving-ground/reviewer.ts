@@ -5,14 +5,15 @@
 //   paired-evaluation procedure active in the ledger when qualification is required (the
 //   reviewer starts qualification, the evaluator spends the budget). With neither, the reviewer
 //   has nothing to read but the SKILL.md, which a script cannot judge: it activates a skill that
-//   has waited one round in review.
+//   has waited one round in review, unless an earlier version of it was retired (version > 1,
+//   the SKILL.md says why): the same procedure again needs evidence, which only qualification gives.
 // The reviewer never demotes: retirement is the engine's (drift demotion, a ledger suspension, a
 // removed tool). A deviation flag is not acted on: with two skills in a prompt the one not
 // followed counts a deviation on every run, so the flag marks helpful skills too.
 // Decisions (activations, qualification starts) are counted.
 import type { LearningSettings } from "./arms.ts";
 import type { Api, ProcedureRecord, SkillView } from "./api.ts";
-import { evaluateSkill } from "./evaluator.ts";
+import { monitorSkill, qualify } from "./evaluator.ts";
 import type { World } from "./world.ts";
 
 export const MODEL = "proving-ground-model-v1";
@@ -42,7 +43,7 @@ export async function review(api: Api, world: World, arm: string, settings: Lear
 
 async function checksFavourable(api: Api, world: World, arm: string, settings: LearningSettings, state: ReviewerState, skill: SkillView, round: number) {
   const checks = settings.shadow_evaluation_enabled || settings.require_qualification;
-  if (!checks) return round > state.firstSeen.get(skill.skill_id)!;
+  if (!checks) return skill.version === 1 && round > state.firstSeen.get(skill.skill_id)!;
   if (settings.shadow_evaluation_enabled && !skill.readiness.ready) return false;
   if (!settings.require_qualification) return true;
   if (skill.status !== "shadow") return false;
@@ -53,7 +54,7 @@ async function checksFavourable(api: Api, world: World, arm: string, settings: L
     state.procedures.set(skill.skill_id, record);
     const trials = record.proposal.policy.qualification_trials;
     state.evaluations += trials;
-    record = { ...record, state: await evaluateSkill(api, world, arm, skill, record, "qualification", round, trials) };
+    record = { ...record, state: await qualify(api, world, arm, skill, record, round) };
     state.procedures.set(skill.skill_id, record);
   }
   return record.state === "active";
@@ -66,7 +67,7 @@ export async function monitor(api: Api, world: World, arm: string, state: Review
     if (skill.status !== "active" || !record || record.state !== "active") continue;
     state.evaluations += cases;
     state.evaluationsBySkill.set(skill.skill_id, (state.evaluationsBySkill.get(skill.skill_id) ?? 0) + cases);
-    const after = await evaluateSkill(api, world, arm, skill, record, "monitoring", round, cases, round * cases);
+    const after = await monitorSkill(api, world, arm, skill, record, round, cases);
     state.procedures.set(skill.skill_id, { ...record, state: after });
   }
 }

@@ -8,8 +8,8 @@ export type WorldSize = { families: number; rounds: number; runsPerRound: number
 
 /** Full run, --quick, and the test's tiny world. */
 export const SIZES = {
-  full: { families: 40, rounds: 24, runsPerRound: 240, probesPerFamily: 4, accounts: 1200 },
-  quick: { families: 12, rounds: 12, runsPerRound: 72, probesPerFamily: 4, accounts: 240 },
+  full: { families: 24, rounds: 20, runsPerRound: 120, probesPerFamily: 3, accounts: 600 },
+  quick: { families: 10, rounds: 10, runsPerRound: 60, probesPerFamily: 4, accounts: 200 },
   tiny: { families: 6, rounds: 8, runsPerRound: 36, probesPerFamily: 4, accounts: 60 },
 } satisfies Record<string, WorldSize>;
 
@@ -105,15 +105,15 @@ export function buildWorld(seed: number, size: WorldSize): World {
   const removal = Math.floor((size.rounds * 5) / 8);
   const families: Family[] = [];
   for (let f = 0; f < size.families; f++) {
-    const verb = VERBS[f % VERBS.length];
-    const noun = NOUNS[Math.floor(f / VERBS.length) % NOUNS.length];
+    const verb = VERBS[Math.floor(f / NOUNS.length) % VERBS.length];
+    const noun = NOUNS[f % NOUNS.length];
     const procedure = procedureFor(verb, noun, Math.floor(draw(seed, "shape", f) * 4));
     // Harms (shares stated in docs/proving-ground.md): families using the tool that is removed
-    // mid-run; else by position: every 5th family's judge is lenient, every 10th (offset 3) has a
-    // legacy segment, every 7th (offset 2) changes regime.
+    // mid-run; else by position: every 6th family's judge is lenient (offset 1), every 8th
+    // (offset 3) has a legacy segment, every 7th (offset 2) changes regime.
     const harm: Harm = procedure.includes(REMOVED_TOOL.removed)
       ? "tool_removal"
-      : f % 5 === 1 ? "judge_noise" : f % 10 === 3 ? "segment" : f % 7 === 2 ? "regime_change" : null;
+      : f % 6 === 1 ? "judge_noise" : f % 8 === 3 ? "segment" : f % 7 === 2 ? "regime_change" : null;
     // Base rates spread from weak (0.10) to strong (0.80); a segment family is strong (its
     // majority procedure is then worse than the unaided model for the whole family).
     const base = harm === "segment" ? 0.75 + 0.1 * draw(seed, "base", f) : 0.1 + 0.7 * draw(seed, "base", f);
