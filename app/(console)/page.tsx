@@ -5,39 +5,28 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { groupHref, inboxHref } from "@/components/inbox/inbox-links";
+import { GettingStarted } from "@/components/inbox/getting-started";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
-import { INBOX_LABEL, type InboxKind } from "@/lib/console/inbox";
+import { INBOX_LABEL, inboxWhy } from "@/lib/console/inbox";
 import { loadInboxPage } from "@/lib/console/pages/inbox";
-import { UNMAPPED_RECENT_DAYS } from "@/lib/otlp/unmapped";
 import { hrefWith, type SearchParams } from "@/lib/console/url";
 import { readDb } from "@/lib/db/client";
 import { formatNumber, pluralise } from "@/lib/text/format";
 
 export const dynamic = "force-dynamic";
 
-const WHY: Record<InboxKind, string> = {
-  ready_skills: "Shadow skills whose readiness is met: activate or demote them.",
-  shadow_skills: "Skills created by distillation, observed in shadow (or waiting as candidates) until an admin decides.",
-  ready_classes: "Trajectory classes that pass every gate and no live skill covers: distill them.",
-  persona_proposals: "Reflections that suggest new learning goals for an account: approve or dismiss.",
-  deviations: "Active skills whose runs often take another path than the skill's class.",
-  suspended_procedures: "Ledger procedures suspended by their monitoring failure streak.",
-  dead_jobs: "Background jobs that failed after every retry.",
-  unmapped_traces: `OpenTelemetry traces received in the last ${UNMAPPED_RECENT_DAYS} days that made no runs: what arrived and why, to fix in the agent's instrumentation.`,
-};
-
 export default async function InboxPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const user = await requireScope(hrefWith("/", sp, {}), "learning:read");
-  const { agent, groups, total } = await loadInboxPage(await readDb(), sp, (scope) => can(user, scope));
+  const { agent, groups, total, setup } = await loadInboxPage(await readDb(), sp, (scope) => can(user, scope));
   return (
     <>
       <PageHeader
         title="Inbox"
         description={
           <>
-            {total === 0 ? "Nothing awaits a decision" : `${pluralise(total, "item")} awaiting a decision`}
+            {total === 0 ? "Nothing awaits a decision" : `${pluralise(total, "item")} awaiting ${can(user, "learning:write") ? "a decision" : "an admin's decision"}`}
             {agent ? (
               <>
                 {" "}for agent <code>{agent}</code> ·{" "}
@@ -52,7 +41,9 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
           </>
         }
       />
-      {groups.length === 0 ? (
+      {setup ? (
+        <GettingStarted setup={setup} canSetUp={can(user, "apiKeys:manage")} />
+      ) : groups.length === 0 ? (
         <EmptyState title="All caught up">
           No skill, class, persona suggestion, deviation, procedure, job or unmapped trace is waiting for you. New items appear here as agents send runs.
         </EmptyState>
@@ -67,7 +58,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                 <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-800 tabular-nums dark:bg-indigo-950 dark:text-indigo-300" aria-label={`${g.count} waiting`}>
                   {formatNumber(g.count)}
                 </span>
-                <p className="w-full text-xs text-slate-600 dark:text-slate-400">{WHY[g.kind]}</p>
+                <p className="w-full text-xs text-slate-600 dark:text-slate-400">{inboxWhy(g.kind, (scope) => can(user, scope))}</p>
               </header>
               <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label={INBOX_LABEL[g.kind]}>
                 {g.rows.map((r) => (

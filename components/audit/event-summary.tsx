@@ -4,7 +4,7 @@
 // are columns of their own.
 import type { AuditEvent } from "@/lib/audit/events";
 import { NO_NAMES, type AuditNames } from "@/lib/audit/names";
-import { accountAuditHref, agentHref, apiKeyHref, classHref, personaHref, skillHref, userHref, webhooksHref, workflowsHref } from "@/lib/console/links";
+import { accountAuditHref, agentHref, apiKeyHref, classHref, experimentHref, personaHref, skillHref, userHref, webhooksHref, workflowsHref } from "@/lib/console/links";
 import { RecordLink as A } from "../links/record-link";
 import { procedureHref } from "../ledger/links";
 import { shortHash } from "../review/styles";
@@ -30,14 +30,15 @@ export function targetOf(e: AuditEvent, names: AuditNames = NO_NAMES): { label: 
     case "job":
       return { label: `shadow job ${id}`, href: "agent_id" in e.data ? agentHref(e.data.agent_id) : null };
     case "account": {
-      // Only an account searched by its plain id is named; otherwise the row holds a pseudonym.
+      // Named when the page resolved its pseudonym (an account with a persona, for a reader of
+      // personas); otherwise the row holds only the pseudonym.
       const plain = names.account[id];
-      return plain ? { label: `account ${plain}`, href: personaHref(plain) } : { label: "an account (pseudonymous)", href: null };
+      return plain ? { label: `account ${plain}`, href: personaHref(plain) } : { label: "an account (pseudonymous: forgotten, or without a persona)", href: null };
     }
     case "webhook":
       return { label: "a webhook endpoint", href: webhooksHref() };
     case "experiment":
-      return { label: `experiment ${id}`, href: "agent_id" in e.data ? agentHref(e.data.agent_id) : null };
+      return { label: `experiment ${id}`, href: experimentHref(id) };
   }
 }
 
@@ -242,6 +243,8 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
       );
     case "webhook_endpoint.deleted":
       return <>Deleted <A href={webhooksHref()}>webhook endpoint</A> {e.data.url}.</>;
+    case "webhook_endpoint.test_sent":
+      return <>Sent a test event (message {e.data.delivery_id}) to a <A href={webhooksHref()}>webhook endpoint</A>.</>;
     case "webhook_endpoint.secret_rotated":
       return <>Rotated the signing secret of a <A href={webhooksHref()}>webhook endpoint</A>.</>;
     case "webhook_delivery.redelivered":

@@ -3,6 +3,7 @@ import type { InboxKind } from "@/lib/console/inbox";
 import type { InboxTarget } from "@/lib/console/pages/inbox";
 import { procedureHref } from "@/components/ledger/links";
 import { classHref, skillHref } from "@/components/review/report-card";
+import { webhooksHref } from "@/lib/console/links";
 
 export function inboxHref(t: InboxTarget): string {
   switch (t.type) {
@@ -16,6 +17,8 @@ export function inboxHref(t: InboxTarget): string {
       return procedureHref(t.scope, t.id);
     case "agent":
       return `/agents${t.agentId ? `/${encodeURIComponent(t.agentId)}` : ""}${t.anchor ? `#${t.anchor}` : ""}`;
+    case "webhooks":
+      return webhooksHref();
   }
 }
 
@@ -42,5 +45,7 @@ export function groupHref(kind: InboxKind, agent: string | undefined): string {
       return agent ? `/agents/${encodeURIComponent(agent)}#shadow-queue` : "/agents";
     case "unmapped_traces":
       return agent ? `/agents/${encodeURIComponent(agent)}#unmapped-traces` : "/agents#unmapped-traces";
+    case "failed_webhooks":
+      return webhooksHref();
   }
 }

@@ -2,7 +2,7 @@
 // the timeline, the audit log and the tables name a record and link to it the same way.
 import Link from "@/components/ui/link";
 import { linkClass } from "@/components/review/styles";
-import { accountTracesHref, agentHref, classHref, personaHref, runHref, skillHref, threadHref } from "@/lib/console/links";
+import { agentHref, classHref, runHref, skillHref, threadHref } from "@/lib/console/links";
 
 type Children = { children?: React.ReactNode; className?: string };
 
@@ -37,16 +37,5 @@ export const ThreadLink = (t: { agentId?: string | null; userId?: string | null;
   <RecordLink href={threadHref(t)}>{t.children ?? t.threadId}</RecordLink>
 );
 
-/** An account: its persona page, and its traces. */
-export function AccountLinks({ userId, agentId }: { userId: string; agentId?: string | null }) {
-  return (
-    <span className="inline-flex flex-wrap items-baseline gap-x-2">
-      <RecordLink href={personaHref(userId)} title="Persona of this account">
-        {userId}
-      </RecordLink>
-      <RecordLink href={accountTracesHref(userId, agentId)} className="text-xs font-normal">
-        traces
-      </RecordLink>
-    </span>
-  );
-}
+/** An account: its persona page where the user may open it, and its traces. */
+export { AccountLinks } from "./account-links";

@@ -1,10 +1,10 @@
 "use client";
-// Webhook endpoints (add, edit, enable/disable, rotate the secret, delete) and each one's recent
-// deliveries with "Redeliver". Audited decisions: not optimistic; the page re-reads afterwards.
+// Webhook endpoints (add, edit, enable/disable, rotate the secret, send a test event, delete) and
+// each one's recent deliveries with "Redeliver". Audited decisions: not optimistic; the page re-reads afterwards.
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createWebhookEndpoint, deleteWebhookEndpoint, redeliverWebhook, rotateWebhookSecret, updateWebhookEndpoint } from "@/lib/actions/webhooks";
+import { createWebhookEndpoint, deleteWebhookEndpoint, redeliverWebhook, rotateWebhookSecret, sendTestWebhookEvent, updateWebhookEndpoint } from "@/lib/actions/webhooks";
 import { unwrap } from "@/lib/actions/client";
 import type { WebhooksPage } from "@/lib/webhooks/pages/webhooks";
 import type { WebhookDeliveryView } from "@/lib/webhooks/schemas";
@@ -41,6 +41,9 @@ function EndpointForm({ initial, events, label, submitLabel, pending, onSubmit, 
   onCancel?: () => void;
 }) {
   const [f, setF] = useState(initial);
+  // A disabled submit says what it waits for (read by screen readers through aria-describedby).
+  const missing = [!f.url.trim() ? "enter a URL" : "", f.events.length === 0 ? "choose at least one event" : ""].filter(Boolean);
+  const hintId = `${label.replace(/\W+/g, "-")}-needs`;
   return (
     <form
       aria-label={label}
@@ -78,14 +81,19 @@ function EndpointForm({ initial, events, label, submitLabel, pending, onSubmit, 
           ))}
         </div>
       </fieldset>
-      <div className="flex gap-2">
-        <Button type="submit" pending={pending} disabled={!f.url.trim() || f.events.length === 0}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button type="submit" pending={pending} disabled={missing.length > 0} aria-describedby={missing.length ? hintId : undefined}>
           {submitLabel}
         </Button>
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
+        ) : null}
+        {missing.length ? (
+          <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
+            To {submitLabel.toLowerCase()}, {missing.join(" and ")}.
+          </p>
         ) : null}
       </div>
     </form>
@@ -164,6 +172,14 @@ function EndpointCard({ endpoint: e, events, canManage, onSecret }: { endpoint: 
     },
     onError: (err) => toast.error(err.message),
   });
+  const test = useMutation({
+    mutationFn: () => unwrap(sendTestWebhookEvent({ id: e.id })),
+    onSuccess: (d) => {
+      toast.success(`Test event ${d.id} queued: its delivery appears below.`);
+      refresh();
+    },
+    onError: (err) => toast.error(err.message),
+  });
   const fields: Fields = { url: e.url, description: e.description, events: e.events, enabled: e.enabled };
   return (
     <section aria-label={`Webhook endpoint ${e.url}`} className="mb-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
@@ -181,6 +197,9 @@ function EndpointCard({ endpoint: e, events, canManage, onSecret }: { endpoint: 
             <Button variant="secondary" size="sm" onClick={() => setEditing(!editing)}>Edit</Button>
             <Button variant="secondary" size="sm" pending={update.isPending || refreshing} onClick={() => update.mutate({ ...fields, enabled: !e.enabled })}>
               {e.enabled ? "Disable" : "Enable"}
+            </Button>
+            <Button variant="secondary" size="sm" pending={test.isPending || refreshing} disabled={!e.enabled} title={e.enabled ? undefined : "Enable the endpoint to send a test event"} onClick={() => test.mutate()}>
+              Send test event
             </Button>
             <Button variant="secondary" size="sm" pending={rotate.isPending} onClick={() => rotate.mutate()}>Rotate secret</Button>
             {confirmDelete ? (

@@ -12,6 +12,7 @@ import { useInboxCounts } from "./inbox-counts";
 import { NavigationProgress } from "./navigation-progress";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
+import { ScopesProvider } from "./scopes";
 import { formatNumber } from "@/lib/text/format";
 
 type Props = {
@@ -128,7 +129,7 @@ export function ConsoleShell({ user, agents, inbox: rendered, scope, readOnly, c
           </p>
         ) : null}
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-6 sm:px-6">
-          {children}
+          <ScopesProvider value={user.scopes}>{children}</ScopesProvider>
         </main>
       </div>
     </div>

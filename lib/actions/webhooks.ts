@@ -1,6 +1,6 @@
 "use server";
 // Settings → Webhooks: add, edit, rotate the secret of (the secret is in that answer only) and
-// delete endpoints, and send a delivery again.
+// delete endpoints, send a delivery again, and send a test event.
 import { action } from "./action";
 import { db } from "../db/client";
 import { createWebhookEndpointSchema, redeliverWebhookSchema, updateWebhookEndpointSchema, webhookEndpointIdSchema } from "../webhooks/schemas";
@@ -15,3 +15,5 @@ export const rotateWebhookSecret = action("webhooks:manage", webhookEndpointIdSc
 export const deleteWebhookEndpoint = action("webhooks:manage", webhookEndpointIdSchema, (input, { audit }) => ops.deleteWebhookEndpoint(db(), input, audit));
 
 export const redeliverWebhook = action("webhooks:manage", redeliverWebhookSchema, (input, { audit }) => ops.redeliverWebhook(db(), input, audit));
+
+export const sendTestWebhookEvent = action("webhooks:manage", webhookEndpointIdSchema, (input, { audit }) => ops.sendTestWebhookEvent(db(), input, audit));

@@ -43,6 +43,7 @@
 // | webhook_endpoint.created/updated/deleted | webhook | settings: webhook endpoints (no secret, URL without query) |
 // | webhook_endpoint.secret_rotated | webhook | settings: a new signing secret (never the secret)  |
 // | webhook_delivery.redelivered   | webhook  | settings: send one delivery again                 |
+// | webhook_endpoint.test_sent     | webhook  | settings: a test message sent to one endpoint     |
 // | skills.imported                | agent    | Agent Skills import (zip or one SKILL.md)         |
 // | memorizz.imported              | agent    | npm run import:memorizz: one row per agent        |
 // | account.forgotten              | account  | DELETE /api/v1/accounts/{id}, persona page: forget (counts, reason) |
@@ -180,6 +181,7 @@ export const auditEventSchema = z.discriminatedUnion("type", [
   event("webhook_endpoint.deleted", "webhook", { url: z.string() }),
   event("webhook_endpoint.secret_rotated", "webhook", {}),
   event("webhook_delivery.redelivered", "webhook", { delivery_id: id, event: z.string() }),
+  event("webhook_endpoint.test_sent", "webhook", { delivery_id: id }),
   event("skills.imported", "agent", {
     format: z.enum(["zip", "markdown"]),
     created: ids,

@@ -1,6 +1,7 @@
 // What awaits an admin's decision, by kind: counts for the sidebar and the inbox's groups,
 // each read with the condition its own page uses (skill readiness, class_review_status, the
-// deviation flag, ledger state, persona proposals, dead jobs, OTLP traces that made no runs).
+// deviation flag, ledger state, persona proposals, dead jobs, OTLP traces that made no runs,
+// webhook deliveries that failed every attempt: instance-wide, so only without an agent filter).
 // Only the kinds the user may read are counted, all in one statement after the agents'
 // configuration: the sidebar asks on every page. Agents being deleted (deleting_at) count nowhere.
 import "server-only";
@@ -49,13 +50,18 @@ type CountsRow = {
   unmapped_traces: number | null;
   persona_proposals: number | null;
   suspended_procedures: number | null;
+  failed_webhooks: number | null;
 };
+
+/** Webhook deliveries that failed their last round of attempts: the `WHERE` of `FROM webhook_deliveries`. */
+export const failedDeliveries = Prisma.sql`status = 'FAILED'`;
 
 /** Every kind's count the user may see (`can`), for one agent or all. */
 export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?: string): Promise<InboxCounts> {
   const learning = can("learning:read");
   const persona = can(INBOX_SCOPE.persona_proposals);
   const ledger = can(INBOX_SCOPE.suspended_procedures);
+  const webhooks = !agent && can(INBOX_SCOPE.failed_webhooks);
   const [agents] = await Promise.all([learning ? agentConfigs(db, agent) : [], ledger ? checkLedgerSchema(db) : null]);
   const some = agents.length > 0;
   const when = (on: boolean, sql: Prisma.Sql) => (on ? sql : Prisma.sql`NULL`);
@@ -67,7 +73,8 @@ export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?
       ${when(some, Prisma.sql`(SELECT count(*)::int FROM jobs WHERE ${deadJobs(agent)})`)} AS dead_jobs,
       ${when(learning, Prisma.sql`(SELECT coalesce(sum(traces), 0)::int FROM otlp_unmapped_traces u WHERE ${unmappedTraces(agent)})`)} AS unmapped_traces,
       ${when(persona, Prisma.sql`(SELECT count(*)::int FROM ${pendingProposals(agent)})`)} AS persona_proposals,
-      ${when(ledger, Prisma.sql`(SELECT count(*)::int FROM ledger_procedures WHERE state = 'SUSPENDED' ${ofAgent(Prisma.sql`agent`, agent)})`)} AS suspended_procedures`;
+      ${when(ledger, Prisma.sql`(SELECT count(*)::int FROM ledger_procedures WHERE state = 'SUSPENDED' ${ofAgent(Prisma.sql`agent`, agent)})`)} AS suspended_procedures,
+      ${when(webhooks, Prisma.sql`(SELECT count(*)::int FROM webhook_deliveries WHERE ${failedDeliveries})`)} AS failed_webhooks`;
   const out: InboxCounts = {};
   if (learning) {
     const [ready, shadow, candidate] = r.skills ?? [0, 0, 0];
@@ -80,5 +87,6 @@ export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?
   }
   if (persona) out.persona_proposals = r.persona_proposals!;
   if (ledger) out.suspended_procedures = r.suspended_procedures!;
+  if (webhooks) out.failed_webhooks = r.failed_webhooks!;
   return out;
 }

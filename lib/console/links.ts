@@ -43,6 +43,7 @@ export const accountAuditHref = (userId: string) => query("/audit", { account: u
 export const userHref = (userId: string) => `/settings/users#user-${enc(userId)}`;
 export const apiKeyHref = (keyId: string) => `/settings/api-keys#api-key-${enc(keyId)}`;
 export const webhooksHref = () => "/settings/webhooks";
+export const experimentHref = (experimentId: string) => `/experiments/${enc(experimentId)}`;
 export const userRowId = (userId: string) => `user-${userId}`;
 export const apiKeyRowId = (keyId: string) => `api-key-${keyId}`;
 

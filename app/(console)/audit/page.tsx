@@ -13,6 +13,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { buttonClasses } from "@/components/ui/button";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
 import { requireScope } from "@/lib/auth/page-access";
+import { can } from "@/lib/auth/access";
 import { loadAuditPage } from "@/lib/audit/pages/audit";
 import type { AuditNames } from "@/lib/audit/names";
 import type { AuditEventView } from "@/lib/audit/query";
@@ -23,8 +24,8 @@ export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  await requireScope(hrefWith("/audit", sp, {}), "audit:read");
-  const view = await loadAuditPage(await readDb(), sp);
+  const user = await requireScope(hrefWith("/audit", sp, {}), "audit:read");
+  const view = await loadAuditPage(await readDb(), sp, can(user, "persona:read"));
   const { facets } = view;
   const filters = (
     <FilterBar
@@ -101,7 +102,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               </span>
             ),
           },
-          { key: "action", header: "Event", cell: (e) => <code className="text-xs break-all">{e.action}</code> },
+          { key: "action", header: "Event", cell: (e) => <EventName action={e.action} /> },
           { key: "target", header: "Target", className: "min-w-[9rem]", cell: (e) => <Target e={e} names={names} /> },
           { key: "details", header: "What happened", className: "min-w-[16rem]", cell: (e) => <Details e={e} names={names} /> },
           {
@@ -133,6 +134,25 @@ function Target({ e, names }: { e: AuditEventView; names: AuditNames }) {
   // A row no current type describes keeps its raw target.
   const t = e.event ? targetOf(e.event, names) : { label: `${e.target_type}${e.target_id ? `: ${e.target_id}` : ""}`, href: null };
   return <span className="block max-w-[14rem] text-xs break-words">{t.href ? <Link href={t.href} className={linkClass}>{t.label}</Link> : t.label}</span>;
+}
+
+/** An event's name, wrapped only after a dot ("persona_proposal." / "approved"), never inside a word. */
+function EventName({ action }: { action: string }) {
+  const parts = action.split(".");
+  return (
+    <code className="text-xs break-normal whitespace-normal">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 ? (
+            <>
+              .<wbr />
+            </>
+          ) : null}
+        </span>
+      ))}
+    </code>
+  );
 }
 
 /** The event's sentence; a row no current type describes shows its raw details, wrapped. */

@@ -11,7 +11,8 @@ import { auditQuerySchema, queryAudit, VIEW_EVENT } from "../query";
 
 const facets = { actions: AUDIT_EVENT_TYPES, targetTypes: AUDIT_TARGET_TYPES };
 
-export async function loadAuditPage(db: Db, sp: SearchParams) {
+/** `canReadPersonas`: account rows are named and linked only for a reader of personas. */
+export async function loadAuditPage(db: Db, sp: SearchParams, canReadPersonas = false) {
   const parsed = auditQuerySchema.safeParse(sp);
   if (!parsed.success) {
     return { facets, invalid: parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") ?? "" } as const;
@@ -19,7 +20,7 @@ export async function loadAuditPage(db: Db, sp: SearchParams) {
   const q = { ...parsed.data, views: parsed.data.views ?? "hide" };
   const [page, pseudonym] = await Promise.all([queryAudit(db, q), q.account ? accountPseudonym(db, q.account) : null]);
   const typed = page.events.flatMap((e) => (e.event ? [e.event] : []));
-  const names = await auditNames(db, typed, pseudonym && q.account ? { pseudonym, userId: q.account } : undefined);
+  const names = await auditNames(db, typed, pseudonym && q.account ? { pseudonym, userId: q.account } : undefined, canReadPersonas);
   return {
     facets,
     invalid: null,

@@ -11,7 +11,7 @@ import { listProcedures } from "../../ledger/console";
 import type { LedgerScope } from "../../ledger/types";
 import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
 import { listUnmapped, UNMAPPED_RECENT_DAYS } from "../../otlp/unmapped";
-import { deadJobs as deadJobsWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
+import { deadJobs as deadJobsWhere, failedDeliveries as failedDeliveriesWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
 import { filterText, param, type SearchParams } from "../url";
 import { formatNumber, pluralise } from "../../text/format";
 
@@ -24,7 +24,8 @@ export type InboxTarget =
   | { type: "class"; agentId: string; hash: string; userId: string | null }
   | { type: "persona"; userId: string }
   | { type: "procedure"; scope: LedgerScope; id: string }
-  | { type: "agent"; agentId: string; anchor?: string };
+  | { type: "agent"; agentId: string; anchor?: string }
+  | { type: "webhooks" };
 
 /** `marks`: what a reviewer must know before opening it (an imported skill's scripts and review warnings). */
 export type InboxRow = { key: string; title: string; detail: string; marks?: string; at: Date | null; target: InboxTarget };
@@ -33,13 +34,39 @@ export type InboxGroup = { kind: InboxKind; count: number; rows: InboxRow[] };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const skillTarget = (r: { agentId: string; id: string }): InboxTarget => ({ type: "skill", agentId: r.agentId, skillId: r.id });
 
+type ProcedureRow = { id: string; agentId: string; agentName: string; userScope: string; sourceCanonicalHash: string; name: string; version: number; createdAt: Date };
+
+/**
+ * Skills of one procedure (agent and canonical hash) become one row counting them and their
+ * accounts, linking to the skills list where they are decided together; a skill alone keeps its
+ * row, naming its account when it has one.
+ */
+function byProcedure<R extends ProcedureRow>(rows: R[], one: (r: R) => InboxRow): InboxRow[] {
+  const groups = new Map<string, R[]>();
+  for (const r of rows) groups.set(`${r.agentId}\u0000${r.sourceCanonicalHash}`, [...(groups.get(`${r.agentId}\u0000${r.sourceCanonicalHash}`) ?? []), r]);
+  return [...groups.values()].map((g) => {
+    if (g.length === 1) return one(g[0]);
+    const first = g[0];
+    const accounts = new Set(g.map((r) => r.userScope)).size;
+    return {
+      key: `procedure:${first.agentId}:${first.sourceCanonicalHash}`,
+      title: `${first.name} v${first.version} · ${pluralise(g.length, "skill")} of one procedure`,
+      detail: `${first.agentName} · ${pluralise(accounts, "account")} · review them together on Skills (select the group, then activate or reject)`,
+      at: g.reduce((t, r) => (r.createdAt > t ? r.createdAt : t), first.createdAt),
+      target: skillTarget(first),
+    };
+  });
+}
+
+const accountNote = (r: { userScope: string }) => (r.userScope ? ` · account ${r.userScope}` : "");
+
 async function readySkills(db: Db, agent?: string): Promise<InboxRow[]> {
   const { rows } = await listReviewSkills(db, { status: "ready", sort: "listed", page: 1, page_size: INBOX_ROWS, agent });
   const marks = await skillMarks(db, rows.map((r) => r.id));
-  return rows.map((r) => ({
+  return byProcedure(rows, (r) => ({
     key: r.id,
     title: `${r.name} v${r.version}`,
-    detail: `${r.agentName} · ${pluralise(r.readiness?.observations ?? 0, "observation")}, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
+    detail: `${r.agentName}${accountNote(r)} · ${pluralise(r.readiness?.observations ?? 0, "observation")}, ${pct(r.readiness?.trajectory_match_rate ?? 0)} matched the class, ${pct(r.readiness?.matched_success_rate ?? 0)} of those succeeded`,
     marks: marksText(marks.get(r.id)),
     at: r.createdAt,
     target: skillTarget(r),
@@ -54,14 +81,14 @@ async function waitingSkills(db: Db, agent?: string): Promise<InboxRow[]> {
   ]);
   const rows = [...shadow.rows.filter((r) => !r.readiness?.ready), ...candidate.rows].slice(0, INBOX_ROWS);
   const marks = await skillMarks(db, rows.map((r) => r.id));
-  return rows.map((r) => ({
+  return byProcedure(rows, (r) => ({
     marks: marksText(marks.get(r.id)),
     key: r.id,
     title: `${r.name} v${r.version}`,
     detail:
       r.status === "shadow"
-        ? `${r.agentName} · shadow · ${r.readiness?.reasons.join("; ") || "observing"}`
-        : `${r.agentName} · candidate · waiting for an admin's decision`,
+        ? `${r.agentName}${accountNote(r)} · shadow · ${r.readiness?.reasons.join("; ") || "observing"}`
+        : `${r.agentName}${accountNote(r)} · candidate · waiting for an admin's decision`,
     at: r.createdAt,
     target: skillTarget(r),
   }));
@@ -137,6 +164,23 @@ async function unmappedTraces(db: Db, agent?: string): Promise<InboxRow[]> {
   }));
 }
 
+/** Failed deliveries by endpoint and event: fixed at the receiver, then redelivered from Settings → Webhooks. */
+async function failedWebhooks(db: Db): Promise<InboxRow[]> {
+  const rows = await db.$queryRaw<{ url: string; event_type: string; n: number; last: Date | null; error: string | null }[]>`
+    SELECT e.url, d.event_type, count(*)::int AS n, max(d.last_attempt_at) AS last,
+      (array_agg(d.last_error ORDER BY d.last_attempt_at DESC NULLS LAST))[1] AS error
+    FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE ${failedDeliveriesWhere}
+    GROUP BY e.url, d.event_type ORDER BY max(d.last_attempt_at) DESC NULLS LAST LIMIT ${INBOX_ROWS}`;
+  return rows.map((r) => ({
+    key: `${r.url}/${r.event_type}`,
+    title: `${pluralise(r.n, `${r.event_type} message`)} failed`,
+    detail: `${r.url} · ${r.error ?? "no answer"}`,
+    at: r.last,
+    target: { type: "webhooks" },
+  }));
+}
+
 const ROWS: Record<InboxKind, (db: Db, agent?: string) => Promise<InboxRow[]>> = {
   ready_skills: readySkills,
   shadow_skills: waitingSkills,
@@ -146,9 +190,24 @@ const ROWS: Record<InboxKind, (db: Db, agent?: string) => Promise<InboxRow[]>> =
   suspended_procedures: suspendedProcedures,
   dead_jobs: deadJobs,
   unmapped_traces: unmappedTraces,
+  failed_webhooks: failedWebhooks,
 };
 
-export type InboxPage = { agent: string | undefined; counts: InboxCounts; groups: InboxGroup[]; total: number };
+/**
+ * How far a new install has come (shown while nothing awaits a decision and no run has arrived
+ * yet): an API key for the agent, an agent declared, its first runs sent.
+ */
+export type InboxSetup = { apiKey: boolean; agent: boolean; runs: boolean };
+
+export type InboxPage = { agent: string | undefined; counts: InboxCounts; groups: InboxGroup[]; total: number; setup: InboxSetup | null };
+
+async function setupProgress(db: Db): Promise<InboxSetup | null> {
+  const [r] = await db.$queryRaw<{ api_key: boolean; agent: boolean; runs: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM api_keys WHERE revoked_at IS NULL) AS api_key,
+      EXISTS (SELECT 1 FROM agents WHERE deleting_at IS NULL) AS agent,
+      EXISTS (SELECT 1 FROM agent_run_counters WHERE runs > 0) AS runs`;
+  return r.runs ? null : { apiKey: r.api_key, agent: r.agent, runs: r.runs };
+}
 
 export async function loadInboxPage(db: Db, sp: SearchParams, can: (scope: Scope) => boolean): Promise<InboxPage> {
   const agent = filterText(param(sp, "agent"));
@@ -156,5 +215,6 @@ export async function loadInboxPage(db: Db, sp: SearchParams, can: (scope: Scope
   const kinds = INBOX_KINDS.filter((k) => (counts[k] ?? 0) > 0);
   const rows = await Promise.all(kinds.map((k) => ROWS[k](db, agent)));
   const groups = kinds.map((kind, i) => ({ kind, count: counts[kind]!, rows: rows[i] }));
-  return { agent, counts, groups, total: groups.reduce((a, g) => a + g.count, 0) };
+  const total = groups.reduce((a, g) => a + g.count, 0);
+  return { agent, counts, groups, total, setup: total === 0 && !agent ? await setupProgress(db) : null };
 }

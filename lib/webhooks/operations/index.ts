@@ -5,3 +5,4 @@ export { updateWebhookEndpoint, type UpdateWebhookEndpointInput } from "./update
 export { deleteWebhookEndpoint, type DeleteWebhookEndpointInput } from "./delete-webhook-endpoint";
 export { rotateWebhookSecret, type RotateWebhookSecretInput } from "./rotate-webhook-secret";
 export { redeliverWebhook, type RedeliverWebhookInput } from "./redeliver-webhook";
+export { sendTestWebhookEvent, type SendTestWebhookEventInput } from "./send-test-event";
