@@ -4,11 +4,12 @@
 // the server-rendered page refreshes; a refusal shows the server's own message.
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useState, useTransition } from "react";
 import { distillClass, runPromotionCycle } from "@/lib/actions/learning";
 import { unwrap } from "@/lib/actions/client";
 import { createdSkillsSentence } from "@/lib/learning/review/vocabulary";
 import { Button } from "../ui/button";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
 import { ReportCard } from "./report-card";
 
@@ -32,6 +33,36 @@ function useLearningAction(target: Target) {
     onError: (e) => toast.error(e.message),
   });
   return { mutation, refreshing };
+}
+
+/**
+ * "Run promotion cycle" behind a confirmation: a cycle creates skills, so one stray click or
+ * Enter must not run it, and the button stays disabled while one runs (no double submission).
+ */
+function CycleTrigger({ agentId, mutation, size = "md", disabled }: { agentId: string; mutation: ReturnType<typeof useLearningAction>["mutation"]; size?: "sm" | "md"; disabled?: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button size={size} variant="secondary" pending={mutation.isPending} disabled={disabled || mutation.isPending} onClick={() => setOpen(true)} aria-label={`Run promotion cycle for ${agentId}`}>
+        Run promotion cycle
+      </Button>
+      {open ? (
+        <ConfirmDialog
+          open
+          title={`Run a promotion cycle for ${agentId}?`}
+          description={<p>Every class that passes the gates is distilled (up to the agent&apos;s limit per cycle) and new skills are created for review. The cycle is audited.</p>}
+          confirmLabel="Run promotion cycle"
+          reasonLabel={null}
+          pending={mutation.isPending}
+          onConfirm={() => {
+            setOpen(false);
+            if (!mutation.isPending) mutation.mutate();
+          }}
+          onCancel={() => setOpen(false)}
+        />
+      ) : null}
+    </>
+  );
 }
 
 const PROGRESS = {
@@ -73,9 +104,7 @@ export function ClassActions({ agentId, hash, userId, eligible }: { agentId: str
             Distill now
           </Button>
         ) : null}
-        <Button variant="secondary" pending={cycle.mutation.isPending} disabled={busy} onClick={() => cycle.mutation.mutate()}>
-          Run promotion cycle
-        </Button>
+        <CycleTrigger agentId={agentId} mutation={cycle.mutation} disabled={busy} />
       </div>
       {distill.mutation.isPending ? <Progress kind="distill" /> : null}
       {cycle.mutation.isPending ? <Progress kind="cycle" /> : null}
@@ -95,9 +124,7 @@ export function CycleButton({ agentId, size = "md" }: { agentId: string; size?: 
   const { mutation } = useLearningAction({ kind: "cycle", agentId });
   return (
     <span className="inline-flex flex-col items-start gap-1">
-      <Button size={size} variant="secondary" pending={mutation.isPending} onClick={() => mutation.mutate()} aria-label={`Run promotion cycle for ${agentId}`}>
-        Run promotion cycle
-      </Button>
+      <CycleTrigger agentId={agentId} mutation={mutation} size={size} />
       {mutation.isPending ? <span role="status" className="text-xs text-slate-500">Running…</span> : null}
       {mutation.isError ? <span role="alert" className="max-w-xs text-xs break-words text-red-700 dark:text-red-300">{mutation.error.message}</span> : null}
     </span>

@@ -9,7 +9,16 @@ import { useListKeys } from "./use-list-keys";
 
 export type SelectableRow = { key: string; selectHref: string };
 
-export function useUrlSelection<R extends SelectableRow>(opts: { rows: R[]; selected: string | null; detailId: string; filterId: string; copyValue: (row: R) => string | null; copyLabel: string }) {
+export function useUrlSelection<R extends SelectableRow>(opts: {
+  rows: R[];
+  selected: string | null;
+  detailId: string;
+  filterId: string;
+  copyValue: (row: R) => string | null;
+  copyLabel: string;
+  /** More single-key shortcuts of this list. */
+  keys?: Record<string, () => void>;
+}) {
   const router = useRouter();
   const toast = useToast();
   // A row picked here highlights at once; when the URL's selection changes, it wins (state
@@ -41,6 +50,7 @@ export function useUrlSelection<R extends SelectableRow>(opts: { rows: R[]; sele
 
   useListKeys({
     filterId: opts.filterId,
+    extra: opts.keys,
     move: (d) => go(index < 0 ? 0 : Math.min(opts.rows.length - 1, Math.max(0, index + d))),
     copy: async () => {
       const row = opts.rows[index];

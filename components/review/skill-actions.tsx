@@ -1,5 +1,6 @@
 "use client";
-// Activate (as user, or as developer when the agent requires shadow review) and Demote. Each
+// Activate (as user, or as developer when the agent requires shadow review), Reject (shadow or
+// candidate) and Demote (active). Each
 // asks for a reason in a confirm dialog that explains the authority and warns when shadow
 // readiness is not met; activating an imported skill that bundles scripts lists them and needs a
 // ticked confirmation, sent as confirm_scripts. Not optimistic: pending, then the server's answer;
@@ -7,7 +8,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { activateSkill, demoteSkill } from "@/lib/actions/skills";
+import { activateSkill, demoteSkill, rejectSkill } from "@/lib/actions/skills";
 import { unwrap } from "@/lib/actions/client";
 import type { Readiness } from "@/lib/learning/shadow/readiness";
 import type { SkillQualificationSummary } from "@/lib/ledger/skills";
@@ -18,7 +19,12 @@ import { ReadyNote } from "./shadow-panel";
 import { QualificationLine } from "./qualification-line";
 
 type Role = "user" | "developer";
-type Decision = { kind: "activate"; role: Role } | { kind: "demote" };
+type Decision = { kind: "activate"; role: Role } | { kind: "demote" } | { kind: "reject" };
+
+/** The reason field's words: a reviewer's reason is for people, never for the agent or a distiller. */
+export const REASON_NOT_FOR_AGENT = "Reason (recorded in the audit log, not shown to the agent)";
+
+const DONE: Record<Decision["kind"], string> = { activate: "is active", demote: "was demoted", reject: "was rejected" };
 
 export const AUTHORITY_MEANING: Record<Role, string> = {
   user: "User authority: the skill is added to the user's turn as reference material. The model may weigh it against other context.",
@@ -52,10 +58,12 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
       unwrap(
         d.kind === "activate"
           ? activateSkill({ skill_id: skillId, injection_role: d.role, reason, ...(scripts.length ? { confirm_scripts: scripts } : {}) })
-          : demoteSkill({ skill_id: skillId, reason }),
+          : d.kind === "reject"
+            ? rejectSkill({ skill_id: skillId, reason })
+            : demoteSkill({ skill_id: skillId, reason }),
       ),
     onSuccess: (_r, { d }) => {
-      toast.success(d.kind === "activate" ? `${label} is active with ${d.role} authority.` : `${label} was demoted.`);
+      toast.success(d.kind === "activate" ? `${label} is active with ${d.role} authority.` : `${label} ${DONE[d.kind]}.`);
       setOpen(null);
       startRefresh(() => router.refresh());
     },
@@ -69,6 +77,11 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
   const description = (d: Decision) =>
     d.kind === "demote" ? (
       <p>Demoting stops injecting this skill and releases its class&apos;s runs back to workflow retrieval. The class can be distilled again from the runs that follow.</p>
+    ) : d.kind === "reject" ? (
+      <p>
+        Rejecting takes this skill out of review for good. Its class is distilled again only from new evidence: once as many runs as the agent&apos;s minimum executions are
+        recorded after the rejection and pass every gate on their own.
+      </p>
     ) : (
       <div className="space-y-2">
         {activationBlocker ? (
@@ -124,6 +137,11 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
             Activate as developer
           </Button>
         ) : null}
+        {canActivate ? (
+          <Button variant="danger" onClick={() => setOpen({ kind: "reject" })} disabled={pending}>
+            Reject
+          </Button>
+        ) : null}
         {canDemote ? (
           <Button variant="danger" onClick={() => setOpen({ kind: "demote" })} disabled={pending}>
             Demote
@@ -133,10 +151,11 @@ export function SkillActions({ skillId, label, status, requireShadow, readiness,
       {open ? (
         <ConfirmDialog
           open
-          title={open.kind === "activate" ? `Activate ${label} as ${open.role}` : `Demote ${label}`}
+          title={open.kind === "activate" ? `Activate ${label} as ${open.role}` : open.kind === "reject" ? `Reject ${label}` : `Demote ${label}`}
           description={description(open)}
-          confirmLabel={open.kind === "activate" ? `Activate as ${open.role}` : "Demote"}
-          danger={open.kind === "demote"}
+          confirmLabel={open.kind === "activate" ? `Activate as ${open.role}` : open.kind === "reject" ? "Reject" : "Demote"}
+          reasonLabel={REASON_NOT_FOR_AGENT}
+          danger={open.kind !== "activate"}
           pending={decide.isPending}
           blocked={open.kind === "activate" && (!!activationBlocker || (scripts.length > 0 && !scriptsRead))}
           onConfirm={(reason) => decide.mutate({ d: open, reason })}

@@ -21,6 +21,7 @@ import { ShadowPanel } from "./shadow-panel";
 import { SkillContent } from "./skill-content";
 import { ReviewWarnings, SkillFilesPanel } from "./skill-files-panel";
 import { VersionDiff } from "./version-diff";
+import { ImpactPanel } from "./impact-panel";
 import { linkClass, panelClass, pct, sectionTitle, shortHash } from "./styles";
 import { agentHref, runHref } from "@/lib/console/links";
 import { AccountLinks } from "../links/record-link";
@@ -112,7 +113,7 @@ export function SkillDetailPanel({
 
       {s.demotion_reason ? (
         <p role="note" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
-          {s.status === "deprecated" ? "Deprecated" : "Demoted"} <LocalTime iso={s.demoted_at} />: {s.demotion_reason}
+          {s.status === "deprecated" ? "Deprecated" : s.status === "rejected" ? "Rejected" : "Demoted"} <LocalTime iso={s.demoted_at} />: {s.demotion_reason}
         </p>
       ) : null}
       {s.review_flags.length ? (
@@ -164,6 +165,8 @@ export function SkillDetailPanel({
           <RollingChart outcomes={s.stats.recent_outcomes} baseline={baseRate} delta={d.config.demotion_success_delta} />
         </div>
       </div>
+
+      <ImpactPanel impact={d.impact} qualification={d.qualification} />
 
       {s.stats.activations > 0 ? (
         <DeviationsPanel

@@ -1,9 +1,10 @@
 "use client";
-// Review-list shortcuts: j/k move the selection, c copies, / focuses the filter box. They
+// Review-list shortcuts: j/k move the selection, c copies, / focuses the filter box, and a list
+// may add its own single keys (bulk review: x, a, r). They
 // never fire while typing in a field, with a modifier held, or while a dialog is open.
 import { useEffect, useEffectEvent } from "react";
 
-type Handlers = { move: (delta: 1 | -1) => void; copy: () => void; filterId: string };
+type Handlers = { move: (delta: 1 | -1) => void; copy: () => void; filterId: string; extra?: Record<string, () => void> };
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -24,6 +25,9 @@ export function useListKeys(handlers: Handlers) {
     } else if (e.key === "/") {
       e.preventDefault();
       document.getElementById(handlers.filterId)?.focus();
+    } else if (handlers.extra && Object.hasOwn(handlers.extra, e.key)) {
+      e.preventDefault();
+      handlers.extra[e.key]();
     }
   });
   useEffect(() => {

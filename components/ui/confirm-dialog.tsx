@@ -15,7 +15,8 @@ type Props = {
   pending?: boolean;
   /** The decision cannot be taken now (the description says why): confirm stays disabled. */
   blocked?: boolean;
-  reasonLabel?: string;
+  /** null: a plain confirmation without a reason field (for decisions that record none). */
+  reasonLabel?: string | null;
   /** false: confirm works with an empty reason (default true). */
   reasonRequired?: boolean;
   onConfirm: (reason: string) => void;
@@ -23,7 +24,7 @@ type Props = {
 };
 
 export function ConfirmDialog({ open, title, description, confirmLabel, danger, pending, blocked, reasonLabel = "Reason (recorded in the audit log)", reasonRequired = true, onConfirm, onCancel }: Props) {
-  const missing = (r: string) => reasonRequired && !r.trim();
+  const missing = (r: string) => reasonLabel !== null && reasonRequired && !r.trim();
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const id = useId();
@@ -56,6 +57,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
           {title}
         </h2>
         {description ? <div className="text-sm text-slate-600 dark:text-slate-400">{description}</div> : null}
+        {reasonLabel === null ? null : (
         <label className="block text-sm font-medium">
           {reasonLabel}
           <textarea
@@ -67,6 +69,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
             className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-normal focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:bg-slate-950"
           />
         </label>
+        )}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel

@@ -38,7 +38,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
       description="SKILL.md procedures distilled from repeated successful runs. Shadow skills are observed passively; activation is always an explicit reviewer decision, and active skills are demoted when they drift."
       actions={
         <div className="flex flex-wrap items-center gap-2">
-          {q.agent ? <SkillsTransfer agentId={q.agent} status={q.status ?? "active"} canImport={can(user, "learning:write")} /> : null}
+          {q.agent ? <SkillsTransfer agentId={q.agent} status={q.status ?? null} counts={a.counts} canImport={can(user, "learning:write")} /> : null}
           <Link href={workflowsHref(q.agent)} className={buttonClasses("ghost")}>
             View trajectory classes
           </Link>
@@ -88,7 +88,7 @@ export default async function SkillsPage({ searchParams }: { searchParams: Promi
         <div className="min-w-0">
           {rows.length ? (
             <>
-              <SkillsTable rows={rows} selected={detail?.skill.skill_id ?? null} selectedContent={detail?.skill.content ?? null} headers={headers} />
+              <SkillsTable rows={rows} selected={detail?.skill.skill_id ?? null} selectedContent={detail?.skill.content ?? null} headers={headers} canDecide={can(user, "learning:write")} />
               <Pagination page={q.page} pageSize={q.page_size} total={total} href={(p) => hrefWith(PATH, sp, { page: p })} />
             </>
           ) : (

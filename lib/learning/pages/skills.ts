@@ -30,6 +30,14 @@ export type SkillRowView = {
   listedAt: string;
   /** An imported skill's scripts and review warnings, in words ("" for none). */
   marks: string;
+  /** The procedure (canonical hash) the skill was distilled from: bulk review groups by it. */
+  procedure: string;
+  /** The account of a per-account skill (null: agent-wide). */
+  account: string | null;
+  /** Shadow or candidate: activate or reject may be decided. */
+  decidable: boolean;
+  /** Bundles scripts: activated only on its own, confirming them. */
+  scripts: boolean;
 };
 
 /** `withAudit` / `withLedger`: the detail includes the skill's audit trail / ledger qualification (admins). */
@@ -60,6 +68,10 @@ export async function loadSkillsPage(db: Db, sp: SearchParams, see: { withAudit:
     shadow: r.readiness ? { ready: r.readiness.ready, observations: r.readiness.observations } : null,
     listedAt: (r.promotedAt ?? r.createdAt).toISOString(),
     marks: marksText(marks.get(r.id)),
+    procedure: r.sourceCanonicalHash,
+    account: r.userScope === "" ? null : r.userScope,
+    decidable: r.status === "shadow" || r.status === "candidate",
+    scripts: (marks.get(r.id)?.scripts ?? 0) > 0,
   }));
   const dir = q.dir ?? defaultSkillDir(q.sort);
   const headers: SortHeader[] = (Object.keys(SORT_LABEL) as SkillSort[]).map((k) => ({
