@@ -42,6 +42,9 @@ const recommended: LearningSettings = {
   ...CYCLE,
   require_shadow: true,
   shadow_evaluation_enabled: true,
+  // Room for every run of a round: the default 100 drops evaluations beyond it, how many
+  // depending on how fast the worker drains while a round's batches arrive.
+  shadow_evaluation_queue_size: 1000,
   shadow_readiness_min_trajectory_match_rate: READINESS_MATCH_RATE,
   retrieval_min_similarity: RETRIEVAL_MIN_SIMILARITY,
   require_qualification: true,

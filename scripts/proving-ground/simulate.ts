@@ -138,6 +138,10 @@ export async function serverArm(world: World, arm: Arm, conn: Connection, tag: s
 
       const requests = Array.from({ length: world.size.runsPerRound }, (_, i) => fleetRequest(world, round, i));
       const contexts = await pool(requests, ask);
+      // Each run its own instant, in order (a millisecond apart, just past): runs of one batch
+      // would otherwise share the transaction's time, and the samples a distiller reads (the
+      // latest successes) would be picked among equals in no fixed order.
+      const startedAt = Date.now() - requests.length;
       for (const [i, request] of requests.entries()) {
         const ctx = contexts[i];
         const attempt = act(world, request, round, injectedText(ctx));
@@ -153,6 +157,7 @@ export async function serverArm(world: World, arm: Arm, conn: Connection, tag: s
           steps: attempt.steps,
           ...(outcome ? { outcome } : {}),
           skills_activated: ctx.skillsActivated,
+          created_at: new Date(startedAt + i).toISOString(),
         });
       }
       const report = await proctor.flush();

@@ -10,7 +10,7 @@ export type WorldSize = { families: number; rounds: number; runsPerRound: number
 export const SIZES = {
   full: { families: 24, rounds: 20, runsPerRound: 120, probesPerFamily: 3, accounts: 600 },
   quick: { families: 10, rounds: 10, runsPerRound: 60, probesPerFamily: 4, accounts: 200 },
-  tiny: { families: 6, rounds: 8, runsPerRound: 36, probesPerFamily: 4, accounts: 60 },
+  tiny: { families: 4, rounds: 8, runsPerRound: 32, probesPerFamily: 3, accounts: 40 },
 } satisfies Record<string, WorldSize>;
 
 /** A uniform number in [0, 1) for a key (sha256 of the seed and the key's parts). */
