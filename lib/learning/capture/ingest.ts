@@ -39,6 +39,7 @@ import { afterRunsStored, type StoredRun } from "../monitor/monitor";
 import { resolveLearningConfig, runUserScope, type LearningConfig } from "../agents/config";
 import { newId } from "../../db/row-ids";
 import { cadenceSql, insertRunsSql, readStoredSql } from "./ingest-sql";
+import { inStoreTurn, mapInSlices } from "./turns";
 import { shadowEligible } from "../shadow/enqueue";
 import { Conflict } from "../../errors";
 import { agentDeleting, agentNotFound } from "../errors";
@@ -103,11 +104,14 @@ const needsMonitor = (runs: Prepared[]) => runs.some((p) => (p.input.skills_acti
 type Inserted = { id: string | null; promoted_skill_id: string | null; cycle_due: boolean };
 
 /** Stores runs for one agent; each item is validated and succeeds or fails on its own. Unknown agent → NotFound. */
-export async function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
+export function ingestWorkflows(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions = {}): Promise<BatchItemResult[]> {
+  return inStoreTurn(() => ingestInTurn(db, agentId, items, opts));
+}
+
+async function ingestInTurn(db: Db, agentId: string, items: readonly unknown[], opts: IngestOptions): Promise<BatchItemResult[]> {
   const results: BatchItemResult[] = new Array(items.length);
   const valid: Item[] = [];
-  items.forEach((item, index) => {
-    const parsed = workflowInput.safeParse(item);
+  (await mapInSlices(items, (item) => workflowInput.safeParse(item))).forEach((parsed, index) => {
     if (parsed.success) valid.push({ index, input: parsed.data });
     else
       results[index] = {
@@ -148,7 +152,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
   let agent = knownAgents(db).get(agentId) ?? (await readAgent(db, agentId));
   if (items.length === 0) return [];
   const now = opts.now ?? new Date();
-  const prepared = items.map(({ index, input }) => prepare(index, input, agent, now));
+  const prepared = await mapInSlices(items, ({ index, input }) => prepare(index, input, agent, now));
 
   // The first occurrence of a workflow_id is the one inserted; later ones are judged against it.
   const firstOf = new Map<string, Prepared>();
@@ -161,7 +165,7 @@ async function storeRuns(db: Db, agentId: string, items: Item[], opts: IngestOpt
   const write = async (q: Db | Tx, monitored: boolean): Promise<StoredRow[] | null> => {
     // One join writes the array as one flat string: wrapping the join in brackets made a
     // concatenation that pg's byte count copied again (1.8 MB per batch of 500).
-    const parts = toInsert.map((p, i) => rowJson(p, literals[i], embedderId));
+    const parts = await mapInSlices(toInsert, (p, i) => rowJson(p, literals[i], embedderId));
     parts[0] = `[${parts[0]}`;
     parts[parts.length - 1] += "]";
     const rows = parts.join(",");

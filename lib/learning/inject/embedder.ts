@@ -9,6 +9,7 @@
 // versions of the offline space count as the offline embedder's: HashingEmbedder.previousIds).
 import OpenAI from "openai";
 import { contentTerms, type Vocabulary } from "../classes/content-terms";
+import { mapInSlices } from "../capture/turns";
 
 export interface Embedder {
   /** Stable identity of the vector space; stored beside every vector. */
@@ -220,7 +221,7 @@ export async function embedTexts(embedder: Embedder, texts: string[]): Promise<{
  * run more CPU and garbage than the rest of its embedding).
  */
 export async function embedArrayLiterals(embedder: Embedder, texts: string[]): Promise<{ embedderId: string; literals: string[] }> {
-  if (embedder === offlineEmbedder) return { embedderId: offlineEmbedder.id, literals: texts.map((t) => offlineEmbedder.arrayLiteral(t)) };
+  if (embedder === offlineEmbedder) return { embedderId: offlineEmbedder.id, literals: await mapInSlices(texts, (t) => offlineEmbedder.arrayLiteral(t)) };
   const { embedderId, vectors } = await embedTexts(embedder, texts);
   return { embedderId, literals: vectors.map((v) => `{${v.join(",")}}`) };
 }
