@@ -80,9 +80,9 @@ function filledExport(agentId: string, traces: number, bytes: number, encode: (s
         at: Date.now() - 3_600_000 + i,
       }),
     ).flat();
-  const probe = encode(record(1000)).length;
-  const pad = Math.max(0, Math.floor(1000 + (bytes - probe) / (traces * 7)));
-  return encode(record(pad));
+  // The size grows linearly with the pad (the arguments appear in the tool spans and the chat's tool calls).
+  const [empty, padded] = [encode(record(0)).length, encode(record(1000)).length];
+  return encode(record(Math.max(0, Math.floor((1000 * (bytes - empty)) / (padded - empty)))));
 }
 
 export const CLASSES: PayloadClass[] = [
