@@ -2,6 +2,7 @@
 import { Badge } from "../ui/badge";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "../ui/table";
 import { LocalTime } from "../ui/local-time";
+import { EmptyListPage } from "../ui/empty-state";
 import { outcomeSourceLabel } from "@/lib/learning/capture/outcome-source";
 import type { RunSummary } from "@/lib/learning/review/run-list";
 import { AccountLinks, AgentLink, RunLink } from "../links/record-link";
@@ -27,7 +28,7 @@ export function RunsTable({ runs, total, capped, page, pageSize, dir, path, sear
         caption="Runs"
         rows={runs}
         rowKey={(r) => r.id}
-        empty={empty}
+        empty={page > 1 && total > 0 ? <EmptyListPage noun="runs" page={page} total={total} firstPageHref={hrefWith(path, searchParams, { page: null })} /> : empty}
         sort={{ key: "created_at", dir, href: (_key, d) => hrefWith(path, searchParams, { dir: d, page: null }) }}
         columns={[
           { key: "created_at", header: "Time", sortable: true, cell: (r) => <LocalTime iso={r.createdAt} /> },

@@ -1,7 +1,7 @@
 // Server-paginated tables whose page, sort and filters live in the URL. No hooks: pages
 // render them on the server and every control is a plain link.
 import Link from "@/components/ui/link";
-import { formatNumber } from "@/lib/text/format";
+import { formatNumber, pluralise } from "@/lib/text/format";
 
 export { hrefWith, param, type SearchParams } from "@/lib/console/url";
 export type SortDir = "asc" | "desc";
@@ -76,15 +76,28 @@ export function Pagination({ page, pageSize, total, capped = false, href }: { pa
   const pages = Math.max(1, Math.ceil(total / pageSize), capped ? page + 1 : 0);
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
+  // An old link or a hand-edited URL past the end: say so, and offer the last page.
+  const past = !capped && first > total;
   const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
   const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400 dark:border-slate-800 dark:text-slate-600";
   return (
     <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
-      <p>
-        {first}–{capped ? page * pageSize : last} of {countLabel(total, capped)} · page {Math.min(page, pages)}{capped ? "" : ` of ${pages}`}
-      </p>
+      {past ? (
+        <p>
+          Page {formatNumber(page)} is past the last page: {countLabel(total, false)} in {pluralise(pages, "page")}.
+        </p>
+      ) : (
+        <p>
+          {formatNumber(first)}–{formatNumber(capped ? page * pageSize : last)} of {countLabel(total, capped)} · page {formatNumber(page)}
+          {capped ? "" : ` of ${formatNumber(pages)}`}
+        </p>
+      )}
       <div className="flex gap-2">
-        {page > 1 ? (
+        {past ? (
+          <Link href={href(pages)} className={link}>
+            Last page
+          </Link>
+        ) : page > 1 ? (
           <Link href={href(page - 1)} className={link} rel="prev">
             Previous
           </Link>

@@ -4,7 +4,7 @@ import Link from "@/components/ui/link";
 import { headers } from "next/headers";
 import { PageHeader } from "@/components/ui/page-header";
 import { DataTable, Pagination, hrefWith, type SearchParams } from "@/components/ui/table";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { LocalTime } from "@/components/ui/local-time";
@@ -50,7 +50,9 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
         rows={agents}
         rowKey={(a) => a.id}
         empty={
-          <EmptyState title="No agents yet" action={<CopyButton value={example} label="Copy example" />}>
+          page > 1 && total > 0 ? (
+            <EmptyListPage noun="agents" page={page} total={total} firstPageHref={hrefWith("/agents", sp, { page: null })} />
+          ) : <EmptyState title="No agents yet" action={<CopyButton value={example} label="Copy example" />}>
             <p>An agent appears here once it is registered over the API. Create an API key in Settings → API keys, then register the agent and send it a run:</p>
             <div className="mt-3 text-left">
               <CodeBlock value={example} label="Example: register an agent and send a run" />

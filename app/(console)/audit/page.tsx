@@ -6,7 +6,7 @@ import Link from "@/components/ui/link";
 import { AuditEventSummary, targetOf } from "@/components/audit/event-summary";
 import { linkClass } from "@/components/review/styles";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { FilterBar } from "@/components/ui/filter-bar";
 import { LocalTime } from "@/components/ui/local-time";
@@ -88,7 +88,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         rows={events}
         rowKey={(e) => e.id}
         sort={{ key: "at", dir: q.dir, href: (_k, d) => hrefWith("/audit", sp, { dir: d, page: null }) }}
-        empty={<EmptyState title={filtered ? "No events match these filters" : "No events recorded yet"}>{filtered ? "Widen the time range or clear a filter." : "Changes made in the console or through admin API keys appear here."}</EmptyState>}
+        empty={q.page > 1 && total > 0 ? <EmptyListPage noun="events" page={q.page} total={total} firstPageHref={hrefWith("/audit", sp, { page: null })} /> : <EmptyState title={filtered ? "No events match these filters" : "No events recorded yet"}>{filtered ? "Widen the time range or clear a filter." : "Changes made in the console or through admin API keys appear here."}</EmptyState>}
         columns={[
           { key: "at", header: "Time", sortable: true, cell: (e) => <LocalTime iso={e.at} /> },
           {

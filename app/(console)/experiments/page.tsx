@@ -2,7 +2,7 @@
 // with status and progress. Server-paginated; the filters and the page live in the URL.
 import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { FilterBar } from "@/components/ui/filter-bar";
@@ -39,7 +39,9 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
         rows={experiments}
         rowKey={(e) => e.experiment_id}
         empty={
-          <EmptyState title={filtered ? "No experiments match these filters" : "No experiments yet"}>
+          q.page > 1 && total > 0 ? (
+            <EmptyListPage noun="experiments" page={q.page} total={total} firstPageHref={hrefWith("/experiments", sp, { page: null })} />
+          ) : <EmptyState title={filtered ? "No experiments match these filters" : "No experiments yet"}>
             {filtered
               ? "Clear the status filter or choose all agents to widen the list."
               : "Open a shadow or active skill and choose “Measure this skill”, or create one with POST /api/v1/agents/{agent_id}/experiments."}

@@ -2,7 +2,7 @@
 // progress and monitoring health. Server-paginated; filters and page live in the URL.
 import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyListPage, EmptyState } from "@/components/ui/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { FilterBar } from "@/components/ui/filter-bar";
 import { LocalTime } from "@/components/ui/local-time";
@@ -45,7 +45,9 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
         rows={rows}
         rowKey={(p) => JSON.stringify([p.scope.tenant, p.scope.agent, p.scope.environment, p.id])}
         empty={
-          <EmptyState title={filtered ? "No procedures match these filters" : "No procedures recorded yet"}>
+          q.page > 1 && total > 0 ? (
+            <EmptyListPage noun="procedures" page={q.page} total={total} firstPageHref={hrefWith("/ledger", sp, { page: null })} />
+          ) : <EmptyState title={filtered ? "No procedures match these filters" : "No procedures recorded yet"}>
             {filtered
               ? "Filters match exactly (scope labels, task and state); clear one to widen the list."
               : "Agents propose procedures with POST /api/v1/ledger/procedures; trusted evaluators then report paired evaluations for them."}
