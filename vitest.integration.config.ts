@@ -34,6 +34,7 @@ export const ENGINE_SENSITIVE = [
   "webhooks", // the outbox function and its triggers (plpgsql, gen_random_uuid), delivery jobs claimed with SKIP LOCKED
   "forget-retention", // forgetting under the persona row lock and watermark, retention's batched UPDATE/DELETE
   "forget-staged", // staged spans found by their jsonb user keys and deleted with their traces in one statement
+  "forget-marks-migration", // the migration runner's keyed step: one multi-statement query moving the marks and dropping the plain table
   "data-lifecycle", // agent deletion: row locks against writes, batched deletes, the ingestion guard; keyset-paged exports
   "experiments", // the example experiment end to end, the ledger hand-off
   "otlp", // OTLP staging: one statement of CTEs with ON CONFLICT and FOR UPDATE, assembly jobs claimed in batches
@@ -56,6 +57,7 @@ export const POSTGRES_ONLY = [
   "read-replica", // DATABASE_READ_URL: a streaming replica of the test cluster (pg_basebackup)
   "fleet", // two web processes and two workers on one PostgreSQL
   "proving-ground", // a tiny world of the proving ground twice: the full run is on PostgreSQL
+  "forget-dump", // a pg_dump of the test database searched for a forgotten account's id
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**

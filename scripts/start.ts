@@ -33,6 +33,8 @@ const consoleUrlFile = path.join(dataDir, "console.url");
 mkdirSync(dataDir, { recursive: true });
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NEXTAUTH_SECRET ??= persistedSecret("nextauth-secret");
+// Forgotten accounts are known by an HMAC under this key, kept out of the database (lib/accounts/forget-key.ts).
+process.env.PROCTOR_FORGET_KEY ||= persistedSecret("forget-key");
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 
 let embedded: EmbeddedDatabase | null = null;

@@ -5,6 +5,7 @@ import { Prisma } from "../db/generated/client";
 import type { Db, Tx } from "../db/prisma";
 import { USER_KEYS } from "./conventions/shape";
 import type { AssembledRun } from "./map";
+import { forgetKey, forgottenAccount } from "../accounts/forget-key";
 
 /** A condition on otlp_spans: the span names the account under one of the conventions' user keys. */
 export const namesAccount = (userId: string) => Prisma.join(USER_KEYS.map((k) => Prisma.sql`attributes ->> ${k} = ${userId}`), " OR ");
@@ -27,8 +28,9 @@ export async function deleteAccountSpans(tx: Tx, userId: string): Promise<number
 export async function withoutForgotten(db: Db, runs: AssembledRun[], readAt: Date): Promise<AssembledRun[]> {
   const users = [...new Set(runs.flatMap((r) => r.workflow.user_id ?? []))];
   if (users.length === 0) return runs;
-  const forgotten = new Set(
-    (await db.accountForget.findMany({ where: { userId: { in: users }, forgottenAt: { gte: readAt } }, select: { userId: true } })).map((f) => f.userId),
-  );
+  const key = forgetKey();
+  const byMark = new Map(users.map((u) => [forgottenAccount(u, key), u]));
+  const marks = await db.accountForget.findMany({ where: { account: { in: [...byMark.keys()] }, forgottenAt: { gte: readAt } }, select: { account: true } });
+  const forgotten = new Set(marks.map((f) => byMark.get(f.account)));
   return forgotten.size ? runs.filter((r) => !r.workflow.user_id || !forgotten.has(r.workflow.user_id)) : runs;
 }

@@ -2,8 +2,10 @@
 // every forget in the forget's own transaction. A reflection reads it when it claims the review
 // slot and compares it again, under the account lock, before writing its result: if the account
 // was forgotten meanwhile, nothing the model saw is written. A counter, not a time, so the
-// writer's and the forget's clocks never need to agree.
+// writer's and the forget's clocks never need to agree. The mark names the account by its keyed
+// HMAC only (lib/accounts/forget-key.ts).
 import type { Tx } from "../db/prisma";
+import { forgottenAccount } from "../accounts/forget-key";
 
 /**
  * The account's lock, held to the end of the transaction by a forget and by every persona write
@@ -16,15 +18,15 @@ export async function lockAccount(tx: Tx, userId: string): Promise<void> {
 }
 
 export async function forgetMark(tx: Tx, userId: string): Promise<number> {
-  const row = await tx.accountForget.findUnique({ where: { userId }, select: { mark: true } });
+  const row = await tx.accountForget.findUnique({ where: { account: forgottenAccount(userId) }, select: { mark: true } });
   return row?.mark ?? 0;
 }
 
 /** Raises the account's mark (first forget: 1). Returns the new mark. */
 export async function raiseForgetMark(tx: Tx, userId: string, at: Date): Promise<number> {
   const [row] = await tx.$queryRaw<{ mark: number }[]>`
-    INSERT INTO account_forgets (user_id, mark, forgotten_at) VALUES (${userId}, 1, ${at})
-    ON CONFLICT (user_id) DO UPDATE SET mark = account_forgets.mark + 1, forgotten_at = EXCLUDED.forgotten_at
+    INSERT INTO account_forget_marks (account, mark, forgotten_at) VALUES (${forgottenAccount(userId)}, 1, ${at})
+    ON CONFLICT (account) DO UPDATE SET mark = account_forget_marks.mark + 1, forgotten_at = EXCLUDED.forgotten_at
     RETURNING mark`;
   return row.mark;
 }

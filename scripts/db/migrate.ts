@@ -5,6 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { openSchemaEngine } from "../../lib/db/schema-engine.ts";
+import { keyPlainForgetMarks } from "../../lib/accounts/forget-marks.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const migrationsDir = path.join(root, "prisma/migrations");
@@ -21,12 +22,18 @@ export function listMigrations(): string[] {
 /**
  * Applies the pending migrations, or only those up to and including `through` (tests of a data
  * migration stop before it). `onNotice` hears the scripts' notices (what a data migration changed).
+ * Then the keyed steps SQL cannot do, which need PROCTOR_FORGET_KEY when they find work.
  */
 export async function applyMigrations(
   connectionString: string,
   opts: { through?: string; onNotice?: (message: string) => void } = {},
 ): Promise<string[]> {
-  return withMigrationLock(connectionString, () => apply(connectionString, opts));
+  return withMigrationLock(connectionString, async (client) => {
+    const applied = await apply(connectionString, opts);
+    const moved = await keyPlainForgetMarks(client);
+    if (moved) opts.onNotice?.(`${moved} forget marks keyed by the account's HMAC`);
+    return applied;
+  });
 }
 
 // The schema engine takes an advisory lock of its own but gives up after 10 s, so a second
@@ -34,14 +41,14 @@ export async function applyMigrations(
 // This lock waits instead; the waiter then finds nothing left to apply.
 const MIGRATION_LOCK = 0x70726f64; // "prod", beside the promotion cycle's "proc"
 
-async function withMigrationLock<T>(connectionString: string, fn: () => Promise<T>): Promise<T> {
+async function withMigrationLock<T>(connectionString: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     // A literal key: one simple-query message (the embedded server multiplexes connections).
     await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     try {
-      return await fn();
+      return await fn(client);
     } finally {
       await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
     }

@@ -21,6 +21,7 @@ import pg from "pg";
 import { seedEmbeddedDatabase } from "./embedded-template";
 import { migratedTemplate } from "./postgres-template";
 import { resetDatabase, type Snapshot } from "./database-reset";
+import { TEST_FORGET_KEY } from "./forget-key";
 
 export const ADMIN_EMAIL = "admin@test.local";
 export const ADMIN_PASSWORD = "correct-horse-battery-staple";
@@ -206,6 +207,7 @@ export async function launchTestServer(opts: ServerOptions & { logFile?: string 
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     // Webhook receivers in the tests listen on loopback, which the URL policy refuses by default.
     PROCTOR_WEBHOOK_ALLOWED_TARGETS: WEBHOOK_TEST_TARGETS,
+    PROCTOR_FORGET_KEY: TEST_FORGET_KEY,
     ...opts.env,
   };
   if (opts.databaseUrl) {

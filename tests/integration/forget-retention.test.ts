@@ -11,6 +11,7 @@ import { isDomainError } from "@/lib/errors";
 import type { AuditContext } from "@/lib/audit/record";
 import { reflectPersona } from "@/lib/persona/operations";
 import { applyRetention } from "@/lib/learning/monitor/retention";
+import { forgottenAccount } from "@/lib/accounts/forget-key";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, testDatabase, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { admin as adminKey, cycle, postRuns, putAgent } from "../helpers/learning";
@@ -158,16 +159,19 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     expect(await columnsHolding(MARKER)).toEqual([]);
     expect(await classesOffTheirRuns(agent)).toEqual([]);
 
-    // The runs stay, marked and stripped; the other account's are untouched; the skill stays and says why its samples are empty.
-    const runs = await server.sql.query(`SELECT user_id, query, steps, outcome, canonical_hash, forgotten_at FROM workflows WHERE agent_id = $1 ORDER BY workflow_id`, [agent]);
-    const mine = runs.rows.filter((r) => r.user_id === "acct-forget");
-    expect(mine.every((r) => r.query === "" && r.steps.length === 0 && r.forgotten_at && r.canonical_hash)).toBe(true);
+    // The runs stay, marked and stripped, under one keyed name; the other account's are untouched; the skill stays and says why its samples are empty.
+    const runs = await server.sql.query(`SELECT user_id, user_scope, query, steps, outcome, canonical_hash, forgotten_at FROM workflows WHERE agent_id = $1 ORDER BY workflow_id`, [agent]);
+    const mine = runs.rows.filter((r) => r.forgotten_at);
+    expect(mine).toHaveLength(6);
+    expect(new Set(mine.map((r) => r.user_id)).size).toBe(1);
+    expect(mine[0].user_id).toMatch(/^forgotten:[0-9a-f]{20}$/);
+    expect(mine.every((r) => r.user_scope === r.user_id && r.query === "" && r.steps.length === 0 && r.canonical_hash)).toBe(true);
     expect(mine.filter((r) => r.outcome === "FAILURE")).toHaveLength(1);
     expect(runs.rows.filter((r) => r.user_id === "acct-keep").every((r) => r.query.startsWith("Refund order") && r.forgotten_at === null)).toBe(true);
     expect((await server.sql.query(`SELECT status FROM skills WHERE id = $1`, [skill.id])).rows[0].status).toBe(skill.status);
     const page = await call(server.baseUrl, admin, "GET", `/skills?agent=${agent}&skill=${skill.id}`);
     expect(page.text).toContain("sample runs were forgotten");
-    const runPage = await call(server.baseUrl, admin, "GET", `/workflows/runs/${(await server.sql.query(`SELECT id FROM workflows WHERE user_id = 'acct-forget' LIMIT 1`)).rows[0].id}`);
+    const runPage = await call(server.baseUrl, admin, "GET", `/workflows/runs/${(await server.sql.query(`SELECT id FROM workflows WHERE agent_id = $1 AND forgotten_at IS NOT NULL LIMIT 1`, [agent])).rows[0].id}`);
     expect(runPage.text).toContain("Its account was forgotten");
 
     // Audited under the pseudonym only; forgetting again finds nothing; an unknown account is a 404.
@@ -215,7 +219,7 @@ describe(`forget an account (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () =>
     });
     expect(await personaRowsOf(user)).toEqual({});
     expect(await columnsHolding(MARKER)).toEqual([]);
-    expect((await server.sql.query(`SELECT mark FROM account_forgets WHERE user_id = $1`, [user])).rows[0].mark).toBe(1);
+    expect((await server.sql.query(`SELECT mark FROM account_forget_marks WHERE account = $1`, [forgottenAccount(user)])).rows[0].mark).toBe(1);
 
     // New conversations after the forget start a new persona: a new identity, from version 1.
     await postMessages(server, "racer", user, "t-r2", ["My goal is to learn crochet."]);

@@ -9,8 +9,10 @@
 // the sample queries these runs gave them, the other accounts' staying. The forget watermark is raised in
 // the same transaction, so a reflection in flight writes nothing afterwards, and a persona made
 // later starts from a new random identity at version 1 (versions restart, so the identity
-// changes: one identity and version never name two different personas). The audit row names
-// the account by its keyed pseudonym only.
+// changes: one identity and version never name two different personas). Nothing keeps the id:
+// the mark holds its HMAC under the forget key, what stays of its runs, classes and skills is
+// renamed to this forget's keyed value (../rekey.ts), and the audit row names the account by
+// its pseudonym only.
 // Idempotent: forgetting again finds nothing left and answers the same way with zero counts.
 import type { Db, Tx } from "../../db/prisma";
 import { Prisma } from "../../db/generated/client";
@@ -21,6 +23,8 @@ import { cancelDailyChecks } from "../../persona/daily-jobs";
 import { lockAccount, raiseForgetMark } from "../../persona/forget-mark";
 import { queryDigestSql, stripRunSql } from "../../learning/monitor/run-privacy";
 import { deleteAccountSpans, namesAccount } from "../../otlp/forget";
+import { forgetKey, forgottenAccount, forgottenAs } from "../forget-key";
+import { rekeyAccount } from "../rekey";
 
 export type ForgetAccountInput = { userId: string; reason: string | null };
 
@@ -45,7 +49,7 @@ async function known(tx: Tx, userId: string): Promise<boolean> {
       OR EXISTS (SELECT 1 FROM account_personas WHERE user_id = ${userId})
       OR EXISTS (SELECT 1 FROM experiment_cases WHERE user_id = ${userId})
       OR EXISTS (SELECT 1 FROM otlp_spans WHERE ${namesAccount(userId)})
-      OR EXISTS (SELECT 1 FROM account_forgets WHERE user_id = ${userId}) AS known`;
+      OR EXISTS (SELECT 1 FROM account_forget_marks WHERE account = ${forgottenAccount(userId)}) AS known`;
   return row.known;
 }
 
@@ -54,6 +58,8 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
   // Runs without a user share the scope "": never an account.
   if (userId === "") throw new NotFound("The account");
   const pseudonym = await accountPseudonym(db, userId);
+  // Before anything changes: without the key nothing could be recognised as forgotten later.
+  const key = forgetKey();
   return db.$transaction(async (tx) => {
     // The account lock first, as every persona write takes it: a reflection claiming or finishing
     // now either committed before (what it wrote is deleted below) or waits and then sees the new
@@ -61,7 +67,7 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
     await lockAccount(tx, userId);
     if (!(await known(tx, userId))) throw new NotFound(`The account '${userId}'`);
     const at = new Date();
-    await raiseForgetMark(tx, userId, at);
+    const mark = await raiseForgetMark(tx, userId, at);
 
     // Before the runs lose their text: the agent-wide skills' sample queries that came from them.
     const pooledSkills = await clearPooledSkillQueries(tx, userId);
@@ -83,6 +89,8 @@ export async function forgetAccount(db: Db, input: ForgetAccountInput, by: Audit
     const reviews = await tx.personaReview.deleteMany({ where: { userId } });
     const persona = await tx.accountPersona.deleteMany({ where: { userId } });
     await cancelDailyChecks(tx, userId);
+    // Last: the messages' deletion above corrected the activity summaries under the id.
+    await rekeyAccount(tx, userId, forgottenAs(userId, mark, key));
 
     const report: ForgetAccountReport = {
       runs_forgotten: runs,
