@@ -27,6 +27,21 @@ afterAll(async () => {
 
 const dump = () => execFileSync("pg_dump", ["--no-owner", server.databaseUrl], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
 
+/** The tables whose data in a plain dump holds `needle` ("(outside data)" for any other line). */
+function tablesHolding(text: string, needle: string): string[] {
+  const found = new Set<string>();
+  let table: string | null = null;
+  for (const line of text.split("\n")) {
+    if (table === null) {
+      const copy = /^COPY public\.(\S+) /.exec(line);
+      if (copy) table = copy[1];
+      else if (line.includes(needle)) found.add("(outside data)");
+    } else if (line === "\\.") table = null;
+    else if (line.includes(needle)) found.add(table);
+  }
+  return [...found].sort();
+}
+
 async function postRun(agent: string, user: string, thread: string) {
   const r = await call(server.baseUrl, adminKey, "POST", `/api/v1/agents/${agent}/workflows`, { ...refundRun({ userId: user }), thread_id: thread });
   expect(r.status, r.text).toBe(201);
@@ -87,14 +102,20 @@ describe("forget leaves no trace of the account id in a pg_dump", () => {
 
     const usersBefore = await pooledUsers();
     expect(usersBefore.some((c) => c.distinct_users === 2)).toBe(true);
-    expect(dump()).toContain(ACCOUNT);
+    // What held the id before: every place the forget must reach, as this test feeds them.
+    expect(tablesHolding(dump(), ACCOUNT)).toEqual([
+      "account_agent_summaries", "account_personas", "account_summaries", "conversation_messages", "experiment_cases", "otlp_spans",
+      "persona_history", "persona_proposals", "persona_reviews", "skills", "thread_summaries", "trajectory_class_days",
+      "trajectory_class_queries", "trajectory_class_users", "trajectory_classes", "workflows",
+    ]);
 
     const gone = await call(server.baseUrl, adminKey, "DELETE", `/api/v1/accounts/${ACCOUNT}?reason=erasure`);
     expect(gone.status, gone.text).toBe(200);
 
     const after = dump();
-    const lines = after.split("\n").filter((l) => l.includes(ACCOUNT));
-    expect(lines).toEqual([]);
+    expect(tablesHolding(after, ACCOUNT)).toEqual([]);
+    expect(after).not.toContain(ACCOUNT);
+    expect(tablesHolding(after, "forgotten:")).toEqual(expect.arrayContaining(["workflows", "trajectory_class_users", "skills"]));
     // The learning evidence stays: pooled classes still count two accounts; the skill stays.
     expect(await pooledUsers()).toEqual(usersBefore);
     expect((await server.sql.query(`SELECT count(*)::int AS n FROM skills WHERE id = $1`, [skill.id])).rows[0].n).toBe(1);
