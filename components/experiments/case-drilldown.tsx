@@ -26,7 +26,7 @@ export function CaseDrilldown({ report: r }: { report: ExperimentReport }) {
                 Expected path: {c.expected_tools ? c.expected_tools.join(" → ") : "none declared"} · expected answer ({c.answer_match}): {c.expected_answer ?? "none declared"}
                 {c.user_id ? ` · user ${c.user_id}` : ""}
               </p>
-              <div className="overflow-x-auto">
+              <div role="region" aria-label={`Runs of case ${c.case_id}`} tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500">
                 <table className="w-full text-xs">
                   <thead className="text-slate-500">
                     <tr>

@@ -9,7 +9,7 @@ const td = "px-3 py-2 text-right tabular-nums";
 export function ReportTable({ report: r }: { report: ExperimentReport }) {
   const treatments = r.aggregates.filter((a) => a.arm !== r.experiment.baseline_arm);
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    <div role="region" aria-label="Figures per arm" tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800">
       <table className="w-full text-sm">
         <caption className="sr-only">Figures per arm and deltas from the baseline</caption>
         <thead className="bg-slate-50 dark:bg-slate-900">

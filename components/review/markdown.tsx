@@ -28,11 +28,11 @@ const COMPONENTS: Components = {
   ol: ({ node: _node, ...props }) => <ol {...props} className="list-decimal space-y-1 pl-5" />,
   code: ({ node: _node, ...props }) => <code {...props} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] dark:bg-slate-800" />,
   pre: ({ node: _node, ...props }) => (
-    <pre {...props} className="overflow-x-auto rounded-md bg-slate-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-slate-900 [&_code]:bg-transparent [&_code]:p-0" />
+    <pre {...props} role="region" aria-label="Code" tabIndex={0} className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-indigo-500 bg-slate-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-slate-900 [&_code]:bg-transparent [&_code]:p-0" />
   ),
   a: ({ node: _node, ...props }) => <a {...props} rel="nofollow noreferrer" className="text-indigo-700 underline dark:text-indigo-300" />,
   table: ({ node: _node, ...props }) => (
-    <div className="overflow-x-auto">
+    <div role="region" aria-label="Table" tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500">
       <table {...props} className="min-w-full border-collapse text-xs" />
     </div>
   ),
@@ -45,7 +45,7 @@ export function Markdown({ source }: { source: string }) {
   return (
     <div className="space-y-3 text-sm leading-relaxed break-words">
       {split ? (
-        <pre className="overflow-x-auto rounded-md border border-slate-200 bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900">
+        <pre role="region" aria-label="Frontmatter" tabIndex={0} className="overflow-x-auto rounded-md border border-slate-200 bg-slate-50 p-2 focus-visible:outline-2 focus-visible:outline-indigo-500 font-mono text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900">
           {split.frontmatter}
         </pre>
       ) : null}

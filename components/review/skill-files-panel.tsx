@@ -92,12 +92,12 @@ function FileViewer({ view, closeHref }: { view: SkillFileView; closeHref: strin
       {view.text === null ? (
         <p className="px-3 py-2 text-sm text-slate-600">Binary file: listed with its size and hash, not shown.</p>
       ) : (
-        <pre className="max-h-[32rem] overflow-auto px-0 py-2 text-xs leading-5" data-testid="skill-file-text">
+        <pre role="region" aria-label="File text" tabIndex={0} className="max-h-[32rem] overflow-auto px-0 py-2 text-xs leading-5 focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="skill-file-text">
           {lines.map((l, i) => {
             const finding = flagged.get(i + 1);
             return (
               <div key={i} id={`L${i + 1}`} className={finding ? "bg-amber-100 dark:bg-amber-950" : undefined} title={finding?.message}>
-                <span className="inline-block w-12 pr-3 text-right text-slate-400 select-none">{i + 1}</span>
+                <span className="inline-block w-12 pr-3 text-right text-slate-500 select-none dark:text-slate-400">{i + 1}</span>
                 {l}
               </div>
             );

@@ -87,7 +87,7 @@ export function SkillsTable({ rows, selected, selectedContent, headers, canDecid
                 {r.shadow.ready ? <Badge tone="green">Ready</Badge> : <Badge tone="gray">Not ready</Badge>} <span className="text-slate-500">{r.shadow.observations} obs</span>
               </span>
             ) : (
-              <span className="text-slate-400">—</span>
+              <span className="text-slate-500 dark:text-slate-400">—</span>
             );
             return (
               <SelectableTr key={r.key} row={r} status={r.status} current={current}>

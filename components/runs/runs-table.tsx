@@ -41,7 +41,7 @@ export function RunsTable({ runs, total, capped, page, pageSize, dir, path, sear
             ? [{ key: "agent", header: "Agent", cell: (r: RunSummary) => <AgentLink id={r.agentId} /> }]
             : []),
           { key: "query", header: "Query", className: "min-w-[14rem] max-w-md", cell: (r) => <span className="line-clamp-2 break-words">{r.query || "—"}</span> },
-          { key: "user", header: "User", cell: (r) => (r.userId ? <AccountLinks userId={r.userId} agentId={r.agentId} /> : <span className="text-slate-400">—</span>) },
+          { key: "user", header: "User", cell: (r) => (r.userId ? <AccountLinks userId={r.userId} agentId={r.agentId} /> : <span className="text-slate-500 dark:text-slate-400">—</span>) },
           { key: "steps", header: "Steps", className: "text-right tabular-nums", cell: (r) => r.stepCount },
           {
             key: "outcome",

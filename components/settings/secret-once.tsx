@@ -4,12 +4,14 @@
 import { useEffect, useId, useRef } from "react";
 import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";
+import { useReturnFocus } from "../ui/return-focus";
 
 const HASHED = "Copy it now: it is stored only as a hash and will not be shown again.";
 
 export function SecretOnce({ title, value, onDone, note = HASHED }: { title: string; value: string; onDone: () => void; note?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
+  useReturnFocus(ref, true);
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();

@@ -31,7 +31,6 @@ export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEW
     <div ref={ref} className="relative">
       <button
         type="button"
-        aria-label={`Account: ${email}`}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
@@ -40,7 +39,9 @@ export function UserMenu({ email, role }: { email: string; role: "ADMIN" | "VIEW
         <span aria-hidden className="flex size-7 items-center justify-center rounded-full bg-indigo-600 text-xs font-semibold text-white uppercase">
           {email.slice(0, 1)}
         </span>
-        <span className="hidden max-w-[12rem] truncate md:inline">{email}</span>
+        {/* The name is the visible text (the email, read but not shown on narrow screens). */}
+        <span className="sr-only">Account:</span>{" "}
+        <span className="sr-only md:not-sr-only md:max-w-[12rem] md:truncate">{email}</span>
       </button>
       {open ? (
         <div role="menu" className="absolute right-0 z-40 mt-1 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">

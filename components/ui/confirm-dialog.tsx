@@ -5,6 +5,7 @@
 // fixed and retried without retyping.
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button";
+import { useReturnFocus } from "./return-focus";
 
 type Props = {
   open: boolean;
@@ -28,6 +29,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, danger, 
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const id = useId();
+  useReturnFocus(ref, open);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;

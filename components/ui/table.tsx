@@ -29,7 +29,8 @@ type TableProps<T> = {
 export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empty }: TableProps<T>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    // A region of its own, reachable by keyboard: a wide table scrolls inside it, not the page.
+    <div role="region" aria-label={caption ?? "Table"} tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800">
       <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-slate-50 dark:bg-slate-900">
@@ -79,7 +80,7 @@ export function Pagination({ page, pageSize, total, capped = false, href }: { pa
   // An old link or a hand-edited URL past the end: say so, and offer the last page.
   const past = !capped && first > total;
   const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
-  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400 dark:border-slate-800 dark:text-slate-600";
+  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500 dark:border-slate-800 dark:text-slate-400";
   return (
     <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
       {past ? (
@@ -129,7 +130,7 @@ export const countLabel = (total: number, capped: boolean) => `${formatNumber(to
  */
 export function KeysetPagination({ total, capped, firstHref, nextHref }: { total: number; capped: boolean; firstHref: string | null; nextHref: string | null }) {
   const link = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:hover:bg-slate-800";
-  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-400 dark:border-slate-800 dark:text-slate-600";
+  const off = "rounded-md border border-slate-200 px-3 py-1.5 text-sm text-slate-500 dark:border-slate-800 dark:text-slate-400";
   return (
     <nav aria-label="Pagination" className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-400">
       <p>{countLabel(total, capped)} in all</p>

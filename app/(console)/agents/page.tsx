@@ -84,7 +84,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                   {a.tools.length > MAX_TOOLS_SHOWN ? <span className="text-xs text-slate-500">+{a.tools.length - MAX_TOOLS_SHOWN} more</span> : null}
                 </span>
               ) : (
-                <span className="text-slate-400">no tools</span>
+                <span className="text-slate-500 dark:text-slate-400">no tools</span>
               ),
           },
           { key: "runs", header: "Runs", className: "text-right tabular-nums", cell: (a) => formatNumber(a.runCount) },
