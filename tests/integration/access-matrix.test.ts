@@ -218,7 +218,7 @@ describe(`access matrix (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("answers another agent's record by its id in the words of a missing one", async () => {
     const other = principals.otherAgentKey!.agent;
     const probed = agentOperations.filter((o) => RECORD_IN_PATH.test(o.path));
-    expect(probed.length).toBe(13);
+    expect(probed.length).toBe(14);
     for (const op of probed) {
       const body = op.method === "GET" ? undefined : (validInput(op.body, op.id) ?? {});
       const hidden = await call(main.baseUrl, other, op.method, fill(fillRecords(op.path)), body);
