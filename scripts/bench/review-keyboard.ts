@@ -42,15 +42,21 @@ try {
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByLabel("Password").press("Enter");
-  await page.getByRole("heading", { name: "Skills", level: 1 }).waitFor();
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  const listed = await page.goto(list);
+  if (!listed?.ok()) throw new Error(`${list} answered ${listed?.status()}`);
+  await page.getByRole("heading", { name: "Skills", level: 1 }).waitFor({ timeout: 120_000 });
 
   const rows = () => page.locator("tr[data-row-key]").count();
   const tabTo = async (p: Page, name: string) => {
-    for (let i = 0; i < 200; i++) {
+    const seen: string[] = [];
+    for (let i = 0; i < 300; i++) {
       await p.keyboard.press("Tab");
-      if (await p.evaluate((n) => document.activeElement?.textContent?.trim() === n, name)) return;
+      const text = await p.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+      if (text === name) return;
+      seen.push(text);
     }
-    throw new Error(`no "${name}" reached by Tab`);
+    throw new Error(`no "${name}" reached by Tab; reached: ${seen.slice(0, 80).join(" | ")}`);
   };
   const decisionsPerMinute = (n: number, ms: number) => ((n / ms) * 60_000).toFixed(1);
 
