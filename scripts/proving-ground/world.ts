@@ -9,7 +9,7 @@ export type WorldSize = { families: number; rounds: number; runsPerRound: number
 /** Full run, --quick, and the test's tiny world. */
 export const SIZES = {
   full: { families: 24, rounds: 20, runsPerRound: 120, probesPerFamily: 3, accounts: 600 },
-  quick: { families: 10, rounds: 10, runsPerRound: 60, probesPerFamily: 4, accounts: 200 },
+  quick: { families: 8, rounds: 8, runsPerRound: 48, probesPerFamily: 3, accounts: 160 },
   tiny: { families: 4, rounds: 8, runsPerRound: 32, probesPerFamily: 3, accounts: 40 },
 } satisfies Record<string, WorldSize>;
 
