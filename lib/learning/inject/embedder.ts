@@ -9,7 +9,7 @@
 // versions of the offline space count as the offline embedder's: HashingEmbedder.previousIds).
 import OpenAI from "openai";
 import { contentTerms, type Vocabulary } from "../classes/content-terms";
-import { mapInSlices } from "../capture/turns";
+import { mapInSlices } from "../../slices";
 
 export interface Embedder {
   /** Stable identity of the vector space; stored beside every vector. */

@@ -1,7 +1,8 @@
 // Batch ingestion leaves the event loop to other requests: a bounded number of batches at once,
 // each walking its runs in slices with a return to the event loop between them.
 import { describe, expect, it } from "vitest";
-import { inStoreTurn, mapInSlices, SLICE, STORE_TURNS } from "@/lib/learning/capture/turns";
+import { inStoreTurn, STORE_TURNS } from "@/lib/learning/capture/turns";
+import { mapInSlices, SLICE } from "@/lib/slices";
 
 describe("mapInSlices", () => {
   it("maps like Array.map, letting a waiting callback run between slices and never before the first", async () => {
