@@ -25,7 +25,7 @@ export type AssembledRun = {
   messages: Message[];
 };
 
-type Node = { span: StagedSpan; shape: SpanShape; parent: Node | null; children: Node[] };
+type Node = { span: StagedSpan; shape: SpanShape; parent: Node | null; children: Node[]; own?: Node[] };
 
 export function runsOfTrace(spans: StagedSpan[]): AssembledRun[] {
   const nodes = new Map<string, Node>();
@@ -64,9 +64,10 @@ function linkParents(nodes: Map<string, Node>) {
   }
 }
 
-/** The run's own descendants in time order: a nested invocation's subtree belongs to that invocation's run. */
+/** The run's own descendants in time order (a nested invocation's subtree belongs to that invocation's run); walked once per node. */
 function below(root: Node): Node[] {
-  const out: Node[] = [];
+  if (root.own) return root.own;
+  const out: Node[] = (root.own = []);
   const stack = [...root.children];
   while (stack.length) {
     const c = stack.pop()!;
@@ -107,22 +108,28 @@ function runOf(root: Node, own: Node[], agent: { id: string; name: string }): As
     ...(answer !== undefined ? { answer } : {}),
     created_at: isoOf(root.span.startNs),
   };
-  // Messages repeat across chat calls (each sends the history): one id per role and text in a trace.
-  const messages = new Map<string, Message>();
+  // Messages repeat across chat calls (each sends the history): one per role and text in a trace,
+  // its id hashed once.
+  const seen = new Map<string, { role: "user" | "assistant"; text: string; ns: string }>();
   const add = (m: Said, ns: string) => {
     if ((m.role !== "user" && m.role !== "assistant") || !m.text) return;
-    const id = "otel:" + createHash("sha256").update(`${root.span.traceId}\n${m.role}\n${m.text}`).digest("hex").slice(0, 32);
-    if (!messages.has(id)) messages.set(id, { message_id: id, role: m.role, text: m.text, timestamp: isoOf(ns) });
+    const key = `${m.role}\n${m.text}`;
+    if (!seen.has(key)) seen.set(key, { role: m.role, text: m.text, ns });
   };
   for (const n of [root, ...chats]) {
     for (const m of n.shape.input) add(m, n.span.startNs);
     for (const m of n.shape.output) add(m, n.span.endNs);
   }
+  const messages: Message[] = [];
+  for (const [key, m] of seen) {
+    const id = "otel:" + createHash("sha256").update(`${root.span.traceId}\n${key}`).digest("hex").slice(0, 32);
+    messages.push({ message_id: id, role: m.role, text: m.text, timestamp: isoOf(m.ns) });
+  }
   return {
     agent,
     workflow,
     tools: toolsOf([root, ...own]),
-    messages: [...messages.values()].sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
+    messages: messages.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
   };
 }
 
@@ -177,7 +184,8 @@ const cmpNs = (a: string, b: string) => (a.length !== b.length ? a.length - b.le
 const cmpId = (a: StagedSpan, b: StagedSpan) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
 const byTime = (a: StagedSpan, b: StagedSpan) => cmpNs(a.startNs, b.startNs) || cmpNs(a.endNs, b.endNs) || cmpId(a, b);
 
-const isoOf = (ns: string) => new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
+/** Unix nanoseconds (decimal text, as staged) to ISO time, truncated to the millisecond. */
+const isoOf = (ns: string) => new Date(ns.length > 6 ? Number(ns.slice(0, -6)) : 0).toISOString();
 
 /**
  * proctor.outcome when it names one (the agent's report); else a failure when the invocation's

@@ -6,7 +6,7 @@
 // `ai.response.text`, `ai.response.toolCalls`, `ai.prompt.tools`); each `ai.toolCall` a tool call
 // (`ai.toolCall.name|id|args|result`). User and thread: ai.telemetry.metadata.* (./shape.ts).
 import { stringAttr, type StagedSpan } from "../spans";
-import { callsIn, emptyShape, errorOf, identityOf, isRecord, jsonish, messagesIn, toolDefinitions, type Role, type Said, type SpanShape } from "./shape";
+import { callsIn, errorOf, shapeWithIdentity, isRecord, jsonish, messagesIn, toolDefinitions, type Role, type Said, type SpanShape } from "./shape";
 
 const INVOCATIONS = new Set(["ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject"]);
 
@@ -25,7 +25,7 @@ export const aiSdk = {
   read(s: StagedSpan): SpanShape {
     const a = s.attributes;
     const role = aiSdk.role(s);
-    const shape: SpanShape = { ...emptyShape(role), ...identityOf(a), error: errorOf(s) };
+    const shape: SpanShape = shapeWithIdentity(role, a, errorOf(s));
     const answer = a["ai.response.text"] !== undefined ? messagesIn(a["ai.response.text"], "assistant") : [];
     if (role === "invocation") {
       shape.input = promptOf(a["ai.prompt"]);

@@ -10,16 +10,16 @@
 import { stringAttr, type StagedSpan } from "../spans";
 import {
   callsIn,
-  emptyShape,
   errorOf,
   eventsNamed,
   firstAttr,
-  identityOf,
+  shapeWithIdentity,
   isRecord,
   jsonish,
   messagesIn,
   toolDefinitions,
   unwrapResult,
+  type AskedCall,
   type Role,
   type Said,
   type SpanShape,
@@ -50,22 +50,28 @@ export const genai = {
   },
   read(s: StagedSpan): SpanShape {
     const role = genai.role(s);
-    const shape: SpanShape = { ...emptyShape(role), ...identityOf(s.attributes), error: errorOf(s) };
-    shape.input = inputMessages(s);
-    shape.output = outputMessages(s);
+    const shape: SpanShape = shapeWithIdentity(role, s.attributes, errorOf(s));
+    // Each message list is parsed once, for its messages and for the tool calls it holds.
+    const inputs = current(s, "gen_ai.input.messages");
+    const outputs = current(s, "gen_ai.output.messages");
+    shape.input = inputMessages(s, role, inputs);
+    shape.output = outputMessages(s, role, outputs);
     // Tool definitions, and the bare names of Strands' gen_ai.agent.tools.
-    shape.tools = [...toolDefinitions(s.attributes["gen_ai.tool.definitions"]), ...toolDefinitions(s.attributes["gen_ai.agent.tools"])];
+    const a = s.attributes;
+    if (a["gen_ai.tool.definitions"] !== undefined || a["gen_ai.agent.tools"] !== undefined)
+      shape.tools = [...toolDefinitions(a["gen_ai.tool.definitions"]), ...toolDefinitions(a["gen_ai.agent.tools"])];
+    const mastra = mastraStep(s);
     if (role === "tool") shape.tool = toolOf(s);
     else {
-      shape.asked = askedIn(s);
-      shape.priorCalls = priorCallsIn(s);
+      shape.asked = askedIn(s, outputs, mastra.asked);
+      shape.priorCalls = priorCallsIn(s, inputs);
     }
     if (role === "invocation") {
       const m = mastraInvocation(s);
       if (!shape.input.length && m.input) shape.input = m.input;
       if (!shape.output.length && m.output) shape.output = m.output;
     }
-    shape.stepIndex = stepIndexOf(s);
+    shape.stepIndex = mastra.stepIndex ?? agentStepIndex(s);
     return shape;
   },
   lacks: (s: StagedSpan) => (genai.role(s) === "tool" && stringAttr(s.attributes, "gen_ai.tool.name") === null ? "execute_tool span without gen_ai.tool.name" : null),
@@ -79,7 +85,7 @@ export const genaiUnnamed = {
   agent: (s: StagedSpan) => ({ id: stringAttr(s.attributes, "gen_ai.agent.id") ?? undefined, name: firstAttr(s.attributes, ["gen_ai.agent.name", "agent_name"]) }),
   read(s: StagedSpan): SpanShape {
     const role = genaiUnnamed.role(s);
-    const shape: SpanShape = { ...emptyShape(role), ...identityOf(s.attributes), error: errorOf(s) };
+    const shape: SpanShape = shapeWithIdentity(role, s.attributes, errorOf(s));
     if (role === "tool") shape.tool = toolOf(s);
     else if (s.attributes["final_result"] !== undefined) shape.output = messagesIn(s.attributes["final_result"], "assistant");
     return shape;
@@ -91,23 +97,31 @@ function isAgentRun(s: StagedSpan) {
 }
 
 /**
- * The current form of gen_ai.input.messages or gen_ai.output.messages: the attribute, else the
- * latest-experimental details events' (one list per event); null when the span carries neither.
+ * The current form of gen_ai.input.messages or gen_ai.output.messages, each value parsed once:
+ * the attribute, else the latest-experimental details events' (one list per event); null when
+ * the span carries neither.
  */
 function current(s: StagedSpan, key: "gen_ai.input.messages" | "gen_ai.output.messages"): unknown[] | null {
-  if (s.attributes[key] !== undefined) return [s.attributes[key]];
-  const values = eventsNamed(s, DETAILS).flatMap((e) => (e.attributes[key] !== undefined ? [e.attributes[key]] : []));
+  if (s.attributes[key] !== undefined) return [parsedOnce(s.attributes[key])];
+  if (s.events.length === 0) return null;
+  const values = eventsNamed(s, DETAILS).flatMap((e) => (e.attributes[key] !== undefined ? [parsedOnce(e.attributes[key])] : []));
   return values.length ? values : null;
+}
+
+/** JSON text as its value, for readers that parse JSON text themselves: text stays text (parsing it twice could differ). */
+function parsedOnce(v: unknown): unknown {
+  const parsed = jsonish(v);
+  return typeof parsed === "string" ? v : parsed;
 }
 
 const eventContent = (a: Record<string, unknown>) => a["message"] ?? a["content"] ?? a["gen_ai.event.content"];
 const LEGACY_MESSAGE = /^gen_ai\.(user|system|assistant)\.message$/;
 
 /** The current form; the older gen_ai.prompt; the older per-message events (not on tool spans, where Strands puts arguments there). */
-function inputMessages(s: StagedSpan): Said[] {
-  const values = current(s, "gen_ai.input.messages") ?? (s.attributes["gen_ai.prompt"] !== undefined ? [s.attributes["gen_ai.prompt"]] : null);
+function inputMessages(s: StagedSpan, role: Role, inputs: unknown[] | null): Said[] {
+  const values = inputs ?? (s.attributes["gen_ai.prompt"] !== undefined ? [s.attributes["gen_ai.prompt"]] : null);
   if (values) return values.flatMap((v) => messagesIn(v, "user"));
-  if (genai.role(s) === "tool") return [];
+  if (role === "tool" || s.events.length === 0) return [];
   return s.events.flatMap((e) => {
     const role = LEGACY_MESSAGE.exec(e.name)?.[1];
     return role ? messagesIn(eventContent(e.attributes), role).map((m) => ({ ...m, role })) : [];
@@ -115,23 +129,23 @@ function inputMessages(s: StagedSpan): Said[] {
 }
 
 /** The current form; the older gen_ai.completion; the older gen_ai.choice events (not on tool spans, where Strands puts results there). */
-function outputMessages(s: StagedSpan): Said[] {
-  const values = current(s, "gen_ai.output.messages") ?? (s.attributes["gen_ai.completion"] !== undefined ? [s.attributes["gen_ai.completion"]] : null);
+function outputMessages(s: StagedSpan, role: Role, outputs: unknown[] | null): Said[] {
+  const values = outputs ?? (s.attributes["gen_ai.completion"] !== undefined ? [s.attributes["gen_ai.completion"]] : null);
   if (values) return values.flatMap((v) => messagesIn(v, "assistant"));
-  if (genai.role(s) === "tool") return [];
+  if (role === "tool" || s.events.length === 0) return [];
   return eventsNamed(s, "gen_ai.choice").flatMap((e) => messagesIn(eventContent(e.attributes), "assistant"));
 }
 
 /** How many tool calls the input holds: the current form, else the older gen_ai.assistant.message events. */
-function priorCallsIn(s: StagedSpan): number {
-  const values = current(s, "gen_ai.input.messages") ?? eventsNamed(s, "gen_ai.assistant.message").map((e) => eventContent(e.attributes));
+function priorCallsIn(s: StagedSpan, inputs: unknown[] | null): number {
+  const values = inputs ?? eventsNamed(s, "gen_ai.assistant.message").map((e) => eventContent(e.attributes));
   return values.reduce((n: number, v) => n + callsIn(v).length, 0);
 }
 
 /** The tool calls a chat (or step) span's output asks for: the current form, else gen_ai.choice events, else Mastra's step output. */
-function askedIn(s: StagedSpan) {
-  const values = current(s, "gen_ai.output.messages") ?? eventsNamed(s, "gen_ai.choice").map((e) => eventContent(e.attributes));
-  return values.length ? values.flatMap(callsIn) : mastraStep(s).asked;
+function askedIn(s: StagedSpan, outputs: unknown[] | null, mastra: AskedCall[]) {
+  const values = outputs ?? eventsNamed(s, "gen_ai.choice").map((e) => eventContent(e.attributes));
+  return values.length ? values.flatMap(callsIn) : mastra;
 }
 
 /**
@@ -169,10 +183,8 @@ function toolOf(s: StagedSpan): SpanShape["tool"] {
   };
 }
 
-/** AI SDK 7's `step N` (agent_step) spans, Mastra's model_step.step_index. */
-function stepIndexOf(s: StagedSpan): number | undefined {
-  const mastra = mastraStep(s).stepIndex;
-  if (mastra !== undefined) return mastra;
+/** AI SDK 7's `step N` (agent_step) spans (Mastra's model_step.step_index comes first). */
+function agentStepIndex(s: StagedSpan): number | undefined {
   if (stringAttr(s.attributes, OPERATION) !== "agent_step") return undefined;
   const n = /^step (\d+)$/.exec(s.name);
   return n ? Number(n[1]) : undefined;

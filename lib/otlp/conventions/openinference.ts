@@ -10,7 +10,7 @@
 // (its content is the result, its tool_call_id the call), `metadata.langgraph_step` as the step,
 // and OpenAI Agents' "Error running tool (non-fatal): {…}" status message (its `error` is the error).
 import { stringAttr, type Attributes, type StagedSpan } from "../spans";
-import { emptyShape, errorOf, identityOf, isRecord, jsonish, messagesIn, toolDefinitions, type AskedCall, type Role, type Said, type SpanShape } from "./shape";
+import { errorOf, shapeWithIdentity, isRecord, jsonish, messagesIn, toolDefinitions, type AskedCall, type Role, type Said, type SpanShape } from "./shape";
 
 const KIND = "openinference.span.kind";
 const ROLES: Record<string, Role> = { AGENT: "invocation", LLM: "chat", TOOL: "tool" };
@@ -28,7 +28,7 @@ export const openInference = {
   read(s: StagedSpan): SpanShape {
     const a = s.attributes;
     const role = openInference.role(s);
-    const shape: SpanShape = { ...emptyShape(role), ...identityOf(a) };
+    const shape: SpanShape = shapeWithIdentity(role, a);
     const step = metadataOf(a).langgraph_step;
     if (typeof step === "number") shape.stepIndex = step;
     if (role === "chat") {

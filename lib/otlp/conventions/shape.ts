@@ -44,7 +44,10 @@ export type SpanShape = {
   tools: ObservedTool[];
 };
 
-export const emptyShape = (role: Role): SpanShape => ({ role, input: [], output: [], asked: [], priorCalls: 0, tools: [] });
+/** Every span's shape starts as this one object layout (a literal, not spreads: the mapping builds one per span). */
+export const emptyShape = (role: Role, user?: string, thread?: string, error?: StepError): SpanShape => ({
+  role, user, thread, input: [], output: [], tool: undefined, asked: [], priorCalls: 0, stepIndex: undefined, error, tools: [],
+});
 
 /** JSON text is parsed (OTLP carries structured values as text or as a kvlist); other text stays text. */
 export function jsonish(v: unknown): unknown {
@@ -96,9 +99,9 @@ export const THREAD_KEYS = [
   "mastra.metadata.threadId",
 ] as const;
 
-export function identityOf(attrs: Attributes): Pick<SpanShape, "user" | "thread"> {
-  return { user: firstAttr(attrs, USER_KEYS), thread: firstAttr(attrs, THREAD_KEYS) };
-}
+/** A span's shape with its role, the account and thread it names and its error; the convention's reader fills the rest. */
+export const shapeWithIdentity = (role: Role, attrs: Attributes, error?: StepError): SpanShape =>
+  emptyShape(role, firstAttr(attrs, USER_KEYS), firstAttr(attrs, THREAD_KEYS), error);
 
 /** Text of one message part: a string, or a text part (`{type: "text", content|text}`, Strands' `{text}`). */
 function partText(p: unknown): string {
