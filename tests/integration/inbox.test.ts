@@ -54,7 +54,7 @@ afterAll(async () => {
 describe(`review inbox (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it("counts what awaits a decision, by kind and agent, and moves with each decision", async () => {
     expect(await inboxCounts(db, ADMIN_CAN)).toEqual({
-      ready_skills: 0, shadow_skills: 0, ready_classes: 0, deviations: 0, dead_jobs: 0, unmapped_traces: 0, persona_proposals: 0, suspended_procedures: 0,
+      ready_skills: 0, shadow_skills: 0, ready_classes: 0, deviations: 0, dead_jobs: 0, unmapped_traces: 0, persona_proposals: 0, suspended_procedures: 0, failed_webhooks: 0,
     });
 
     // Enough successful runs with distinct queries: each agent's class is ready to distill.
