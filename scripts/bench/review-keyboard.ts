@@ -42,7 +42,7 @@ try {
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByLabel("Password").press("Enter");
-  await page.getByRole("heading", { level: 1 }).waitFor();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
   const listed = await page.goto(list);
   if (!listed?.ok()) throw new Error(`${list} answered ${listed?.status()}`);
   await page.getByRole("heading", { name: "Skills", level: 1 }).waitFor({ timeout: 120_000 });
