@@ -1,9 +1,11 @@
 // What a forget keeps of an account's learning evidence names it by its forget's keyed value
 // (forgottenAs), never by its id: its kept runs' account and scope, its per-account classes and
-// skills, the pooled classes' distinct-account rows and the activity summaries of /accounts and
-// /traces. Counts, gates and skills stay as they were: each row is renamed, none dropped. The
-// value is new for each forget, so no key collides with an earlier forget's rows.
+// skills, the pooled classes' distinct-account rows, the activity summaries of /accounts and
+// /traces, and its finished daily-review jobs. Counts, gates and skills stay as they were: each
+// row is renamed, none dropped. The value is new for each forget, so no key collides with an
+// earlier forget's rows.
 import type { Tx } from "../db/prisma";
+import { DAILY_REVIEW_JOB } from "../persona/daily-jobs";
 
 export async function rekeyAccount(tx: Tx, userId: string, as: string): Promise<void> {
   // Runs: through their agents, so each statement walks an index led by agent_id.
@@ -22,4 +24,8 @@ export async function rekeyAccount(tx: Tx, userId: string, as: string): Promise<
   await tx.$executeRaw`UPDATE thread_summaries SET user_id = ${as} WHERE user_id = ${userId}`;
   await tx.$executeRaw`UPDATE account_agent_summaries SET user_id = ${as} WHERE user_id = ${userId}`;
   await tx.$executeRaw`UPDATE account_summaries SET user_id = ${as} WHERE user_id = ${userId}`;
+  // Daily-review jobs stay until job retention (the pending ones were just cancelled, a running one finishes).
+  await tx.$executeRaw`
+    UPDATE jobs SET payload = jsonb_set(payload, '{user_id}', to_jsonb(${as}::text))
+    WHERE kind = ${DAILY_REVIEW_JOB} AND payload->>'user_id' = ${userId}`;
 }

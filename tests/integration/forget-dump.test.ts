@@ -98,13 +98,17 @@ describe("forget leaves no trace of the account id in a pg_dump", () => {
     const first = (await act(server, admin, { user_id: ACCOUNT, action: "reflect" })).json;
     expect((await act(server, admin, { user_id: ACCOUNT, action: "approve", revision: first.revision, proposal_id: first.pending.id })).status).toBe(200);
     await postMessages(server, "dump-tutor", ACCOUNT, "talk-1", ["My goal is to learn rye bread too."]);
-    expect((await act(server, admin, { user_id: ACCOUNT, action: "reflect" })).json.pending).not.toBeNull();
+    const second = (await act(server, admin, { user_id: ACCOUNT, action: "reflect" })).json;
+    expect(second.pending).not.toBeNull();
+    // Daily review on: a queued job names the account.
+    const daily = await act(server, admin, { user_id: ACCOUNT, action: "schedule", revision: second.revision, daily_enabled: true });
+    expect(daily.status, daily.text).toBe(200);
 
     const usersBefore = await pooledUsers();
     expect(usersBefore.some((c) => c.distinct_users === 2)).toBe(true);
     // What held the id before: every place the forget must reach, as this test feeds them.
     expect(tablesHolding(dump(), ACCOUNT)).toEqual([
-      "account_agent_summaries", "account_personas", "account_summaries", "conversation_messages", "experiment_cases", "otlp_spans",
+      "account_agent_summaries", "account_personas", "account_summaries", "conversation_messages", "experiment_cases", "jobs", "otlp_spans",
       "persona_history", "persona_proposals", "persona_reviews", "skills", "thread_summaries", "trajectory_class_days",
       "trajectory_class_queries", "trajectory_class_users", "trajectory_classes", "workflows",
     ]);
@@ -115,7 +119,7 @@ describe("forget leaves no trace of the account id in a pg_dump", () => {
     const after = dump();
     expect(tablesHolding(after, ACCOUNT)).toEqual([]);
     expect(after).not.toContain(ACCOUNT);
-    expect(tablesHolding(after, "forgotten:")).toEqual(expect.arrayContaining(["workflows", "trajectory_class_users", "skills"]));
+    expect(tablesHolding(after, "forgotten:")).toEqual(expect.arrayContaining(["jobs", "skills", "trajectory_class_users", "workflows"]));
     // The learning evidence stays: pooled classes still count two accounts; the skill stays.
     expect(await pooledUsers()).toEqual(usersBefore);
     expect((await server.sql.query(`SELECT count(*)::int AS n FROM skills WHERE id = $1`, [skill.id])).rows[0].n).toBe(1);
