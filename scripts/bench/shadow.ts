@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../tests/helpers/server.ts";
+import { TEST_FORGET_KEY } from "../../tests/helpers/forget-key.ts";
 import { applicabilityVectors } from "../../lib/learning/inject/applicability.ts";
 import { offlineEmbedder } from "../../lib/learning/inject/embedder.ts";
 import { describePhase, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, mib, QUICK, sampleRss, Verdicts, type Phase } from "./measure.ts";
@@ -189,7 +190,7 @@ async function evaluate(server: TestServer, workers: number, doneTarget: number)
   const procs = Array.from({ length: workers }, () =>
     spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: server.databaseUrl },
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, PROCTOR_FORGET_KEY: TEST_FORGET_KEY },
       stdio: ["ignore", "ignore", "inherit"],
     }),
   );

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import type { TestServer } from "./server";
+import { TEST_FORGET_KEY } from "./forget-key";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -12,7 +13,7 @@ export function startWorker(server: TestServer, env: Record<string, string> = {}
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/worker.ts")], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: server.databaseUrl, ...env } as NodeJS.ProcessEnv,
+    env: { ...process.env, DATABASE_URL: server.databaseUrl, PROCTOR_FORGET_KEY: TEST_FORGET_KEY, ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (out += d));
