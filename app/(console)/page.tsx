@@ -6,6 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { groupHref, inboxHref } from "@/components/inbox/inbox-links";
 import { GettingStarted } from "@/components/inbox/getting-started";
+import { DeadJobActions } from "@/components/jobs/dead-job-actions";
 import { can } from "@/lib/auth/access";
 import { requireScope } from "@/lib/auth/page-access";
 import { INBOX_LABEL, inboxWhy } from "@/lib/console/inbox";
@@ -62,10 +63,10 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
               </header>
               <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label={INBOX_LABEL[g.kind]}>
                 {g.rows.map((r) => (
-                  <li key={r.key}>
+                  <li key={r.key} className={r.deadJobs ? "flex items-center gap-2 pr-4" : undefined}>
                     <Link
                       href={inboxHref(r.target)}
-                      className="block min-w-0 px-4 py-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-900"
+                      className="block min-w-0 flex-1 px-4 py-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-900"
                     >
                       <span className="block font-medium break-words text-indigo-700 dark:text-indigo-300">
                         {r.title}
@@ -85,6 +86,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                         ) : null}
                       </span>
                     </Link>
+                    {r.deadJobs && can(user, "learning:write") ? <DeadJobActions select={r.deadJobs} what={r.title} /> : null}
                   </li>
                 ))}
               </ul>

@@ -1,11 +1,11 @@
 // The agent's shadow evaluation queue: depth, jobs dropped at the bound, dead jobs (admins can
-// retry them) and the evaluation rate. Dead jobs show ids and error kinds only, never run text.
+// retry or dismiss them) and the evaluation rate. Dead jobs show ids and error kinds only, never run text.
 import Link from "@/components/ui/link";
 import type { ShadowQueueStatus } from "@/lib/learning/shadow/queue-status";
 import { RATE_MINUTES } from "@/lib/learning/shadow/queue-status";
 import { LocalTime } from "../ui/local-time";
 import { FactGrid } from "../ui/fact-grid";
-import { RetryJobButton } from "./retry-job-button";
+import { DeadJobActions } from "../jobs/dead-job-actions";
 import { runHref } from "@/lib/console/links";
 import { formatNumber } from "@/lib/text/format";
 
@@ -53,7 +53,7 @@ export function ShadowQueue({ agentId, status: s, enabled, queueSize, canRetry }
               <span className="min-w-0 flex-1 truncate text-xs text-red-700 dark:text-red-300" title={j.lastError ?? ""}>
                 {j.lastError}
               </span>
-              {canRetry ? <RetryJobButton agentId={agentId} jobId={j.id} /> : null}
+              {canRetry ? <DeadJobActions select={{ job_id: j.id }} what={`job ${j.id}`} /> : null}
             </li>
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { accountAuditHref, agentHref, apiKeyHref, classHref, experimentHref, per
 import { RecordLink as A } from "../links/record-link";
 import { procedureHref } from "../ledger/links";
 import { shortHash } from "../review/styles";
+import { pluralise } from "@/lib/text/format";
 
 const Reason = ({ text }: { text: string | null }) => (text ? <span className="text-slate-600 dark:text-slate-400"> — “{text}”</span> : null);
 const json = (v: unknown) => JSON.stringify(v);
@@ -28,7 +29,7 @@ export function targetOf(e: AuditEvent, names: AuditNames = NO_NAMES): { label: 
       return { label: `skill ${s ? `${s.name} v${s.version}` : id}`, href: agentId ? skillHref(agentId, id) : null };
     }
     case "job":
-      return { label: `shadow job ${id}`, href: "agent_id" in e.data ? agentHref(e.data.agent_id) : null };
+      return { label: `job ${id}`, href: "agent_id" in e.data && e.data.agent_id ? agentHref(e.data.agent_id) : null };
     case "account": {
       // Named when the page resolved its pseudonym (an account with a persona, for a reader of
       // personas); otherwise the row holds only the pseudonym.
@@ -210,8 +211,17 @@ export function AuditEventSummary({ event: e, names = NO_NAMES }: { event: Audit
           Imported MemoRizz documents into {agent(e.target.id)}: {e.data.workflows} runs, {e.data.skills.length} skills ({e.data.already_imported} already imported).
         </>
       );
-    case "shadow_job.retried":
-      return <>Retried dead shadow evaluation job {e.target.id} of {agent(e.data.agent_id)}.</>;
+    case "job.retried":
+    case "job.dismissed":
+      return (
+        <>
+          {e.type === "job.retried" ? "Retried" : "Dismissed"} dead {e.data.kind.replace(/[_.]/g, " ")} job {e.target.id}
+          {e.data.agent_id ? <> of {agent(e.data.agent_id)}</> : null}
+          {e.data.attempts === null ? "" : ` after ${pluralise(e.data.attempts, "attempt")}`}
+          {e.data.error_class ? ` (last error ${e.data.error_class})` : ""}
+          <Reason text={e.data.reason ?? null} />
+        </>
+      );
     case "persona_profile.viewed":
       return <>Viewed the persona profile{account}.</>;
     case "persona_reflection.requested":

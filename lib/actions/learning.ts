@@ -1,12 +1,12 @@
 "use server";
 // An agent's learning: "Distill now", "Run promotion cycle" (the same operations the agent
-// API's routes call), saved settings, the retry of a dead shadow evaluation job, and deleting
-// the agent (confirmed by typing its id, with a reason).
+// API's routes call), saved settings, and deleting the agent (confirmed by typing its id, with a
+// reason). Dead jobs are retried and dismissed in lib/actions/jobs.ts.
 import { z } from "zod";
 import { action } from "./action";
 import { db } from "../db/client";
 import { learningConfigSchema } from "../learning/agents/config";
-import { deadJobParams, deleteAgent as startDeletion, distillClass as distill, retryShadowJob as retry, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
+import { deleteAgent as startDeletion, distillClass as distill, runPromotionCycle as runCycle, updateLearningConfig } from "../learning/operations";
 import { withSkillNames } from "../learning/review/reports";
 import { agentIdParams, classParams } from "../learning/capture/schemas";
 
@@ -29,10 +29,6 @@ export const runPromotionCycle = action("learning:write", agentIdParams.strict()
 export const saveLearningSettings = action("learning:write", agentIdParams.extend({ learning: learningConfigSchema }).strict(), async (input, { audit }) => ({
   learning: await updateLearningConfig(db(), { agentId: input.agent_id, learning: input.learning }, audit),
 }));
-
-export const retryShadowJob = action("learning:write", deadJobParams.strict(), async (input, { audit }) =>
-  retry(db(), { agentId: input.agent_id, jobId: input.job_id }, audit),
-);
 
 const deleteAgentInput = agentIdParams
   .extend({

@@ -28,7 +28,8 @@
 // | skill.rejected                 | skill    | review: reject a shadow/candidate skill            |
 // | skill.deprecated               | skill    | promotion cycle or agent update: a tool it uses was removed |
 // | skill_qualification.started    | skill    | ledger: paired-evaluation qualification proposed   |
-// | shadow_job.retried             | job      | shadow queue: retry a dead evaluation job         |
+// | job.retried                    | job      | inbox, agent page, POST /api/v1/jobs/{id}/retry: a dead job queued again |
+// | job.dismissed                  | job      | inbox, POST /api/v1/jobs/{id}/dismiss: a dead job deleted (reason) |
 // | persona_profile.viewed         | account  | persona page: a profile read                      |
 // | persona_reflection.requested   | account  | persona: "Reflect now" or the daily review        |
 // | persona_proposal.approved      | account  | persona: approve a suggestion                     |
@@ -59,6 +60,9 @@ const id = z.string().min(1).max(256);
 const reason = z.string().max(2000);
 const ids = z.array(id);
 const role = z.enum(["ADMIN", "VIEWER"]);
+
+/** A dead job as audited: never its payload or error message (both may hold private text). attempts and error_class are null on retries recorded before they were kept. */
+const deadJob = { kind: z.string(), agent_id: id.nullable(), attempts: z.number().int().nullable(), error_class: z.string().nullable() };
 
 /** One event type: its name, the kind of thing it is about, and its data (no other keys). */
 function event<T extends string, K extends AuditTargetType, D extends z.ZodRawShape>(type: T, target: K, data: D) {
@@ -157,7 +161,8 @@ export const auditEventSchema = z.discriminatedUnion("type", [
     policy: z.record(z.string(), z.union([z.string(), z.number()])),
     reason,
   }),
-  event("shadow_job.retried", "job", { agent_id: id, kind: z.string() }),
+  event("job.retried", "job", { ...deadJob, reason: reason.optional() }),
+  event("job.dismissed", "job", { ...deadJob, reason }),
   event("persona_profile.viewed", "account", {}),
   event("persona_reflection.requested", "account", { trigger: z.enum(["manual", "daily"]) }),
   event("persona_proposal.approved", "account", personaDecision),

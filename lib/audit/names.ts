@@ -25,7 +25,7 @@ function idsOf(events: AuditEvent[]) {
   const ids = { user: new Set<string>(), api_key: new Set<string>(), agent: new Set<string>(), skill: new Set<string>() };
   for (const e of events) {
     if (e.target.type !== "job" && e.target.type !== "account" && e.target.type !== "webhook" && e.target.type !== "experiment") ids[e.target.type].add(e.target.id);
-    if ("agent_id" in e.data) ids.agent.add(e.data.agent_id);
+    if ("agent_id" in e.data && e.data.agent_id) ids.agent.add(e.data.agent_id);
     if (e.target.type === "experiment" && "skill_id" in e.data) ids.skill.add(e.data.skill_id);
     if (e.type === "promotion_cycle.ran" || e.type === "class.distilled") for (const id of [...e.data.promoted, ...e.data.deprecated]) ids.skill.add(id);
   }

@@ -33,7 +33,7 @@ export const flaggedSkills = (agent: string | undefined) => Prisma.sql`
   status = 'ACTIVE' ${ofAgent(Prisma.sql`agent_id`, agent)} AND ${notDeleting(Prisma.sql`skills.agent_id`)}
   AND EXISTS (SELECT 1 FROM unnest(review_flags) f WHERE f LIKE ${`${likeEscape(DEVIATION_FLAG_PREFIX)}%`})`;
 
-/** Dead jobs: the `WHERE` of `FROM jobs`. */
+/** Dead jobs: the `WHERE` of `FROM jobs`. Also without any agent declared: a trace's assembly has none until it runs. */
 export const deadJobs = (agent: string | undefined) => Prisma.sql`status = 'DEAD' ${ofAgent(Prisma.sql`agent_id`, agent)} AND ${notDeleting(Prisma.sql`jobs.agent_id`)}`;
 
 /**
@@ -70,7 +70,7 @@ export async function inboxCounts(db: Db, can: (scope: Scope) => boolean, agent?
       ${when(some, skillInboxCountsSql(agents))} AS skills,
       ${when(some, readyClassCountSql(agents, new Date()))} AS ready_classes,
       ${when(some, Prisma.sql`(SELECT count(*)::int FROM skills WHERE ${flaggedSkills(agent)})`)} AS deviations,
-      ${when(some, Prisma.sql`(SELECT count(*)::int FROM jobs WHERE ${deadJobs(agent)})`)} AS dead_jobs,
+      ${when(learning, Prisma.sql`(SELECT count(*)::int FROM jobs WHERE ${deadJobs(agent)})`)} AS dead_jobs,
       ${when(learning, Prisma.sql`(SELECT coalesce(sum(traces), 0)::int FROM otlp_unmapped_traces u WHERE ${unmappedTraces(agent)})`)} AS unmapped_traces,
       ${when(persona, Prisma.sql`(SELECT count(*)::int FROM ${pendingProposals(agent)})`)} AS persona_proposals,
       ${when(ledger, Prisma.sql`(SELECT count(*)::int FROM ledger_procedures WHERE state = 'SUSPENDED' ${ofAgent(Prisma.sql`agent`, agent)})`)} AS suspended_procedures,

@@ -103,18 +103,28 @@ export async function renewLeases(database: Db, claims: JobClaim[]): Promise<num
     WHERE jobs.id = c.id AND jobs.attempts = c.attempts AND jobs.status = 'RUNNING'`;
 }
 
-/** A DEAD job back to PENDING with fresh attempts (an admin's retry); false unless it was dead. */
-export async function retryDeadJob(tx: Tx | Db, id: bigint, where: { kind: string; agentId: string }): Promise<boolean> {
+/**
+ * DEAD jobs back to PENDING, due now, with fresh attempts (an admin's retry): the next claim is
+ * attempt 1 again. A dead job has no live claim (failJob ended the last one), so no holder's
+ * token can match it. Returns how many were dead.
+ */
+export async function retryDeadJobs(tx: Tx | Db, ids: bigint[]): Promise<number> {
   const r = await tx.job.updateMany({
-    where: { id, kind: where.kind, agentId: where.agentId, status: "DEAD" },
+    where: { id: { in: ids }, status: "DEAD" },
     data: { status: "PENDING", attempts: 0, runAfter: new Date(), lockedAt: null, finishedAt: null },
   });
-  return r.count > 0;
+  return r.count;
+}
+
+/** Deletes DEAD jobs for good (an admin's dismissal); returns how many were dead. */
+export async function deleteDeadJobs(tx: Tx | Db, ids: bigint[]): Promise<number> {
+  const r = await tx.job.deleteMany({ where: { id: { in: ids }, status: "DEAD" } });
+  return r.count;
 }
 
 /**
  * Deletes finished (DONE) jobs that finished before `before`, in batches so no statement holds
- * many row locks; DEAD jobs stay for an admin to see and retry. Returns how many were deleted.
+ * many row locks; DEAD jobs stay for an admin to retry or dismiss. Returns how many were deleted.
  */
 export function pruneFinishedJobs(database: Db, before: Date, batch = 5000): Promise<number> {
   return inBatches(

@@ -43,7 +43,7 @@ let actions: ConsoleAction[];
 let records: { skill: string; experiment: string; workflow: string };
 
 /** The fixtures' ids a probe fills path parameters with (entities may not exist: access comes first). */
-const FILL: Record<string, string> = { agent_id: "matrix-agent", agentId: "matrix-agent", id: "matrix-1", skill_id: "matrix-skill", canonical_hash: "matrix-hash", user_id: "matrix-account", case_id: "matrix-case" };
+const FILL: Record<string, string> = { agent_id: "matrix-agent", agentId: "matrix-agent", id: "matrix-1", skill_id: "matrix-skill", canonical_hash: "matrix-hash", user_id: "matrix-account", case_id: "matrix-case", job_id: "1" };
 const fill = (template: string) => template.replace(/\{(\w+)\}/g, (_, name: string) => FILL[name] ?? "matrix");
 
 /** An agent operation's path template naming a skill, an experiment or a run by its id. */

@@ -97,13 +97,16 @@ export const AGENT_MATRIX: Record<string, Row> = {
   rotateWebhookSecret:       [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
   deleteWebhookEndpoint:     [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
   listWebhookDeliveries:     [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    ok],
+  listJobs:                  [  401,   401,   401,   401,    ok,    ok,   403,    ok,    ok,    ok],
+  retryJob:                  [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
+  dismissJob:                [  401,   401,   401,   401,   403,    ok,   403,   403,    ok,    RO],
 };
 
 /** The scope each agent operation must declare (a change of scope shows here even where no cell changes). */
 export const AGENT_OPERATIONS: Partial<Record<Scope | "public", string[]>> = {
   public: ["getHealth", "getOpenApi"],
-  "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills"],
-  "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "rejectSkill", "startSkillQualification", "importSkills"],
+  "learning:read": ["getAgent", "searchWorkflows", "getWorkflow", "listClasses", "listPromotionCycles", "listSkills", "getSkill", "getSkillReadiness", "exportSkills", "listJobs"],
+  "learning:write": ["putAgent", "deleteAgent", "runPromotionCycle", "distillClass", "activateSkill", "demoteSkill", "rejectSkill", "startSkillQualification", "importSkills", "retryJob", "dismissJob"],
   "runs:write": ["ingestWorkflow", "ingestWorkflowBatch", "ingestConversation", "exportOtlpTraces"],
   "runs:export": ["exportWorkflows"],
   "ledger:propose": ["proposeProcedure"],
@@ -157,7 +160,8 @@ export const ACTION_MATRIX: Record<string, Row> = {
   "lib/actions/learning.ts#distillClass":          [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/learning.ts#runPromotionCycle":     [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/learning.ts#saveLearningSettings":  [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
-  "lib/actions/learning.ts#retryShadowJob":        [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/jobs.ts#retryDeadJobs":             [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
+  "lib/actions/jobs.ts#dismissDeadJobs":           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/skills.ts#activateSkill":           [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/skills.ts#demoteSkill":             [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
   "lib/actions/skills.ts#startQualification":      [  401,   401,   401,   401,   401,   401,   401,   403,    ok,    RO],
@@ -188,7 +192,8 @@ export const ACTIONS: Record<string, Scope> = {
   "lib/actions/learning.ts#distillClass": "learning:write",
   "lib/actions/learning.ts#runPromotionCycle": "learning:write",
   "lib/actions/learning.ts#saveLearningSettings": "learning:write",
-  "lib/actions/learning.ts#retryShadowJob": "learning:write",
+  "lib/actions/jobs.ts#retryDeadJobs": "learning:write",
+  "lib/actions/jobs.ts#dismissDeadJobs": "learning:write",
   "lib/actions/skills.ts#activateSkill": "learning:write",
   "lib/actions/skills.ts#demoteSkill": "learning:write",
   "lib/actions/skills.ts#startQualification": "learning:write",

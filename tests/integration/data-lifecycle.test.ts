@@ -223,8 +223,9 @@ describe("deleting an agent", () => {
     }
 
     const after = await rowsOf(DOOMED);
-    // Only its deletion job is left (done), and its ledger procedure (not asked for).
-    expect(Object.entries(after).filter(([t, n]) => n > 0 && t !== "jobs" && t !== "ledger_procedures")).toEqual([]);
+    // Only its deletion job is left (done), its ledger procedure (not asked for) and its tombstone
+    // (kept so OTLP ingestion never declares the agent again).
+    expect(Object.entries(after).filter(([t, n]) => n > 0 && t !== "jobs" && t !== "ledger_procedures")).toEqual([["agent_tombstones", 1]]);
     expect((await server.sql.query("SELECT kind, status FROM jobs WHERE agent_id = $1 AND kind <> 'agent_deletion'", [DOOMED])).rows).toEqual([]);
     expect(after.ledger_procedures).toBe(1);
     expect((await rowsOf(LEDGER_TOO)).ledger_procedures).toBe(0);

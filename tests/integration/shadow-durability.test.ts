@@ -63,12 +63,12 @@ describe(`durable shadow evaluation queue (${db})`, () => {
     expect(page.text).toMatch(new RegExp(`job (<!-- -->)?${jobId}<`));
     expect(page.text).toContain("Retry");
 
-    const retry = (who: Caller) => callAction(server, who, "lib/actions/learning.ts#retryShadowJob", { agent_id: "dead", job_id: jobId });
+    const retry = (who: Caller) => callAction(server, who, "lib/actions/jobs.ts#retryDeadJobs", { select: { job_id: jobId } });
     const r = await retry(session);
     expect(r.kind, r.text).toBe("ok");
-    expect(r.data).toEqual({ job_id: jobId, status: "pending" });
-    const audit = await server.sql.query("SELECT actor_label, details FROM audit_events WHERE action = 'shadow_job.retried' AND target_id = $1", [jobId]);
-    expect(audit.rows).toEqual([{ actor_label: ADMIN_EMAIL, details: { agent_id: "dead", kind: SHADOW_JOB } }]);
+    expect(r.data).toEqual({ jobs: [expect.objectContaining({ job_id: jobId, kind: SHADOW_JOB, agent_id: "dead", status: "pending" })] });
+    const audit = await server.sql.query("SELECT actor_label, details FROM audit_events WHERE action = 'job.retried' AND target_id = $1", [jobId]);
+    expect(audit.rows).toEqual([{ actor_label: ADMIN_EMAIL, details: { agent_id: "dead", kind: SHADOW_JOB, attempts: 5, error_class: "ShadowEvaluationError" } }]);
     // Only dead jobs can be retried; an API key is not a console session.
     expect((await retry(session)).kind).toBe("not_found");
     expect((await retry(admin)).kind).toBe("unauthorized");

@@ -26,6 +26,7 @@ const PATH_PARAMS: Record<string, { record: RecordKind } | "address"> = {
   "skills/{skill_id}": { record: "skill" },
   "experiments/{experiment_id}": { record: "experiment" },
   "workflows/{id}": { record: "workflow" },
+  "jobs/{job_id}": "address", // jobs belong to the instance: keys bound to agents are refused
 };
 
 const key = (binding?: Partial<NonNullable<Extract<Actor, { type: "api_key" }>["binding"]>>): Actor => ({

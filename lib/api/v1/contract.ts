@@ -23,6 +23,7 @@ import { accountParams, forgetAccountResponse, forgetQuery } from "../../account
 import * as exp from "../../experiments/schemas";
 import * as expOut from "../../experiments/api-responses";
 import * as hooks from "../../webhooks/schemas";
+import * as jobs from "../../jobs/schemas";
 
 /**
  * One documented answer: a JSON body matching `schema` (problem+json from 400 on); with
@@ -33,7 +34,7 @@ export type Reply = { description: string; schema: z.ZodType; mediaType?: typeof
 
 export const NDJSON = "application/x-ndjson";
 
-export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments" | "webhooks";
+export type Tag = "system" | "agents" | "workflows" | "otlp" | "learning" | "skills" | "conversations" | "personas" | "accounts" | "ledger" | "experiments" | "webhooks" | "jobs";
 
 export type Operation = RouteOptions<z.ZodType | undefined, z.ZodObject | undefined, z.ZodObject | undefined> & {
   method: "GET" | "PUT" | "POST" | "DELETE";
@@ -68,6 +69,7 @@ const procedurePath = "/api/v1/ledger/procedures/{id}";
 const experimentPath = "/api/v1/experiments/{experiment_id}";
 const webhooksPath = "/api/v1/webhooks";
 const webhookPath = `${webhooksPath}/{id}`;
+const jobPath = "/api/v1/jobs/{job_id}";
 const experimentClosed = refused("the experiment is completed or cancelled (code invalid_state), or its agent is being deleted (code agent_deleting)");
 const cycleRunning = refused("a promotion cycle is already running for this agent (code conflict), or the agent is being deleted (code agent_deleting)");
 
@@ -412,5 +414,24 @@ export const v1 = {
     method: "GET", path: `${webhookPath}/deliveries`, tag: "webhooks", summary: "An endpoint's deliveries, newest first (limit 1–200, default 50)",
     auth: "any", access: "webhooks:read", reach: everyAgent, params: hooks.webhookEndpointParams, query: hooks.webhookDeliveriesQuery,
     responses: { 200: ok("the deliveries with their attempt counts and last result (never a response body)", hooks.webhookDeliveryListResponse) },
+  },
+
+  // Dead jobs of every kind (lib/jobs): failed after every attempt, shown with kind, agent,
+  // attempts and error class, never their payload. Jobs belong to the instance (a trace's
+  // assembly has no agent yet): a key bound to agents is refused (403).
+  listJobs: {
+    method: "GET", path: "/api/v1/jobs", tag: "jobs", summary: `Dead jobs, newest failure first (status=dead; limit 1–${jobs.DEAD_JOB_BATCH}, default 50)`,
+    auth: "any", access: "learning:read", reach: everyAgent, query: jobs.deadJobsQuery,
+    responses: { 200: ok("the dead jobs (never their payload or error message)", jobs.deadJobListResponse) },
+  },
+  retryJob: {
+    method: "POST", path: `${jobPath}/retry`, tag: "jobs", summary: "Queue a dead job again, due now, with fresh attempts (audited, with the optional reason); 404 unless it is dead",
+    auth: "any", access: "learning:write", reach: everyAgent, params: jobs.jobParams, body: jobs.retryJobBody, bodyOptional: true,
+    responses: { 200: ok("the job, pending again", jobs.jobRetriedResponse) },
+  },
+  dismissJob: {
+    method: "POST", path: `${jobPath}/dismiss`, tag: "jobs", summary: "Delete a dead job for good (audited with the required reason): it will never run; 404 unless it is dead",
+    auth: "any", access: "learning:write", reach: everyAgent, params: jobs.jobParams, body: jobs.dismissJobBody,
+    responses: { 200: ok("the job as it was, dismissed", jobs.jobDismissedResponse) },
   },
 } satisfies Record<string, Operation>;

@@ -11,6 +11,7 @@ import { listProcedures } from "../../ledger/console";
 import type { LedgerScope } from "../../ledger/types";
 import { SHADOW_EVALUATION_JOB } from "../../learning/shadow/enqueue";
 import { listUnmapped, UNMAPPED_RECENT_DAYS } from "../../otlp/unmapped";
+import { errorClass } from "../../jobs/schemas";
 import { deadJobs as deadJobsWhere, failedDeliveries as failedDeliveriesWhere, flaggedSkills as flaggedSkillsWhere, inboxCounts, pendingProposals, INBOX_KINDS, type InboxCounts, type InboxKind } from "../inbox";
 import { filterText, param, type SearchParams } from "../url";
 import { formatNumber, pluralise } from "../../text/format";
@@ -27,8 +28,11 @@ export type InboxTarget =
   | { type: "agent"; agentId: string; anchor?: string }
   | { type: "webhooks" };
 
-/** `marks`: what a reviewer must know before opening it (an imported skill's scripts and review warnings). */
-export type InboxRow = { key: string; title: string; detail: string; marks?: string; at: Date | null; target: InboxTarget };
+/**
+ * `marks`: what a reviewer must know before opening it (an imported skill's scripts and review
+ * warnings). `deadJobs`: the dead jobs the row stands for, retried or dismissed from the inbox.
+ */
+export type InboxRow = { key: string; title: string; detail: string; marks?: string; at: Date | null; target: InboxTarget; deadJobs?: { kind: string; agent_id: string | null } };
 export type InboxGroup = { kind: InboxKind; count: number; rows: InboxRow[] };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -137,18 +141,20 @@ async function suspendedProcedures(db: Db, agent?: string): Promise<InboxRow[]> 
   }));
 }
 
-/** Dead jobs by kind and agent: a shadow evaluation is retried from its agent's queue. */
+/** Dead jobs by kind and agent, each row retried or dismissed as a whole (lib/jobs/operations): the class of the newest error, never its text. */
 async function deadJobs(db: Db, agent?: string): Promise<InboxRow[]> {
-  const rows = await db.$queryRaw<{ kind: string; agent_id: string | null; n: number; last: Date | null }[]>`
-    SELECT kind, agent_id, count(*)::int AS n, max(finished_at) AS last FROM jobs
-    WHERE ${deadJobsWhere(agent)}
+  const rows = await db.$queryRaw<{ kind: string; agent_id: string | null; n: number; last: Date | null; error: string | null }[]>`
+    SELECT kind, agent_id, count(*)::int AS n, max(finished_at) AS last,
+      (array_agg(last_error ORDER BY finished_at DESC NULLS LAST))[1] AS error
+    FROM jobs WHERE ${deadJobsWhere(agent)}
     GROUP BY kind, agent_id ORDER BY max(finished_at) DESC NULLS LAST LIMIT ${INBOX_ROWS}`;
   return rows.map((r) => ({
     key: `${r.kind}/${r.agent_id ?? ""}`,
-    title: pluralise(r.n, `${r.kind.replace(/_/g, " ")} job`),
-    detail: r.agent_id ? `${r.agent_id} · ${r.kind === SHADOW_EVALUATION_JOB ? "retry from the agent's shadow queue" : "failed after every retry"}` : "failed after every retry",
+    title: pluralise(r.n, `${r.kind.replace(/[_.]/g, " ")} job`),
+    detail: `${r.agent_id ?? "no agent"} · failed after every retry${errorClass(r.error) ? ` · last error ${errorClass(r.error)}` : ""}`,
     at: r.last,
-    target: r.agent_id ? { type: "agent", agentId: r.agent_id, anchor: r.kind === SHADOW_EVALUATION_JOB ? "shadow-queue" : undefined } : { type: "agent", agentId: "" },
+    target: { type: "agent", agentId: r.agent_id ?? "", anchor: r.kind === SHADOW_EVALUATION_JOB ? "shadow-queue" : undefined },
+    deadJobs: { kind: r.kind, agent_id: r.agent_id },
   }));
 }
 

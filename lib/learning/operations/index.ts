@@ -10,7 +10,6 @@ export { decideSkills, type DecideSkillsInput, type DecideSkillsResult } from ".
 export { distillClass, type DistillClassInput } from "./distill-class";
 export { importMemorizz, type ImportMemorizzInput, type ImportMemorizzReport } from "./import-memorizz";
 export { importSkills, type ImportSkillsInput, type ImportSkillsResult } from "./import-skills";
-export { deadJobParams, retryShadowJob, type RetryShadowJobInput } from "./retry-shadow-job";
 export { runPromotionCycle, type RunPromotionCycleInput } from "./run-promotion-cycle";
 export { qualificationBody, startSkillQualification, type StartSkillQualificationInput } from "./start-skill-qualification";
 export { updateLearningConfig, type UpdateLearningConfigInput } from "./update-learning-config";

@@ -1,5 +1,5 @@
 // The agent page's view of its shadow evaluation queue (depth, dropped, dead jobs,
-// evaluations per minute). Retrying a dead job is an operation (operations/retry-shadow-job).
+// evaluations per minute). Retrying or dismissing a dead job is an operation (lib/jobs/operations).
 import type { Db } from "../../db/prisma";
 import { SHADOW_EVALUATION_JOB } from "./enqueue";
 
