@@ -2,14 +2,20 @@
 // runs (per-account and pooled classes, a skill), conversations, persona, OTLP traces and an
 // experiment case go in through the public API; after the forget a full pg_dump of the database
 // holds the id nowhere, while it did before. What stays is keyed: the forget mark and the kept
-// runs' account are HMACs under PROCTOR_FORGET_KEY, which the database does not hold.
+// runs' account are HMACs under PROCTOR_FORGET_KEY, which the database does not hold: npm start
+// generates it into the data dir and reads it back after a restart.
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { admin as adminKey, cycle, putAgent, refundRun } from "../helpers/learning";
 import { act, postMessages } from "../helpers/persona";
 import { jsonExport, recordAgentTrace } from "../helpers/otlp";
+import { TEST_FORGET_KEY } from "../helpers/forget-key";
+import { forgottenAccount } from "@/lib/accounts/forget-key";
 
 let server: TestServer;
 let admin: Caller;
@@ -119,6 +125,7 @@ describe("forget leaves no trace of the account id in a pg_dump", () => {
     const after = dump();
     expect(tablesHolding(after, ACCOUNT)).toEqual([]);
     expect(after).not.toContain(ACCOUNT);
+    expect(after).not.toContain(TEST_FORGET_KEY);
     expect(tablesHolding(after, "forgotten:")).toEqual(expect.arrayContaining(["jobs", "skills", "trajectory_class_users", "workflows"]));
     // The learning evidence stays: pooled classes still count two accounts; the skill stays.
     expect(await pooledUsers()).toEqual(usersBefore);
@@ -130,5 +137,29 @@ describe("forget leaves no trace of the account id in a pg_dump", () => {
     expect(again.status, again.text).toBe(200);
     expect(again.json).toMatchObject({ runs_forgotten: 0, messages_deleted: 0 });
     expect(dump()).not.toContain(ACCOUNT);
+  });
+
+  it("npm start generates the forget key into the data dir, outside the database, and keeps it across restarts", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "proctor-forget-key-"));
+    const own = await startTestServer({ dataDir, env: { PROCTOR_FORGET_KEY: "" } });
+    try {
+      await putAgent(own, "key-tutor");
+      await postMessages(own, "key-tutor", "acct-key-test", "talk-k", ["hello"]);
+      expect((await call(own.baseUrl, adminKey, "DELETE", "/api/v1/accounts/acct-key-test")).status).toBe(200);
+      const file = path.join(dataDir, "forget-key");
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const key = readFileSync(file, "utf8").trim();
+      expect(key).not.toBe(TEST_FORGET_KEY);
+      const marks = (await own.sql.query(`SELECT account FROM account_forget_marks`)).rows.map((r) => r.account);
+      expect(marks).toEqual([forgottenAccount("acct-key-test", Buffer.from(key, "utf8"))]);
+      expect(execFileSync("pg_dump", ["--no-owner", own.databaseUrl], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 })).not.toContain(key);
+      // After a restart the same key recognises the account (it has no data left: only the mark knows it).
+      await own.restart();
+      expect((await call(own.baseUrl, adminKey, "DELETE", "/api/v1/accounts/acct-key-test")).status).toBe(200);
+      expect((await call(own.baseUrl, adminKey, "DELETE", "/api/v1/accounts/acct-never-seen")).status).toBe(404);
+    } finally {
+      await own.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
