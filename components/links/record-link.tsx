@@ -6,9 +6,10 @@ import { agentHref, classHref, runHref, skillHref, threadHref } from "@/lib/cons
 
 type Children = { children?: React.ReactNode; className?: string };
 
-export function RecordLink({ href, children, className = "", title }: { href: string; title?: string } & Children) {
+/** `main`: the link a click anywhere on its table row follows (DataTable's `rowLink`). */
+export function RecordLink({ href, children, className = "", title, main }: { href: string; title?: string; main?: boolean } & Children) {
   return (
-    <Link href={href} title={title} className={`${linkClass} break-all ${className}`}>
+    <Link href={href} title={title} data-row-main={main || undefined} className={`${linkClass} break-all ${className}`}>
       {children}
     </Link>
   );
@@ -18,7 +19,11 @@ export const AgentLink = ({ id, name, children }: { id: string; name?: string | 
   <RecordLink href={agentHref(id)}>{children ?? (name && name !== id ? `${name} (${id})` : id)}</RecordLink>
 );
 
-export const RunLink = ({ id, children }: { id: string } & Children) => <RecordLink href={runHref(id)}>{children ?? id}</RecordLink>;
+export const RunLink = ({ id, children, main }: { id: string; main?: boolean } & Children) => (
+  <RecordLink href={runHref(id)} main={main}>
+    {children ?? id}
+  </RecordLink>
+);
 
 export const SkillLink = ({ agentId, id, name, version, children }: { agentId: string; id: string; name?: string | null; version?: number | null } & Children) => (
   <RecordLink href={skillHref(agentId, id)} title={id}>

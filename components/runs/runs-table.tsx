@@ -28,6 +28,7 @@ export function RunsTable({ runs, total, capped, page, pageSize, dir, path, sear
         caption="Runs"
         rows={runs}
         rowKey={(r) => r.id}
+        rowLink
         empty={page > 1 && total > 0 ? <EmptyListPage noun="runs" page={page} total={total} firstPageHref={hrefWith(path, searchParams, { page: null })} /> : empty}
         sort={{ key: "created_at", dir, href: (_key, d) => hrefWith(path, searchParams, { dir: d, page: null }) }}
         columns={[
@@ -35,7 +36,7 @@ export function RunsTable({ runs, total, capped, page, pageSize, dir, path, sear
           {
             key: "run",
             header: "Run",
-            cell: (r) => <RunLink id={r.id}>{r.workflowId}</RunLink>,
+            cell: (r) => <RunLink id={r.id} main>{r.workflowId}</RunLink>,
           },
           ...(showAgent
             ? [{ key: "agent", header: "Agent", cell: (r: RunSummary) => <AgentLink id={r.agentId} /> }]

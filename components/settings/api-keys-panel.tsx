@@ -113,7 +113,7 @@ export function ApiKeysPanel({ agents }: { agents: BindableAgent[] }) {
           Name
           <input className={fieldClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="support-bot production" />
         </label>
-        <fieldset className="flex gap-4 text-sm">
+        <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           <legend className="mb-1 font-medium">Scopes</legend>
           {SCOPES.map((s) => (
             <label key={s.id} className="flex items-center gap-1.5" title={s.hint}>

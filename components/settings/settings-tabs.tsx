@@ -11,7 +11,7 @@ const TABS = [
 export function SettingsTabs() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-slate-200 dark:border-slate-800">
+    <nav aria-label="Settings" className="mb-6 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
       {TABS.map((t) => {
         const current = pathname.startsWith(t.href);
         return (

@@ -24,9 +24,11 @@ type TableProps<T> = {
   caption?: string;
   sort?: { key: string; dir: SortDir; href: (key: string, dir: SortDir) => string };
   empty?: React.ReactNode;
+  /** The row's main link carries `data-row-main`: a click anywhere on the row follows it (app/globals.css). */
+  rowLink?: boolean;
 };
 
-export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empty }: TableProps<T>) {
+export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empty, rowLink }: TableProps<T>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
     // A region of its own, reachable by keyboard: a wide table scrolls inside it, not the page.
@@ -58,7 +60,7 @@ export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empt
         </thead>
         <tbody className="divide-y divide-slate-100 bg-white dark:divide-slate-800 dark:bg-slate-950">
           {rows.map((row) => (
-            <tr key={rowKey(row)} id={rowId?.(row)} className="scroll-mt-20 align-top hover:bg-slate-50 target:bg-indigo-50 dark:hover:bg-slate-900/60 dark:target:bg-indigo-950">
+            <tr key={rowKey(row)} id={rowId?.(row)} data-row-link={rowLink || undefined} className="scroll-mt-20 align-top hover:bg-slate-50 target:bg-indigo-50 dark:hover:bg-slate-900/60 dark:target:bg-indigo-950">
               {columns.map((c) => (
                 <td key={c.key} className={`px-3 py-2 ${c.className ?? ""}`}>
                   {c.cell(row)}

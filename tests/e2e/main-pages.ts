@@ -17,7 +17,7 @@ export async function seedMainPages(request: APIRequestContext): Promise<{ path:
         { name: "lookup_order", description: "Find an order" },
         { name: "issue_refund", description: "Refund an order" },
       ],
-      learning: { promotion_every_n_runs: 0 },
+      learning: { promotion_every_n_runs: 0, learning_scope: "user" },
     },
   });
   expect(put.status(), await put.text()).toBe(200);
@@ -25,7 +25,7 @@ export async function seedMainPages(request: APIRequestContext): Promise<{ path:
   const batch = await request.post(`/api/v1/agents/${AGENT}/workflows/batch`, {
     headers: auth,
     data: {
-      workflows: Array.from({ length: 8 }, (_, i) => ({
+      workflows: Array.from({ length: 12 }, (_, i) => ({
         workflow_id: `pages-${i}`,
         user_id: `acct-pages-${i % 2}`,
         thread_id: "thread-pages",
@@ -62,7 +62,13 @@ export async function seedMainPages(request: APIRequestContext): Promise<{ path:
 /** Signs the admin in from the login page the first visit lands on. */
 export async function signInAt(page: Page, path: string) {
   await page.goto(path);
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  const button = page.getByRole("button", { name: "Sign in", exact: true });
+  // What is typed before hydration is lost to React's state: fill until the form counts it.
+  await expect(async () => {
+    await page.getByLabel("Email").fill(ADMIN_EMAIL);
+    await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+    await expect(button).toBeEnabled({ timeout: 1000 });
+  }).toPass();
+  await button.click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }

@@ -54,6 +54,7 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
         caption="Accounts"
         rows={rows}
         rowKey={(r) => r.userId}
+        rowLink
         empty={
           <EmptyState title={filtered ? "No account matches" : "No accounts yet"}>
             {filtered
@@ -66,7 +67,7 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
             key: "account",
             header: "Account",
             cell: (r) => (
-              <Link href={personaHref(r.userId)} className={`${linkClass} break-all`}>
+              <Link href={personaHref(r.userId)} data-row-main className={`${linkClass} break-all`}>
                 {r.userId}
               </Link>
             ),

@@ -49,6 +49,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
         caption="Agents"
         rows={agents}
         rowKey={(a) => a.id}
+        rowLink
         empty={
           page > 1 && total > 0 ? (
             <EmptyListPage noun="agents" page={page} total={total} firstPageHref={hrefWith("/agents", sp, { page: null })} />
@@ -64,7 +65,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
             key: "agent",
             header: "Agent",
             cell: (a) => (
-              <Link href={agentHref(a.id)} className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+              <Link href={agentHref(a.id)} data-row-main className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
                 {a.name}
                 {a.name !== a.id ? <span className="ml-1 font-normal text-slate-500">({a.id})</span> : null}
               </Link>

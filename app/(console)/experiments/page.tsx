@@ -38,6 +38,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
         caption="Experiments"
         rows={experiments}
         rowKey={(e) => e.experiment_id}
+        rowLink
         empty={
           q.page > 1 && total > 0 ? (
             <EmptyListPage noun="experiments" page={q.page} total={total} firstPageHref={hrefWith("/experiments", sp, { page: null })} />
@@ -48,7 +49,7 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
           </EmptyState>
         }
         columns={[
-          { key: "name", header: "Experiment", cell: (e) => <Link href={`/experiments/${encodeURIComponent(e.experiment_id)}`} className={linkClass}>{e.name}</Link> },
+          { key: "name", header: "Experiment", cell: (e) => <Link href={`/experiments/${encodeURIComponent(e.experiment_id)}`} data-row-main className={linkClass}>{e.name}</Link> },
           { key: "status", header: "Status", cell: (e) => <Badge status={e.status} /> },
           { key: "agent", header: "Agent", cell: (e) => <span className="text-xs">{e.agent_id}</span> },
           { key: "skill", header: "Skill", cell: (e) => <Link href={skillHref(e.agent_id, e.skill_id)} className={`${linkClass} font-mono text-xs`}>{e.skill_id} v{e.skill_version}</Link> },

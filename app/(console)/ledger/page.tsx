@@ -23,7 +23,7 @@ const cellText = "block max-w-[14rem] wrap-break-word text-xs";
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   await requireScope(hrefWith("/ledger", sp, {}), "ledger:read");
-  const { q, rows, total, filtered } = await loadProceduresPage(await readDb(), sp);
+  const { q, rows, total, skills, filtered } = await loadProceduresPage(await readDb(), sp);
   return (
     <>
       <PageHeader
@@ -44,6 +44,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
         caption="Ledger procedures"
         rows={rows}
         rowKey={(p) => JSON.stringify([p.scope.tenant, p.scope.agent, p.scope.environment, p.id])}
+        rowLink
         empty={
           q.page > 1 && total > 0 ? (
             <EmptyListPage noun="procedures" page={q.page} total={total} firstPageHref={hrefWith("/ledger", sp, { page: null })} />
@@ -58,8 +59,15 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
             key: "id",
             header: "Procedure",
             cell: (p) => (
-              <Link href={procedureHref(p.scope, p.id)} className={`${cellText} font-mono text-indigo-700 hover:underline dark:text-indigo-300`}>
-                {p.id}
+              <Link href={procedureHref(p.scope, p.id)} title={p.id} data-row-main className={`${cellText} text-indigo-700 hover:underline dark:text-indigo-300`}>
+                {skills[p.id] ? (
+                  <>
+                    <span className="font-medium">{skills[p.id].name} v{skills[p.id].version}</span>
+                    <span className="block text-slate-600 dark:text-slate-300">skill of {skills[p.id].agentId}</span>
+                  </>
+                ) : (
+                  <span className="font-mono">{p.id}</span>
+                )}
               </Link>
             ),
           },
@@ -73,14 +81,14 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
             ),
           },
           { key: "task", header: "Task", cell: (p) => <span className={cellText}>{p.task}</span> },
-          { key: "baseline", header: "Baseline", cell: (p) => <span className={cellText}>{p.baseline_revision}</span> },
-          { key: "contract", header: "Contract", cell: (p) => <span className={cellText}>{p.evaluation_contract}</span> },
+          { key: "baseline", header: "Baseline", className: "hidden 2xl:table-cell", cell: (p) => <span className={cellText}>{p.baseline_revision}</span> },
+          { key: "contract", header: "Contract", className: "hidden 2xl:table-cell", cell: (p) => <span className={cellText}>{p.evaluation_contract}</span> },
           { key: "state", header: "State", cell: (p) => <Badge status={p.state} /> },
           { key: "progress", header: "n / trials", cell: (p) => <Progress n={p.qualification_count} of={p.qualification_trials} /> },
           { key: "mean", header: "Mean improvement", className: "text-right tabular-nums", cell: (p) => fixed(p.qualification_count ? p.mean_improvement : null) },
           { key: "bound", header: "Lower bound", className: "text-right tabular-nums", cell: (p) => fixed(p.lower_improvement_bound) },
           { key: "streak", header: "Failure streak", className: "text-right tabular-nums", cell: (p) => `${p.failure_streak} / ${p.max_failure_streak}` },
-          { key: "violations", header: "Budget violations", className: "text-right tabular-nums", cell: (p) => p.budget_violations },
+          { key: "violations", header: "Budget violations", className: "hidden text-right tabular-nums 2xl:table-cell", cell: (p) => p.budget_violations },
           { key: "created", header: "Proposed", cell: (p) => <LocalTime iso={p.created_at} /> },
         ]}
       />

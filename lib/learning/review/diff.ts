@@ -1,6 +1,6 @@
 // A line diff (the `diff` package) laid out side by side, for comparing SKILL.md versions.
 // Browser-safe.
-import { diffArrays } from "diff";
+import { diffArrays, diffWordsWithSpace } from "diff";
 
 export type DiffCell = { line: number; text: string } | null;
 export type DiffRow = { kind: "same" | "changed" | "removed" | "added"; left: DiffCell; right: DiffCell };
@@ -32,4 +32,17 @@ export function sideBySideDiff(before: string, after: string): DiffRow[] {
   }
   pair();
   return rows;
+}
+
+export type Segment = { text: string; changed: boolean };
+
+/** A changed line's two sides cut into words, each marked when the other side lacks it. */
+export function wordSegments(before: string, after: string): { left: Segment[]; right: Segment[] } {
+  const left: Segment[] = [];
+  const right: Segment[] = [];
+  for (const c of diffWordsWithSpace(before, after)) {
+    if (!c.added) left.push({ text: c.value, changed: Boolean(c.removed) });
+    if (!c.removed) right.push({ text: c.value, changed: Boolean(c.added) });
+  }
+  return { left, right };
 }
