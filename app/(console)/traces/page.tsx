@@ -4,7 +4,9 @@
 // #trace-timeline. It never shows persona goals.
 import { requireScope } from "@/lib/auth/page-access";
 import { readDb } from "@/lib/db/client";
-import { loadTracesPage, tracesFilters, tracesHref } from "@/lib/traces/pages/traces";
+import { loadTracesPage, tracesFilters, tracesHref, TIMELINE_PAGE } from "@/lib/traces/pages/traces";
+import Link from "@/components/ui/link";
+import { linkClass } from "@/components/review/styles";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { AccountLinks, AgentLink } from "@/components/links/record-link";
@@ -47,12 +49,34 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
             ) : (
               <span>any agent ·</span>
             )}
-            <span>{`${pluralise(timeline.events.length, "event")}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`}</span>
+            <span>{`${pluralise(timeline.total, "event")}${timeline.truncated ? " (the newest 500 of each kind)" : ""}`}</span>
           </p>
+          {timeline.earlier > 0 ? (
+            <p className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600 dark:text-slate-300">
+              <span>Showing the latest {pluralise(timeline.events.length, "event")}.</span>
+              <Link href={`${tracesHref(filters, { events: filters.shown + TIMELINE_PAGE })}#trace-timeline`} className={linkClass}>
+                Show {pluralise(Math.min(TIMELINE_PAGE, timeline.earlier), "earlier event")}
+              </Link>
+              <a href="#timeline-latest" className={linkClass}>
+                Jump to latest
+              </a>
+            </p>
+          ) : timeline.events.length > 10 ? (
+            <p className="mb-3 text-sm">
+              <a href="#timeline-latest" className={linkClass}>
+                Jump to latest
+              </a>
+            </p>
+          ) : null}
           {timeline.events.length === 0 ? (
             <EmptyState title="Nothing recorded in this thread">No messages, runs or persona reviews match these filters.</EmptyState>
           ) : (
-            <TraceTimeline events={timeline.events} rootTraceId={rootTraceId} />
+            <>
+              <TraceTimeline events={timeline.events} rootTraceId={rootTraceId} />
+              <p id="timeline-latest" className="mt-3 scroll-mt-20 text-xs text-slate-600 dark:text-slate-300">
+                Latest event of the thread.
+              </p>
+            </>
           )}
         </section>
       ) : list ? (
