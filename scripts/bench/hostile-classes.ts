@@ -29,7 +29,8 @@ function send(ctx: Context, method: string, path: string, body?: string | Buffer
   const all: Record<string, string | number> = { authorization: `Bearer ${key}`, ...(body !== undefined ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}), ...headers };
   return new Promise((resolve) => {
     let answered = false;
-    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: all, timeout: 600_000 }, (res) => {
+    // A connection per request: a kept-alive socket the server closes as it is reused would pass for a refusal.
+    const req = http.request({ host: url.hostname, port: url.port, method, path, headers: all, timeout: 600_000, agent: false }, (res) => {
       answered = true;
       const parts: Buffer[] = [];
       res.on("data", (d: Buffer) => parts.push(d));
@@ -45,7 +46,7 @@ function send(ctx: Context, method: string, path: string, body?: string | Buffer
 }
 const otlp = (ctx: Context, body: Buffer, type: "json" | "protobuf", gzip = true) =>
   send(ctx, "POST", "/api/v1/otlp/v1/traces", gzip ? gzipSync(body) : body, { "content-type": `application/${type === "json" ? "json" : "x-protobuf"}`, ...(gzip ? { "content-encoding": "gzip" } : {}) }, ctx.ingestKey);
-const statuses = (answers: Answer[]) => answers.map((a) => a.status).join(", ");
+const statuses = (answers: Answer[]) => answers.map((a) => (a.status ? a.status : a.text)).join(", ");
 const histogram = (answers: Answer[]) => {
   const h = new Map<number, number>();
   for (const a of answers) h.set(a.status, (h.get(a.status) ?? 0) + 1);
