@@ -145,9 +145,12 @@ export function fromAgentSkillMd(raw: string, folder: string | null): { ok: true
   return { ok: true, skill: { name, description, preconditions, tools, whenToUse: whenToUse(parsed.body), body: parsed.body, content: raw, warnings } };
 }
 
+/** "When to use …" or "When to apply …", not "When not to use …" (three tests: a lookahead is beyond a ReDoS checker's proof). */
+const isWhenToUseTitle = (title: string) => /^when\b/i.test(title) && !/\bnot\b/i.test(title) && /\b(?:use|apply)\b/i.test(title);
+
 /** The lines of the body's "When to use …" (or "When to apply …") section, list markers removed, "When NOT…" lines left out. */
 export function whenToUse(body: string): string[] {
-  const section = sections(body).find((s) => /^when\b(?!.*\bnot\b).*\b(use|apply)\b/i.test(s.title));
+  const section = sections(body).find((s) => isWhenToUseTitle(s.title));
   if (!section) return [];
   return section.text
     .split(/\r?\n/)

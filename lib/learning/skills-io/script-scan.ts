@@ -8,6 +8,9 @@
 // quantifier and no nested ones, and reads at most WINDOW characters at a time (a longer line is
 // read in overlapping windows), so its backtracking is bounded by a constant per character; rules
 // that need two things on a line test them with separate expressions. The blob rule is a loop.
+// The expressions read the line with each run of whitespace made one space, so they spell
+// whitespace as " " or " ?" and most have no unbounded quantifier at all: a ReDoS checker proves
+// them safe at once, where `\s*` between words made its automaton proof take minutes.
 // What it cannot see: a URL or command assembled from variables, another file or another line
 // than the ones a rule reads (fetch's options may follow it by up to FOLLOW lines).
 import { formatNumber } from "../../text/format";
@@ -38,10 +41,10 @@ const EXCERPT_CHARS = 160;
 
 // ---- download-to-shell
 const FETCHER = /\b(?:curl|wget)\b/i;
-const PIPE_TO_SHELL = /\|\s*(?:sudo\s)?(?:ba|z|da|k|fi)?sh\b/;
+const PIPE_TO_SHELL = /\| ?(?:sudo )?(?:ba|z|da|k|fi)?sh\b/;
 /** A shell, eval or source running what a download prints: `sh -c "$(curl …)"`, `bash <(curl …)`, `eval "$(wget …)"`. */
-const SHELL_OF_DOWNLOAD = /\b(?:(?:ba|z|da|k)?sh\s+-c\s+|(?:ba|z|da|k)?sh\s+|eval\s+|source\s+)["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/i;
-const EVAL_OF_DOWNLOAD = /\b(?:exec|eval)\s*\(\s*(?:requests\.get|urlopen|urllib\.request\.urlopen|httpx\.get|fetch)\b/;
+const SHELL_OF_DOWNLOAD = /\b(?:(?:ba|z|da|k)?sh -c |(?:ba|z|da|k)?sh |eval |source )["']?(?:\$\(|<\(|`) ?(?:curl|wget)\b/i;
+const EVAL_OF_DOWNLOAD = /\b(?:exec|eval) ?\( ?(?:requests\.get|urlopen|urllib\.request\.urlopen|httpx\.get|fetch)\b/;
 const PS_EVAL = /\b(?:iex|invoke-expression)\b/i;
 const PS_DOWNLOAD = /\b(?:downloadstring|invoke-webrequest|iwr|invoke-restmethod|irm)\b/i;
 
@@ -53,14 +56,14 @@ const CREDENTIALS =
 const ENV_DUMPS = [
   /\bprintenv\b/,
   // `env` run alone (its output is the whole environment), not `env VAR=x cmd`, `f(env)` or Markdown's `env`.
-  /(?:^|[;&|]|\$\()\s*env\s*(?:$|[|>;&)])/,
+  /(?:^|[;&|]|\$\() ?env ?(?:$|[|>;&)])/,
   // Serialized or printed; `dict(os.environ)` and `os.environ.items()` alone copy it for a subprocess.
-  /\b(?:json\.dumps|str|repr|print|pprint|yaml\.dump)\s*\(\s*os\.environ\s*[,)]/,
-  /\b(?:json\.dumps|str|repr|print|pprint|yaml\.dump)\s*\(\s*dict\s*\(\s*os\.environ\s*\)/,
-  /\b(?:JSON\.stringify|Object\.(?:entries|keys|values)|console\.(?:log|dir)|util\.inspect)\s*\(\s*process\.env\s*[,)]/,
-  /\b(?:Get-ChildItem|gci|dir|ls)\s+env:/i,
+  /\b(?:json\.dumps|str|repr|print|pprint|yaml\.dump) ?\( ?os\.environ ?[,)]/,
+  /\b(?:json\.dumps|str|repr|print|pprint|yaml\.dump) ?\( ?dict ?\( ?os\.environ ?\)/,
+  /\b(?:JSON\.stringify|Object\.(?:entries|keys|values)|console\.(?:log|dir)|util\.inspect) ?\( ?process\.env ?[,)]/,
+  /\b(?:Get-ChildItem|gci|dir|ls) env:/i,
   /\bENV\.(?:to_h|to_a|each|inspect)\b/,
-  /\bkeys\s+%ENV\b|\bDumper\s*\(\s*\\?%ENV\b/,
+  /\bkeys %ENV\b|\bDumper ?\( ?\\?%ENV\b/,
 ];
 
 // ---- send-to-host
@@ -75,12 +78,12 @@ function isLocal(host: string): boolean {
   return LOOPBACK_IP.test(h) || RESERVED_NAMES.includes(top) || /^example\.(?:com|org|net)$/.test(h) || h.endsWith(".example.com") || h.endsWith(".example.org") || h.endsWith(".example.net");
 }
 /** Calls that send their data with them. */
-const SENDING_CALL = /\.(?:post|put|patch)\s*\(|--post-(?:data|file)\b|\/dev\/tcp\/|\b(?:nc|ncat|netcat)\s/i;
+const SENDING_CALL = /\.(?:post|put|patch) ?\(|--post-(?:data|file)\b|\/dev\/tcp\/|\b(?:nc|ncat|netcat) /i;
 const CURL = /\bcurl\b/i;
-const CURL_DATA = /(?:^|\s)(?:-d|--data-[a-z]+|--data|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT|PATCH))(?=\s|=|$)/;
+const CURL_DATA = /(?:^| )(?:-d|--data(?:-(?:ascii|binary|raw|urlencode))?|-F|--form|-T|--upload-file|-X ?(?:POST|PUT|PATCH))(?: |=|$)/;
 /** Calls whose data, if any, is in their options (this line or the next few). */
 const OPTION_CALL = /\b(?:fetch|urlopen|Request|request|axios|Invoke-WebRequest|Invoke-RestMethod|XMLHttpRequest|sendBeacon)\b/;
-const OPTION_DATA = /\bmethod\s*[:=]\s*["']?(?:POST|PUT|PATCH)\b|\bbody\s*[:=]|\bdata\s*=|\bjson\s*=|-Body\b|-InFile\b|-Method\s+(?:Post|Put|Patch)\b|\bsendBeacon\b/i;
+const OPTION_DATA = /\bmethod ?[:=] ?["']?(?:POST|PUT|PATCH)\b|\bbody ?[:=]|\bdata ?=|\bjson ?=|-Body\b|-InFile\b|-Method (?:Post|Put|Patch)\b|\bsendBeacon\b/i;
 
 /** Every regular expression of the scan, for the test that checks their shape (one quantifier level). */
 export const SCAN_PATTERNS: readonly RegExp[] = [
@@ -101,11 +104,12 @@ export function scanText(file: string, text: string): ScanFinding[] {
     out.push({ file, line: index + 1, rule, excerpt: clip(excerpt) });
   };
   lines.forEach((line, i) => {
-    for (const w of windows(line)) {
-      if (downloadToShell(w)) add("download-to-shell", i, w);
-      if (CREDENTIALS.test(w)) add("credentials", i, w);
-      if (ENV_DUMPS.some((re) => re.test(w))) add("environment-dump", i, w);
-      if (sendsToHost(w, lines, i)) add("send-to-host", i, w);
+    for (const raw of windows(line)) {
+      const w = oneSpace(raw);
+      if (downloadToShell(w)) add("download-to-shell", i, raw);
+      if (CREDENTIALS.test(w)) add("credentials", i, raw);
+      if (ENV_DUMPS.some((re) => re.test(w))) add("environment-dump", i, raw);
+      if (sendsToHost(w, lines, i)) add("send-to-host", i, raw);
     }
     const blob = encodedRun(line);
     if (blob) add("encoded-blob", i, `${blob.kind} run of ${formatNumber(blob.length)} characters: ${line.slice(blob.start, blob.start + 40)}…`);
@@ -117,6 +121,8 @@ export function scanText(file: string, text: string): ScanFinding[] {
 export function scanFiles(files: readonly { path: string; text: string | null }[]): ScanFinding[] {
   return files.flatMap((f) => (f.text === null ? [] : scanText(f.path, f.text))).slice(0, MAX_FINDINGS);
 }
+
+const oneSpace = (text: string) => text.replace(/\s+/g, " ");
 
 /** The line, or its overlapping windows when it is longer than WINDOW. */
 function windows(line: string): string[] {
@@ -153,7 +159,7 @@ function sendsToHost(w: string, lines: string[], index: number): boolean {
   if (CURL.test(w) && CURL_DATA.test(w)) return true;
   if (!OPTION_CALL.test(w)) return false;
   for (let j = index; j < Math.min(lines.length, index + 1 + FOLLOW); j++) {
-    const next = j === index ? w : lines[j].slice(0, WINDOW);
+    const next = j === index ? w : oneSpace(lines[j].slice(0, WINDOW));
     if (OPTION_DATA.test(next)) return true;
   }
   return false;

@@ -16,18 +16,22 @@ import { GENERIC_TERMS } from "../inject/applicability";
 /** Phrases kept per skill, and characters per phrase. */
 export const MAX_TRIGGER_PHRASES = 40;
 const PHRASE_CHARS = 300;
-const SENTENCES = /(?<=[.!?])\s+|\r?\n+/;
+/** A sentence ends at whitespace after . ! or ?; lines end one too (marked by a plain replace: no lookbehind). */
+const SENTENCE_END = /([.!?])\s+/g;
+const LINES = /\r?\n+/;
 // Read from text whose spaces are collapsed: `\s+` on both sides of a word was quadratic on long runs of spaces.
 const CLAUSES = /[;,:()[\]"“”]| (?:or|and|—|–|-) /i;
 const CONNECTIVES = / (?:to|that|which|using|with|through|via|by) /i;
 /**
  * How a description introduces its triggers ("Use this skill when the user asks for …", "Use when
  * users request …"): words every skill shares, left out of the phrase so its own words carry it.
+ * Read from a phrase whose whitespace runs are one space, so it spells them " " and has no
+ * unbounded quantifier (with `\s+` a ReDoS checker's proof of it ran for minutes).
  */
-const BOILERPLATE = /^(?:claude\s+)?(?:should\s+)?(?:use|invoke|apply|trigger)s?\s+(?:this\s+skill\s+|this\s+|it\s+)?(?:any\s+time|always\s+when|whenever|when|if|for)\s+(?:the\s+|a\s+)?(?:users|user|someone|you|they)?\s*(?:asks?|wants?|requests?|needs?|says?|mentions?)?\s*(?:to\s+|for\s+|about\s+)?/i;
+const BOILERPLATE = /^(?:claude )?(?:should )?(?:use|invoke|apply|trigger)s? (?:this skill |this |it )?(?:any time|always when|whenever|when|if|for) (?:the |a )?(?:users|user|someone|you|they)? ?(?:asks?|wants?|requests?|needs?|says?|mentions?)? ?(?:to |for |about )?/i;
 
 export function triggerPhrases(s: { name: string; description: string; whenToUse: readonly string[] }): string[] {
-  const texts = [s.name.replace(/-/g, " "), ...s.description.split(SENTENCES), ...s.whenToUse].map((t) => t.replace(/\s+/g, " "));
+  const texts = [s.name.replace(/-/g, " "), ...s.description.replace(SENTENCE_END, "$1\n").split(LINES), ...s.whenToUse].map((t) => t.replace(/\s+/g, " "));
   const out = new Set<string>();
   for (const clause of texts.flatMap((t) => [t, ...t.split(CLAUSES)])) {
     const phrase = clause.trim().replace(/\s+/g, " ").slice(0, PHRASE_CHARS).replace(BOILERPLATE, "");
