@@ -27,6 +27,7 @@ const PATH_PARAMS: Record<string, { record: RecordKind } | "address"> = {
   "experiments/{experiment_id}": { record: "experiment" },
   "workflows/{id}": { record: "workflow" },
   "jobs/{job_id}": "address", // jobs belong to the instance: keys bound to agents are refused
+  "webhooks/{id}": "address", // endpoints belong to the instance: keys bound to agents are refused
 };
 
 const key = (binding?: Partial<NonNullable<Extract<Actor, { type: "api_key" }>["binding"]>>): Actor => ({
