@@ -116,7 +116,7 @@ describe("key reach", () => {
     }
     expect(byRecord.sort()).toEqual([
       "activateSkill", "cancelExperiment", "completeExperiment", "demoteSkill", "experimentContext", "getExperiment", "getExperimentReport",
-      "getSkill", "getSkillReadiness", "getWorkflow", "listExperimentAssignments", "reportExperimentRun", "startSkillQualification",
+      "getSkill", "getSkillReadiness", "getWorkflow", "listExperimentAssignments", "rejectSkill", "reportExperimentRun", "startSkillQualification",
     ]);
   });
 
