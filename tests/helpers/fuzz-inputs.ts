@@ -5,6 +5,8 @@
 import fc from "fast-check";
 import { z } from "zod";
 import { HOSTILE_STRINGS } from "./hostile-text";
+import { bigAttributeTrace, deepArgumentsTrace, mergeExports, minimalSpans, protobufOf, tallTrace, type OtlpJson } from "./hostile-otlp";
+import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_SPANS_PER_EXPORT } from "../../lib/otlp/limits";
 
 type JsonSchema = {
   type?: string | string[];
@@ -173,4 +175,19 @@ export const hostileJsonText: fc.Arbitrary<Buffer> = fc.oneof(
   fc.integer({ min: 100, max: 20_000 }).map((n) => Buffer.from("[".repeat(n) + "]".repeat(n))),
   json.map((v) => Buffer.concat([Buffer.from(JSON.stringify(v) ?? "null"), Buffer.from([0xff, 0xfe])])),
   fc.constant(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])),
+);
+
+/**
+ * OTLP exports that stopped or froze the server (./hostile-otlp.ts), JSON and protobuf: a poisoned
+ * trace beside a 60-deep one, an attribute over its limit, more spans than an export may hold.
+ */
+export const hostileOtlpExport: fc.Arbitrary<{ body: Buffer; contentType: string }> = fc.constantFrom(
+  ...([
+    mergeExports(deepArgumentsTrace("fuzz-agent"), tallTrace("fuzz-agent")),
+    bigAttributeTrace("fuzz-agent", MAX_ATTRIBUTE_VALUE_BYTES + 1),
+    minimalSpans(MAX_SPANS_PER_EXPORT + 1),
+  ] as OtlpJson[]).flatMap((e) => [
+    { body: Buffer.from(JSON.stringify(e)), contentType: "application/json" },
+    { body: protobufOf(e), contentType: "application/x-protobuf" },
+  ]),
 );

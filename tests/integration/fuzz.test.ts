@@ -1,7 +1,8 @@
 // The fuzzer: fast-check-generated requests to every agent-API operation (from the contract's
 // declarations) and every console server action (from lib/actions), each with path parameters,
 // query strings and bodies that are valid-ish, broken in one place, or hostile (wrong types, huge
-// numbers, NUL, lone surrogates, bad UTF-8 in paths, deep nesting, long strings, extra fields).
+// numbers, NUL, lone surrogates, bad UTF-8 in paths, deep nesting, long strings, extra fields,
+// the regex bombs, and OTLP exports with a poisoned or 60-deep trace or past the limits).
 // Whatever comes in: no 5xx (for actions: no "unavailable" result, no call Next.js refuses),
 // every 4xx under /api is problem+json whose `status` is the response's (the OTLP export's: an OTLP Status), and a batch in which
 // no write was accepted (reads may succeed) changed no table's row count. The shared server without an in-process
@@ -14,7 +15,7 @@ import { call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { agentOperations, consoleActions, type AgentOperation, type ConsoleAction } from "../helpers/surfaces";
 import { changedTables, rowCounter, type RowCounts } from "../helpers/row-counts";
-import { hostileJsonText, inputFor, pathSegment, queryFor } from "../helpers/fuzz-inputs";
+import { hostileJsonText, hostileOtlpExport, inputFor, pathSegment, queryFor } from "../helpers/fuzz-inputs";
 
 const BATCHES = 500;
 const BATCH_SIZE = 10;
@@ -86,6 +87,9 @@ function routeCase(op: AgentOperation): fc.Arbitrary<Case> {
     });
 }
 
+/** An OTLP export of ../helpers/hostile-otlp.ts (the operation has no path parameters). */
+const otlpCase = (op: AgentOperation): fc.Arbitrary<Case> => hostileOtlpExport.map(({ body, contentType }) => ({ kind: "route", op: op.id, method: op.method, path: op.path, body, contentType }) as const);
+
 const actionCase = (a: ConsoleAction): fc.Arbitrary<Case> => inputFor(a.input).map((input) => ({ kind: "action", name: a.name, input }) as const);
 
 const describeCase = (c: Case) => (c.kind === "route" ? `${c.method} ${c.path.slice(0, 120)} (${c.op})` : `action ${c.name}`);
@@ -155,7 +159,10 @@ describe(`fuzzer (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
   it(`${BATCHES * BATCH_SIZE} generated requests: no 5xx, problem+json on every 4xx, nothing written when no write was accepted`, { timeout: 420_000 }, async () => {
     const seed = Number(process.env.PROCTOR_FUZZ_SEED ?? Date.now() % 2 ** 31);
     // Actions cost about twice a route call (an RSC round trip): a tenth of the cases.
-    const anyCase = fc.oneof(...agentOperations.map((op) => ({ weight: 3, arbitrary: routeCase(op) })), ...actions.map((a) => ({ weight: 1, arbitrary: actionCase(a) })));
+    const anyCase = fc.oneof(
+      ...agentOperations.map((op) => ({ weight: 3, arbitrary: OTLP_OPERATIONS.has(op.id) ? fc.oneof({ weight: 4, arbitrary: routeCase(op) }, { weight: 1, arbitrary: otlpCase(op) }) : routeCase(op) })),
+      ...actions.map((a) => ({ weight: 1, arbitrary: actionCase(a) })),
+    );
     const findings = new Map<string, string>();
     const answers: Record<string, number> = {};
     const spent = { route: { n: 0, ms: 0 }, action: { n: 0, ms: 0 } };
