@@ -130,7 +130,8 @@ describe(`incremental promotion cycles (${testDatabase()})`, () => {
     }
     await cycleBoth();
     const demotedPath = await sides[0].db.trajectoryClass.findFirstOrThrow({ where: { agentId: AGENT, canonicalHash: promoted!.sourceCanonicalHash, userScope: "" } });
-    await ingest(runs(demotedPath.tools, 5, { daysAgo: -1 }));
+    // A minute ahead: after the demotion, within the 5 minutes a live run may be dated ahead of its receipt.
+    await ingest(runs(demotedPath.tools, 5, { daysAgo: -60_000 / DAY_MS }));
     const afterDemotion = await cycleBoth();
     expect([...afterDemotion.promoted, ...afterDemotion.deferred.map((h) => `/${h}`)]).toContain(`/${promoted!.sourceCanonicalHash}`);
 
