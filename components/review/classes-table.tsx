@@ -19,7 +19,7 @@ export function ClassesTable({ rows, selected, headers, showAgent }: { rows: Cla
   const sel = useUrlSelection({ rows, selected, detailId: "class-detail", filterId: "class-filter", copyValue: (r) => r.hash, copyLabel: "Hash" });
   const head = (key: string) => headers.find((h) => h.key === key)!;
   return (
-    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || undefined}>
+    <div className="@container relative rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || undefined}>
       <table className="w-full table-fixed divide-y divide-slate-200 text-sm dark:divide-slate-800">
         <caption className="sr-only">Trajectory classes</caption>
         <thead className="bg-slate-50 dark:bg-slate-900">

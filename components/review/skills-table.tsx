@@ -44,7 +44,7 @@ export function SkillsTable({ rows, selected, selectedContent, headers, canDecid
   return (
     <>
     {canDecide && rows.some((r) => r.decidable) ? bulk.bar : null}
-    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || bulk.pending || undefined}>
+    <div className="@container relative rounded-lg border border-slate-200 dark:border-slate-800" aria-busy={sel.loading || bulk.pending || undefined}>
       <table className="w-full table-fixed divide-y divide-slate-200 text-sm dark:divide-slate-800">
         <caption className="sr-only">Skills</caption>
         <thead className="bg-slate-50 dark:bg-slate-900">

@@ -31,8 +31,9 @@ type TableProps<T> = {
 export function DataTable<T>({ columns, rows, rowKey, rowId, caption, sort, empty, rowLink }: TableProps<T>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
-    // A region of its own, reachable by keyboard: a wide table scrolls inside it, not the page.
-    <div role="region" aria-label={caption ?? "Table"} tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800">
+    // A region of its own, reachable by keyboard: a wide table scrolls inside it, not the page
+    // (relative: its screen-reader-only labels, absolutely placed, scroll with it too).
+    <div role="region" aria-label={caption ?? "Table"} tabIndex={0} className="relative overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800">
       <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-slate-50 dark:bg-slate-900">

@@ -78,15 +78,15 @@ describe(`console links (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const page = await call(server.baseUrl, admin, "GET", "/audit");
     expect(page.text).toContain(`href="/settings/api-keys#api-key-${keyId}">API key “links key”</a>`);
     expect(page.text).toContain(`href="/agents/${AGENT}">agent Agent ${AGENT}</a>`);
-    expect(page.text).not.toContain("persona_profile.viewed</code>");
+    expect(page.text).not.toContain('data-event="persona_profile.viewed"');
     expect(page.text).toContain("Show page views");
 
     const views = await call(server.baseUrl, admin, "GET", "/audit?views=show");
-    expect((views.text.match(/persona_profile\.viewed<\/code>/g) ?? []).length).toBe(2);
-    expect(views.text).toContain("an account (pseudonymous)");
+    expect((views.text.match(/data-event="persona_profile\.viewed"/g) ?? []).length).toBe(2);
+    expect(views.text).toContain("an account (pseudonymous");
 
     const one = await call(server.baseUrl, admin, "GET", "/audit?account=acct-1&views=show");
-    expect((one.text.match(/persona_profile\.viewed<\/code>/g) ?? []).length).toBe(1);
+    expect((one.text.match(/data-event="persona_profile\.viewed"/g) ?? []).length).toBe(1);
     expect(one.text).toContain(`href="/persona-evolution?user_id=acct-1">account acct-1</a>`);
     for (const p of pseudonyms) expect(one.text).not.toContain(p);
     const none = await call(server.baseUrl, admin, "GET", "/audit?account=acct-nobody&views=show");

@@ -140,7 +140,7 @@ function Target({ e, names }: { e: AuditEventView; names: AuditNames }) {
 function EventName({ action }: { action: string }) {
   const parts = action.split(".");
   return (
-    <code className="text-xs break-normal whitespace-normal">
+    <code data-event={action} className="text-xs break-normal whitespace-normal">
       {parts.map((p, i) => (
         <span key={i}>
           {p}
