@@ -37,13 +37,11 @@ export const CONVENTIONS: readonly Convention[] = [genai, openInference, aiSdk, 
 export const DEFAULT_AGENT_IDS: ReadonlySet<string> = new Set(["agent", "default"]);
 export const DEFAULT_AGENT_NAMES: ReadonlySet<string> = new Set(["agent", "Strands Agents"]);
 
-const conventions = new WeakMap<StagedSpan, Convention | null>();
-const shapes = new WeakMap<StagedSpan, SpanShape>();
-
+// Not cached per span: a claim is a lookup or two, cheaper than a WeakMap entry per span, whose
+// ephemerons the collector walks (`npm run bench:otlp`, docs/benchmarks.md#otlp).
 export function conventionOf(s: StagedSpan): Convention | null {
-  let c = conventions.get(s);
-  if (c === undefined) conventions.set(s, (c = CONVENTIONS.find((k) => k.claims(s)) ?? null));
-  return c;
+  for (const c of CONVENTIONS) if (c.claims(s)) return c;
+  return null;
 }
 
 export const roleOf = (s: StagedSpan): Role => conventionOf(s)?.role(s) ?? "other";
@@ -56,12 +54,8 @@ export function unusable(s: StagedSpan): string | null {
   return conventionOf(s)?.lacks?.(s) ?? null;
 }
 
-/** What the span says, read once per span object. */
-export function shapeOf(s: StagedSpan): SpanShape {
-  let shape = shapes.get(s);
-  if (!shape) shapes.set(s, (shape = conventionOf(s)?.read(s) ?? emptyShape("other")));
-  return shape;
-}
+/** What the span says (the mapping reads each span once and keeps its shape only while it maps the trace). */
+export const shapeOf = (s: StagedSpan): SpanShape => conventionOf(s)?.read(s) ?? emptyShape("other");
 
 /** The agent a span names itself: an explicit id that is not a framework default, and the framework's agent name (not a default). */
 export function namedAgent(s: StagedSpan): { id?: string; name?: string } {
