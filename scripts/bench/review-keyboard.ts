@@ -1,25 +1,39 @@
-// `npx tsx scripts/bench/review-keyboard.ts`: review decisions per minute on the demo
-// (npm run seed:demo, one promotion cycle distilling up to 30 classes into shadow skills, one per
-// account) by a scripted keyboard-only reviewer in Chromium, two ways on the same build:
-//   one by one: the per-skill flow (the only one before bulk review): Tab to "Activate as user",
-//     Enter, type the reason, Tab to the confirmation, Enter, wait for the list to refresh;
+// `npm run bench:review-keyboard -- [--root <checkout>] [--ways one-by-one,bulk]`: review
+// decisions per minute on the demo (npm run seed:demo, one promotion cycle distilling up to 30
+// classes into shadow skills, one per account) by a scripted keyboard-only reviewer in Chromium.
+// No mouse: focus moves only by Tab and the list's own shortcuts.
+//   one-by-one: the per-skill flow (the only one before bulk review): j selects the next row and
+//     shows its detail, Tab to the detail's "Activate as user", Enter, type the reason, Tab to the
+//     dialog's confirmation, Enter, wait until the row leaves the list;
 //   bulk: j/x over the rows, a, type one reason, Tab to the confirmation, Enter.
-// Prints both figures; no target, no assertion (a figure for the note).
+// --root runs the server, seed, promotion cycle and build (PROCTOR_DIST_DIR) of another checkout,
+// e.g. a worktree of the commit before bulk review, so both UIs are measured the same way.
+// Prints the figures (and Tabs per decision); no target, no assertion (a figure for the note).
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { chromium, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer } from "../../tests/helpers/server.ts";
-import { login } from "../../tests/helpers/http.ts";
-import { callAction } from "../../tests/helpers/actions.ts";
+import { parseArgs } from "node:util";
+import { chromium, type Locator, type Page } from "@playwright/test";
 import { DEMO_AGENT_ID } from "../demo/data.ts";
-import { ensureBuild } from "./measure.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+type Way = "one-by-one" | "bulk";
+const { values: args } = parseArgs({ options: { root: { type: "string" }, ways: { type: "string", default: "one-by-one,bulk" } } });
+const ROOT = path.resolve(args.root ?? path.resolve(import.meta.dirname, "../.."));
+const WAYS = args.ways.split(",") as Way[];
+if (!WAYS.length || WAYS.some((w) => w !== "one-by-one" && w !== "bulk")) throw new Error(`--ways takes one-by-one and/or bulk, not ${args.ways}`);
 /** Decisions timed per way. */
 const N = Number(process.env.BENCH_DECISIONS ?? 8);
+/** A Tab search that passes this many stops has missed its target. */
+const MAX_TABS = 400;
+
+// The checkout's own helpers: its server (scripts/start.ts, its migrations, its build) and its actions.
+const from = <T>(file: string) => import(path.join(ROOT, file)) as Promise<T>;
+const { ensureBuild } = await from<typeof import("./measure.ts")>("scripts/bench/measure.ts");
+const { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer } = await from<typeof import("../../tests/helpers/server.ts")>("tests/helpers/server.ts");
+const { login } = await from<typeof import("../../tests/helpers/http.ts")>("tests/helpers/http.ts");
+const { callAction } = await from<typeof import("../../tests/helpers/actions.ts")>("tests/helpers/actions.ts");
 
 ensureBuild();
-const server = await startTestServer({ env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" } });
+const server = await startTestServer({ kind: "postgres", env: { PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" }, startTimeoutMs: 300_000 });
 const browser = await chromium.launch({ executablePath: process.env.PROCTOR_CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
 try {
   const seeded = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed-demo.ts"], {
@@ -33,8 +47,8 @@ try {
   const cycle = await callAction(server, admin, "lib/actions/learning.ts#runPromotionCycle", { agent_id: DEMO_AGENT_ID });
   if (cycle.kind !== "ok") throw new Error(cycle.text);
   const shadow = (await server.sql.query("SELECT count(*)::int AS n FROM skills WHERE status IN ('SHADOW', 'CANDIDATE')")).rows[0].n as number;
-  console.log(`demo: ${shadow} skills awaiting review after one promotion cycle; timing ${N} decisions each way`);
-  if (shadow < 2 * N) throw new Error(`need ${2 * N} skills in review, have ${shadow}`);
+  console.log(`${ROOT} (${process.env.PROCTOR_DIST_DIR || ".next"}): ${shadow} skills awaiting review after one promotion cycle; timing ${N} decisions each way (${WAYS.join(", ")})`);
+  if (shadow < WAYS.length * N) throw new Error(`need ${WAYS.length * N} skills in review, have ${shadow}`);
 
   const page = await (await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1440, height: 900 } })).newPage();
   const list = `/skills?agent=${encodeURIComponent(DEMO_AGENT_ID)}&status=shadow`;
@@ -47,54 +61,90 @@ try {
   if (!listed?.ok()) throw new Error(`${list} answered ${listed?.status()}`);
   await page.getByRole("heading", { name: "Skills", level: 1 }).waitFor({ timeout: 120_000 });
 
-  const rows = () => page.locator("tr[data-row-key]").count();
-  const tabTo = async (p: Page, name: string) => {
-    const seen: string[] = [];
-    for (let i = 0; i < 300; i++) {
-      await p.keyboard.press("Tab");
-      const text = await p.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
-      if (text === name) return;
-      seen.push(text);
+  /** The row holding the focus (the list's shortcuts focus the selected row's link). */
+  const focusedRow = () => page.evaluate(() => document.activeElement?.closest("tr[data-row-key]")?.getAttribute("data-row-key") ?? null);
+  const gone = (key: string) => page.waitForFunction((k) => !document.querySelector(`tr[data-row-key="${CSS.escape(k)}"]`), key, { timeout: 60_000 });
+  /** j until a row not yet taken holds the focus: that row's key. */
+  const nextRow = async (taken: ReadonlySet<string>) => {
+    for (let i = 0; i < 50; i++) {
+      const before = await focusedRow();
+      await page.keyboard.press("j");
+      await page.waitForFunction((b) => {
+        const k = document.activeElement?.closest("tr[data-row-key]")?.getAttribute("data-row-key") ?? null;
+        return k !== null && k !== b;
+      }, before);
+      const key = (await focusedRow())!;
+      if (!taken.has(key)) return key;
     }
-    throw new Error(`no "${name}" reached by Tab; reached: ${seen.slice(0, 80).join(" | ")}`);
+    throw new Error("j reached no undecided row");
   };
-  const decisionsPerMinute = (n: number, ms: number) => ((n / ms) * 60_000).toFixed(1);
+  /**
+   * Tab until `target` is the focused element (compared by identity, the target found by role and
+   * accessible name); the number of Tabs pressed. Fails naming what the Tabs reached.
+   */
+  const tabTo = async (p: Page, target: Locator) => {
+    await target.waitFor();
+    const seen: string[] = [];
+    for (let tabs = 0; tabs <= MAX_TABS; tabs++) {
+      if (await target.evaluate((el) => el === document.activeElement)) return tabs;
+      if (tabs === MAX_TABS) break;
+      await p.keyboard.press("Tab");
+      seen.push(
+        await p.evaluate(() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return "<body>";
+          const name = el.getAttribute("aria-label") ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "";
+          return `${el.tagName.toLowerCase()} "${name.trim().replace(/\s+/g, " ").slice(0, 40)}"`;
+        }),
+      );
+    }
+    throw new Error(`${MAX_TABS} Tabs never reached ${target}; reached: ${seen.slice(0, 120).join(" | ")}`);
+  };
+  const perMinute = (n: number, ms: number) => ((n / ms) * 60_000).toFixed(1);
+  const report = (way: string, ms: number, tabs: number) =>
+    console.log(`${way.padEnd(11)} ${N} decisions in ${(ms / 1000).toFixed(1)} s = ${perMinute(N, ms)} decisions per minute (${(tabs / N).toFixed(1)} Tabs per decision)`);
 
-  // One by one: the first row's detail is shown; Tab to its Activate button.
-  const t0 = Date.now();
-  for (let i = 0; i < N; i++) {
-    const before = await rows();
-    await page.locator("body").click({ position: { x: 1, y: 1 } });
-    await tabTo(page, "Activate as user");
-    await page.keyboard.press("Enter");
-    await page.keyboard.type("reviewed");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
-    await page.waitForFunction((n) => document.querySelectorAll("tr[data-row-key]").length < n, before);
+  const decided = new Set<string>();
+  for (const way of WAYS) {
+    let tabs = 0;
+    const t0 = Date.now();
+    if (way === "one-by-one") {
+      for (let i = 0; i < N; i++) {
+        const key = await nextRow(decided);
+        decided.add(key);
+        // The detail of the selected skill: its URL state has arrived with an Activate button.
+        await page.waitForURL((u) => u.searchParams.get("skill") === key);
+        tabs += await tabTo(page, page.locator("#skill-detail").getByRole("button", { name: "Activate as user", exact: true }));
+        await page.keyboard.press("Enter");
+        const dialog = page.getByRole("dialog");
+        tabs += await tabTo(page, dialog.getByRole("textbox"));
+        await page.keyboard.type("reviewed");
+        tabs += await tabTo(page, dialog.getByRole("button", { name: "Activate as user", exact: true }));
+        await page.keyboard.press("Enter");
+        await gone(key);
+      }
+    } else {
+      const picked: string[] = [];
+      for (let i = 0; i < N; i++) {
+        const key = await nextRow(decided);
+        decided.add(key);
+        picked.push(key);
+        await page.keyboard.press("x");
+        await page.locator(`tr[data-row-key="${key}"] input[type="checkbox"]:checked`).waitFor();
+      }
+      await page.keyboard.press("a");
+      const dialog = page.getByRole("dialog");
+      tabs += await tabTo(page, dialog.getByRole("textbox"));
+      await page.keyboard.type("reviewed");
+      tabs += await tabTo(page, dialog.getByRole("button", { name: `Activate ${N} skills`, exact: true }));
+      await page.keyboard.press("Enter");
+      for (const key of picked) await gone(key);
+    }
+    report(way, Date.now() - t0, tabs);
   }
-  const oneByOne = Date.now() - t0;
-
-  // Bulk: j/x over N rows, a, one reason, confirm.
-  const t1 = Date.now();
-  const before = await rows();
-  await page.locator("body").click({ position: { x: 1, y: 1 } });
-  for (let i = 0; i < N; i++) {
-    await page.keyboard.press("j");
-    await page.locator("tr[data-row-key] a[aria-current='true']").nth(0).waitFor();
-    await page.keyboard.press("x");
-  }
-  await page.keyboard.press("a");
-  await page.getByRole("dialog").waitFor();
-  await page.keyboard.type("reviewed");
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await page.waitForFunction((n) => document.querySelectorAll("tr[data-row-key]").length <= n, before - N);
-  const bulk = Date.now() - t1;
-
-  console.log(`one by one: ${N} decisions in ${(oneByOne / 1000).toFixed(1)} s = ${decisionsPerMinute(N, oneByOne)} decisions per minute`);
-  console.log(`bulk:       ${N} decisions in ${(bulk / 1000).toFixed(1)} s = ${decisionsPerMinute(N, bulk)} decisions per minute`);
+  // Every decision took effect (a row can leave the list for other reasons).
+  const active = (await server.sql.query("SELECT count(*)::int AS n FROM skills WHERE id = ANY($1) AND status = 'ACTIVE'", [[...decided]])).rows[0].n as number;
+  if (active !== decided.size) throw new Error(`${decided.size} skills decided, ${active} active`);
 } finally {
   await browser.close();
   await server.stop();
