@@ -60,23 +60,31 @@ try {
   const listed = await page.goto(list);
   if (!listed?.ok()) throw new Error(`${list} answered ${listed?.status()}`);
   await page.getByRole("heading", { name: "Skills", level: 1 }).waitFor({ timeout: 120_000 });
+  // The list's shortcuts work once the page has hydrated: let its scripts load before timing.
+  await page.waitForLoadState("networkidle");
 
   /** The row holding the focus (the list's shortcuts focus the selected row's link). */
   const focusedRow = () => page.evaluate(() => document.activeElement?.closest("tr[data-row-key]")?.getAttribute("data-row-key") ?? null);
   const gone = (key: string) => page.waitForFunction((k) => !document.querySelector(`tr[data-row-key="${CSS.escape(k)}"]`), key, { timeout: 60_000 });
-  /** j until a row not yet taken holds the focus: that row's key. */
+  /**
+   * j until a row not yet taken holds the focus: that row's key. j moves the focus as it handles
+   * the key, so a j that moved nothing within 2 s was not handled (a page still hydrating) and
+   * is pressed again.
+   */
   const nextRow = async (taken: ReadonlySet<string>) => {
-    for (let i = 0; i < 50; i++) {
+    for (let presses = 0; presses < 50; presses++) {
       const before = await focusedRow();
       await page.keyboard.press("j");
-      await page.waitForFunction((b) => {
-        const k = document.activeElement?.closest("tr[data-row-key]")?.getAttribute("data-row-key") ?? null;
-        return k !== null && k !== b;
-      }, before);
-      const key = (await focusedRow())!;
-      if (!taken.has(key)) return key;
+      const moved = await page
+        .waitForFunction((b) => {
+          const k = document.activeElement?.closest("tr[data-row-key]")?.getAttribute("data-row-key") ?? null;
+          return k !== null && k !== b;
+        }, before, { timeout: 2_000 })
+        .then(() => true, () => false);
+      const key = await focusedRow();
+      if (moved && key && !taken.has(key)) return key;
     }
-    throw new Error("j reached no undecided row");
+    throw new Error(`50 presses of j reached no undecided row (focus on row ${await focusedRow()})`);
   };
   /**
    * Tab until `target` is the focused element (compared by identity, the target found by role and
