@@ -47,7 +47,7 @@ export function EvaluationsTable({ rows, evidence, total, page, pageSize, href }
           { key: "at", header: "Recorded", cell: (r) => <LocalTime iso={r.recorded_at} /> },
         ]}
       />
-      {rows.length > 0 ? <Pagination page={page} pageSize={pageSize} total={total} href={href} /> : null}
+      {rows.length > 0 || page > 1 ? <Pagination page={page} pageSize={pageSize} total={total} href={href} /> : null}
     </>
   );
 }
