@@ -65,7 +65,7 @@ async function activateFromInbox(page: Page, agent: string, shot: string, openIn
   await expect(panel.getByRole("heading", { name: skillName })).toBeVisible();
   await panel.getByRole("button", { name: "Activate as user" }).click();
   const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Reason (recorded in the audit log)").fill("Reviewed from the inbox");
+  await dialog.getByLabel(/^Reason \(recorded in the audit log/).fill("Reviewed from the inbox");
   await dialog.getByRole("button", { name: "Activate as user" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(`${skillName} is active with user authority.`)).toBeVisible();

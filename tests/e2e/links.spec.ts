@@ -128,10 +128,10 @@ test("run page links navigate, audit names targets and finds an account, traces 
   await switcher(page).selectOption(AGENT);
   await expect(page).toHaveURL(`/traces?agent=${AGENT}`);
   await expect(page.locator(`form[role="search"] select[name="agent"]`)).toHaveValue(AGENT);
-  await expect(page.getByText(/1–50 of 56/)).toBeVisible();
+  await expect(page.getByText("56 in all")).toBeVisible();
   await expect(page.getByTestId("thread")).toHaveCount(50);
   await page.getByRole("link", { name: "Next" }).click();
-  await expect(page).toHaveURL(`/traces?agent=${AGENT}&page=2`);
+  await expect(page).toHaveURL(new RegExp(`/traces\\?agent=${AGENT}&after=`));
   await expect(page.getByTestId("thread")).toHaveCount(6);
   await page.getByLabel("Search").fill("thread-page-4");
   await page.getByRole("button", { name: "Show traces" }).click();

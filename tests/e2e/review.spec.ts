@@ -108,7 +108,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await panel.getByRole("button", { name: "Start paired-evaluation qualification" }).click();
   const qualify = page.getByRole("dialog");
   await qualify.getByLabel("Model the agent runs on").fill("gpt-4o-2024-08-06");
-  await qualify.getByLabel("Reason (recorded in the audit log)").fill("Causal evidence before activation");
+  await qualify.getByLabel(/^Reason \(recorded in the audit log/).fill("Causal evidence before activation");
   await qualify.getByRole("button", { name: "Start qualification" }).click();
   await expect(qualify).toBeHidden();
   await expect(page.getByText(/^Paired-evaluation qualification of .* started\.$/)).toBeVisible();
@@ -124,7 +124,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(dialog.getByText("ledger: candidate")).toBeVisible();
   await expect(dialog.getByText(/Developer authority: the skill is injected as a developer/)).toBeVisible();
   await expect(dialog.getByText(/^Shadow readiness is not met/)).toBeVisible();
-  await dialog.getByLabel("Reason (recorded in the audit log)").fill("Procedure reviewed line by line");
+  await dialog.getByLabel(/^Reason \(recorded in the audit log/).fill("Procedure reviewed line by line");
   await dialog.getByRole("button", { name: "Activate as developer" }).click();
   await expect(dialog).toBeHidden();
   await expect(panel.getByText("active", { exact: true })).toBeVisible();
@@ -146,7 +146,7 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   // Demote with a reason: demoted, runs released.
   await page.goto(`/skills?agent=${AGENT}&skill=${skillId}`);
   await panel.getByRole("button", { name: "Demote" }).click();
-  await dialog.getByLabel("Reason (recorded in the audit log)").fill("Superseded by a policy change");
+  await dialog.getByLabel(/^Reason \(recorded in the audit log/).fill("Superseded by a policy change");
   await dialog.getByRole("button", { name: "Demote" }).click();
   await expect(dialog).toBeHidden();
   await expect(panel.getByText("demoted", { exact: true }).first()).toBeVisible();

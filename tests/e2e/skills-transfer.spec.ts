@@ -87,7 +87,7 @@ test("an admin reviews an imported folder: its files, a file as text, its script
   await detail.getByRole("button", { name: "Activate as user" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("alert").filter({ hasText: "bundles 2 script files" })).toContainText("scripts/run_server.py");
-  await dialog.getByLabel("Reason (recorded in the audit log)").fill("read both scripts");
+  await dialog.getByLabel(/^Reason \(recorded in the audit log/).fill("read both scripts");
   const confirm = dialog.getByRole("button", { name: "Activate as user" });
   await expect(confirm).toBeDisabled();
   await snapshot(page, "imported-skill-activate.png");
