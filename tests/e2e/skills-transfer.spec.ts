@@ -38,7 +38,8 @@ test("an admin exports an agent's skills as a zip and imports them into another 
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Export skills (zip)" }).click();
+  // The export says what it exports: the agent's one active skill.
+  await page.getByRole("link", { name: "Export 1 active skill (zip)" }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe("e2e-io-from-skills-active.zip");
   const zip = readFileSync((await download.path())!);
