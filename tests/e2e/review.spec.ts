@@ -114,8 +114,8 @@ test("an admin reviews classes, distills, activates as developer and demotes; a 
   await expect(page.getByText(/^Paired-evaluation qualification of .* started\.$/)).toBeVisible();
   // Shown with the skill's readiness and again in its impact panel's causal evidence.
   await expect(panel.getByText("ledger: candidate").first()).toBeVisible();
-  await expect(panel.getByText("0 / 128")).toBeVisible();
-  await expect(panel.getByRole("link", { name: "Open the ledger procedure" })).toHaveAttribute("href", /^\/ledger\/procedure\?/);
+  await expect(panel.getByText("0 / 128").first()).toBeVisible();
+  await expect(panel.getByRole("link", { name: "Open the ledger procedure" }).first()).toHaveAttribute("href", /^\/ledger\/procedure\?/);
   await expect(panel.getByRole("button", { name: "Start paired-evaluation qualification" })).toHaveCount(0);
 
   await expect(panel.getByRole("button", { name: "Activate as user" })).toBeVisible();
