@@ -45,7 +45,7 @@ const script = (distill: () => Reply, judge: () => Reply) => {
 };
 
 describe(`continual learning with an LLM over the OpenAI protocol (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
-  it("runs the full lifecycle with LLM distillation and judging, feeding the demotion reason to v2", async () => {
+  it("runs the full lifecycle with LLM distillation and judging, feeding v1's recorded outcomes to v2", async () => {
     script(() => ({ content: GOOD_SKILL }), () => ({ content: "YES. It follows the successful runs and handles the refusal." }));
     fake.requests.length = 0;
     const { v1, v2 } = await fullLifecycle(server, "lifecycle-llm", { template: false });
@@ -59,7 +59,9 @@ describe(`continual learning with an LLM over the OpenAI protocol (${process.env
     expect(distills[0].prompt).toContain("SUCCESSFUL RUN 5");
     expect(distills[0].prompt).toContain("FAILED RUN 1");
     expect(distills[0].prompt).not.toContain("demoted");
-    expect(distills[1].prompt).toContain(`previous version of this skill was demoted for this reason: ${v1.demotion_reason}`);
+    // The distiller hears what became of v1 from its recorded outcomes, never a reason text.
+    expect(distills[1].prompt).toMatch(/Version 1 was demoted after [\d,]+ runs? with it/);
+    expect(distills[1].prompt).not.toContain(v1.demotion_reason);
     const judges = fake.requests.filter((r) => r.kind === "judge");
     expect(judges).toHaveLength(2);
     expect(judges[0].prompt).toContain("OBSERVED FAILED RUNS");

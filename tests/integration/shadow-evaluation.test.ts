@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 const db = process.env.PROCTOR_TEST_DB ?? "pglite";
-const hourFromNow = () => new Date(Date.now() + 3600_000).toISOString();
+// Four minutes ahead: after a skill distilled now, within the 5 minutes a live run may be dated ahead.
+const soonAfterNow = () => new Date(Date.now() + 4 * 60_000).toISOString();
 
 async function evaluateAll(agentId: string) {
   const worker = startWorkerRuntime(workerDb);
@@ -138,16 +139,16 @@ describe(`passive shadow evaluation (${db})`, () => {
   it("source runs, runs created before the skill and other tenants' runs are never observed", async () => {
     // Per-account classes: the skill is acct-8's own, so another account's runs are not its to observe.
     await putAgent(server, "exclude", { require_shadow: true, shadow_evaluation_enabled: true, learning_scope: "user" });
-    // Source runs stamped an hour ahead: created after the skill, so only the source rule excludes them.
+    // Source runs stamped minutes ahead: created after the skill, so only the source rule excludes them.
     const sources = [];
-    for (let i = 0; i < 5; i++) sources.push(await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: hourFromNow() }));
+    for (let i = 0; i < 5; i++) sources.push(await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: soonAfterNow() }));
     const report = (await call(server.baseUrl, admin, "POST", `/api/v1/agents/exclude/promotion-cycles`)).json;
     const skill = await getSkill(server, report.promoted[0]);
     expect(skill.source_workflow_ids.sort()).toEqual(sources.map((s) => s.workflow_id).sort());
 
     const before = await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: new Date(Date.now() - 3600_000).toISOString() });
-    const tenant = await post("exclude", { ...refundRun({ userId: "acct-9" }), created_at: hourFromNow() });
-    const fresh = await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: hourFromNow() });
+    const tenant = await post("exclude", { ...refundRun({ userId: "acct-9" }), created_at: soonAfterNow() });
+    const fresh = await post("exclude", { ...refundRun({ userId: "acct-8" }), created_at: soonAfterNow() });
     await evaluateAll("exclude");
 
     expect((await records(server, skill.skill_id)).map((r) => r.workflow_run_id)).toEqual([fresh.id]);
