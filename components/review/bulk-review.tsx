@@ -13,10 +13,11 @@ import { Button } from "../ui/button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
 import { REASON_NOT_FOR_AGENT } from "./skill-actions";
+import { pluralise } from "@/lib/text/format";
 
 type Decision = "activate" | "reject";
 
-const skills = (n: number) => `${n.toLocaleString("en")} skill${n === 1 ? "" : "s"}`;
+const skills = (n: number) => pluralise(n, "skill");
 
 export function useBulkReview(rows: SkillRowView[], current: string | null) {
   const router = useRouter();
@@ -97,8 +98,8 @@ function DecisionSummary({ d, targets, left }: { d: Decision; targets: SkillRowV
   return (
     <div className="space-y-2">
       <p>
-        {skills(targets.length)} of {procedures.toLocaleString("en")} procedure{procedures === 1 ? "" : "s"} across {accounts.toLocaleString("en")} account
-        {accounts === 1 ? "" : "s"}, one audit event each, all in one decision: if one is refused, none changes.
+        {skills(targets.length)} of {pluralise(procedures, "procedure")} across {pluralise(accounts, "account")}, one audit event
+        each, all in one decision: if one is refused, none changes.
       </p>
       {d === "activate" ? <p>Each is activated with its stored authority and starts being injected for matching queries.</p> : <p>Rejected skills leave review; their classes are distilled again only from new runs.</p>}
       {left ? <p role="note">{skills(left)} bundling scripts are left out: activate each on its own page, confirming its scripts.</p> : null}
