@@ -43,6 +43,7 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
     }
   }
   const userIds = [...new Set(cs.map((c) => c.user_id))];
+  // Numbered in each thread's time order: reflection reads evidence oldest first by number.
   // The locks and the guard are uncorrelated subqueries of the INSERT's condition: both are
   // evaluated before its first row, so before any message is numbered.
   const [row] = await db.$queryRaw<{ stored: number }[]>`
@@ -55,7 +56,7 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
       FROM jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) AS x(id text, thread_id text, user_id text, root_trace_id text,
         message_id text, role text, text text, timestamp timestamptz)
       WHERE EXISTS (SELECT 1 FROM guard) AND (${shareEvidenceLocksSql(Prisma.sql`unnest(${userIds}::text[])`)}) >= 0
-      ORDER BY thread_id, message_id
+      ORDER BY thread_id, timestamp, message_id
       ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
       RETURNING 1
     )
