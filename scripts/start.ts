@@ -31,6 +31,8 @@ const embeddedUrlFile = path.join(dataDir, "embedded.url");
 const consoleUrlFile = path.join(dataDir, "console.url");
 
 mkdirSync(dataDir, { recursive: true });
+// Where threads the server starts find their sources (lib/otlp/staging-thread.ts).
+process.env.PROCTOR_ROOT = root;
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.env.NEXTAUTH_SECRET ??= persistedSecret("nextauth-secret");
 // Forgotten accounts are known by an HMAC under this key, kept out of the database (lib/accounts/forget-key.ts).

@@ -5,8 +5,8 @@ import http from "node:http";
 import { gzipSync } from "node:zlib";
 import type pg from "pg";
 import { HOSTILE_TEXT } from "../../tests/helpers/hostile-text.ts";
-import { jsonExport, protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
-import { bigAttributeTrace, deepArgumentsTrace, DEEP_ARGUMENTS, mergeExports, minimalSpans, protobufOf, tallTrace, traceJson, agentRequest, type OtlpJson } from "../../tests/helpers/hostile-otlp.ts";
+import { jsonExport, protobufExport } from "../../tests/helpers/otlp.ts";
+import { bigAttributeTrace, deepArgumentsTrace, DEEP_ARGUMENTS, filledExport, FILLED_TOOLS, mergeExports, minimalSpans, protobufOf, tallTrace, traceJson, agentRequest, type OtlpJson } from "../../tests/helpers/hostile-otlp.ts";
 import { ADMIN_EMAIL } from "../../tests/helpers/server.ts";
 import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_SPANS_PER_EXPORT, OTLP_DECODED_BYTES } from "../../lib/otlp/limits.ts";
 import { ADDRESS_FAILURE_LIMIT } from "../../lib/auth/login-throttle.ts";
@@ -16,7 +16,6 @@ export type Context = { baseUrl: string; adminKey: string; ingestKey: string; sq
 export type Check = { name: string; ok: boolean; figure: string };
 export type PayloadClass = { name: string; what: string; prepare(ctx: Context): Promise<() => Promise<Check[]>> };
 
-export const TOOLS = ["lookup_order", "issue_refund", "notify", "t0", "t1", "t2", "t3", "t4", "t5", "t6"];
 
 type Answer = { status: number; text: string };
 /**
@@ -55,7 +54,7 @@ const histogram = (answers: Answer[]) => {
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 export async function declareAgent(ctx: Context, id: string) {
-  const r = await send(ctx, "PUT", `/api/v1/agents/${id}`, JSON.stringify({ name: id, tools: TOOLS.map((name) => ({ name })) }));
+  const r = await send(ctx, "PUT", `/api/v1/agents/${id}`, JSON.stringify({ name: id, tools: FILLED_TOOLS.map((name) => ({ name })) }));
   if (r.status !== 200) throw new Error(`declaring ${id}: ${r.status} ${r.text.slice(0, 300)}`);
 }
 async function runsOfAgent(ctx: Context, agentId: string): Promise<number> {
@@ -67,23 +66,6 @@ async function runsArrive(ctx: Context, agentId: string, n: number, timeoutMs = 
   let have = 0;
   while (Date.now() < deadline && (have = await runsOfAgent(ctx, agentId)) < n) await sleep(250);
   return have;
-}
-
-/** GenAI traces of `agentId` (invoke_agent, two chats, seven tool calls: ten spans) filling `bytes` of `encode`d export with `traces` traces. */
-function filledExport(agentId: string, traces: number, bytes: number, encode: (spans: ReturnType<typeof recordAgentTrace>) => Buffer) {
-  const record = (pad: number) =>
-    Array.from({ length: traces }, (_, i) =>
-      recordAgentTrace({
-        agentId,
-        query: `Please refund order ${i}`,
-        calls: TOOLS.slice(3).map((tool) => ({ tool, args: { order_id: String(i), note: "x".repeat(pad) }, result: { ok: true } })),
-        status: "ok",
-        at: Date.now() - 3_600_000 + i,
-      }),
-    ).flat();
-  // The size grows linearly with the pad (the arguments appear in the tool spans and the chat's tool calls).
-  const [empty, padded] = [encode(record(0)).length, encode(record(1000)).length];
-  return encode(record(Math.max(0, Math.floor((1000 * (bytes - empty)) / (padded - empty)))));
 }
 
 export const CLASSES: PayloadClass[] = [

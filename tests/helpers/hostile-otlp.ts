@@ -68,6 +68,29 @@ export function minimalSpans(n: number): OtlpJson {
   return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
 }
 
+/** The tools of filledExport's traces' agent. */
+export const FILLED_TOOLS = ["lookup_order", "issue_refund", "notify", "t0", "t1", "t2", "t3", "t4", "t5", "t6"];
+
+/**
+ * GenAI traces of `agentId` (invoke_agent, two chats, seven tool calls: ten spans each) filling
+ * `bytes` of `encode`d export with `traces` traces: the largest accepted exports, at the limits.
+ */
+export function filledExport(agentId: string, traces: number, bytes: number, encode: (spans: ReturnType<typeof recordAgentTrace>) => Buffer) {
+  const record = (pad: number) =>
+    Array.from({ length: traces }, (_, i) =>
+      recordAgentTrace({
+        agentId,
+        query: `Please refund order ${i}`,
+        calls: FILLED_TOOLS.slice(3).map((tool) => ({ tool, args: { order_id: String(i), note: "x".repeat(pad) }, result: { ok: true } })),
+        status: "ok",
+        at: Date.now() - 3_600_000 + i,
+      }),
+    ).flat();
+  // The size grows linearly with the pad (the arguments appear in the tool spans and the chat's tool calls).
+  const [empty, padded] = [encode(record(0)).length, encode(record(1000)).length];
+  return encode(record(Math.max(0, Math.floor((1000 * (bytes - empty)) / (padded - empty)))));
+}
+
 /** The same export as OTLP protobuf (ids from hex to bytes). */
 export function protobufOf(body: OtlpJson): Buffer {
   const bytes = (id?: string) => (id ? Buffer.from(id, "hex") : undefined);

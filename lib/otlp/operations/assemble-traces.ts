@@ -42,8 +42,12 @@ export type AssembleTracesResult = {
 /** Runs per ingestion call (the batch API's own largest batch) and messages per conversation statement. */
 const RUNS_PER_BATCH = 500;
 const MESSAGES_PER_STATEMENT = 1000;
-/** Traces mapped between two returns to the event loop. */
+/**
+ * Traces mapped between two returns to the event loop: 20 of a few KiB of spans each, fewer of
+ * larger ones (a trace weighs one per SLICE_BYTES of its spans' JSON, at least one).
+ */
 const TRACES_PER_SLICE = 20;
+const SLICE_BYTES = 4096;
 
 export async function assembleTraces(db: Db, input: { traceIds: string[] }): Promise<AssembleTracesResult> {
   const settle = settleMs();
@@ -57,9 +61,9 @@ export async function assembleTraces(db: Db, input: { traceIds: string[] }): Pro
   const early = traces.filter((t) => !t.settled);
   const settled = traces.filter((t) => t.settled);
   const readAt = new Date();
-  const spansOf = settled.length ? await stagedSpans(db, settled.map((t) => t.trace_id)) : new Map<string, StagedSpan[]>();
+  const staged = settled.length ? await stagedSpans(db, settled.map((t) => t.trace_id)) : new Map<string, string>();
   const failed = new Map<string, Error>();
-  const runsOf = await mapTraces(settled, spansOf, failed);
+  const { runsOf, spansOf } = await mapTraces(settled, staged, failed);
   // An account forgotten since its spans were read (the forget deleted them) gets nothing back.
   const runs = await withoutForgotten(db, [...runsOf.values()].flat(), readAt);
   const actors = await keyActors(db, settled);
@@ -102,8 +106,11 @@ export async function assembleTraces(db: Db, input: { traceIds: string[] }): Pro
   };
 }
 
-/** The staged spans of these traces, by trace: each trace's as one JSON text (one parse, no per-column conversion). */
-async function stagedSpans(db: Db, traceIds: string[]): Promise<Map<string, StagedSpan[]>> {
+/**
+ * The staged spans of these traces, by trace: each trace's as one JSON text (one parse, no
+ * per-column conversion), parsed as the trace is mapped.
+ */
+async function stagedSpans(db: Db, traceIds: string[]): Promise<Map<string, string>> {
   const rows = await queryRows<{ trace_id: string; spans: string }>(
     db,
     Prisma.sql`
@@ -113,7 +120,7 @@ async function stagedSpans(db: Db, traceIds: string[]): Promise<Map<string, Stag
       FROM otlp_spans WHERE trace_id = ANY(${traceIds}::text[]) GROUP BY trace_id`,
     "otlp_assembly_spans",
   );
-  return new Map(rows.map((r) => [r.trace_id, JSON.parse(r.spans) as StagedSpan[]]));
+  return new Map(rows.map((r) => [r.trace_id, r.spans]));
 }
 
 /**
@@ -135,18 +142,26 @@ async function markAssembled(db: Db, traces: { trace_id: string; last_span_at: D
   return new Map(marked.map((r) => [r.trace_id, r.first]));
 }
 
-/** Each trace's runs; a trace whose mapping throws fails alone (its job is retried), the others go on. */
-async function mapTraces(traces: { trace_id: string }[], spansOf: Map<string, StagedSpan[]>, failed: Map<string, Error>): Promise<Map<string, AssembledRun[]>> {
+/**
+ * Each trace's spans, parsed, and its runs; a trace whose mapping throws fails alone (its job is
+ * retried), the others go on.
+ */
+async function mapTraces(traces: { trace_id: string }[], staged: Map<string, string>, failed: Map<string, Error>) {
   const runsOf = new Map<string, AssembledRun[]>();
-  // About a millisecond of CPU per trace: a claim of 500 lets other requests in between slices.
+  const spansOf = new Map<string, StagedSpan[]>();
+  // Parsing and mapping a trace grows with its spans' JSON (several ms for the largest exports'
+  // traces): a claim of 500 traces, some MiB of spans, lets other requests in between slices.
+  const weigh = (t: { trace_id: string }) => Math.max(1, (staged.get(t.trace_id)?.length ?? 0) / SLICE_BYTES);
   await mapInSlices(traces, (t) => {
     try {
-      runsOf.set(t.trace_id, runsOfTrace(spansOf.get(t.trace_id) ?? []));
+      const spans = JSON.parse(staged.get(t.trace_id) ?? "[]") as StagedSpan[];
+      spansOf.set(t.trace_id, spans);
+      runsOf.set(t.trace_id, runsOfTrace(spans));
     } catch (e) {
       failed.set(t.trace_id, e as Error);
     }
-  }, TRACES_PER_SLICE);
-  return runsOf;
+  }, TRACES_PER_SLICE, weigh);
+  return { runsOf, spansOf };
 }
 
 /**

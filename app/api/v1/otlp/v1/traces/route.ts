@@ -4,18 +4,15 @@
 import { route } from "@/lib/api/handler";
 import { OTLP_JSON, otlpExportResponse, withOtlpErrors } from "@/lib/api/otlp";
 import { v1 } from "@/lib/api/v1/contract";
-import { db } from "@/lib/db/client";
-import { decodeJson, decodeProtobuf } from "@/lib/otlp/decode";
-import { stageSpans } from "@/lib/otlp/operations";
+import { stagingThread } from "@/lib/otlp/staging-thread";
 
 export const dynamic = "force-dynamic";
 
-// OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Staged here, assembled by the worker.
+// OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Decoded and staged on the
+// staging thread, assembled by the worker.
 export const POST = withOtlpErrors(
-  route(v1.exportOtlpTraces, async ({ body, reaches, actor }) => {
-    const decoded = body.type === OTLP_JSON ? decodeJson(body.bytes) : decodeProtobuf(body.bytes);
-    const apiKeyId = actor?.type === "api_key" ? actor.id : null;
-    const staged = await stageSpans(db(), { spans: decoded.spans, decoded, reaches, apiKeyId });
+  route(v1.exportOtlpTraces, async ({ body, actor }) => {
+    const staged = await stagingThread.stage({ json: body.type === OTLP_JSON, gzip: body.gzip, bytes: body.bytes }, actor);
     return otlpExportResponse(body.type, staged.rejected, staged.errorMessage);
   }),
 );
