@@ -11,14 +11,13 @@
 // whose message cannot be built (nesting beyond the stack) is refused alone. Reading straight
 // from the generated messages, without toObject, keeps the CPU down (`npm run bench:otlp`,
 // docs/benchmarks.md#otlp).
-import { gunzipSync } from "node:zlib";
 import protobuf from "protobufjs/light.js";
 import { TooLarge, Validation } from "../errors";
 import { findUnstorableText, MAX_JSON_DEPTH } from "../db/storable-text";
 import { ExportTraceServiceRequest, Resource, Span } from "./wire";
 import { keptEvent, stringAttr, type Attributes, type SpanEvent, type StagedSpan } from "./spans";
 import { unusable } from "./conventions";
-import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_ATTRIBUTES_PER_EXPORT, MAX_ATTRIBUTES_PER_SPAN, MAX_EVENTS_PER_SPAN, MAX_SPANS_PER_EXPORT, OTLP_DECODED_BYTES } from "./limits";
+import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_ATTRIBUTES_PER_EXPORT, MAX_ATTRIBUTES_PER_SPAN, MAX_EVENTS_PER_SPAN, MAX_SPANS_PER_EXPORT } from "./limits";
 
 export type DecodedExport = { spans: StagedSpan[]; rejected: number; reasons: string[] };
 
@@ -29,16 +28,6 @@ const tooManyAttributes = () =>
   new TooLarge(`An export may hold at most ${MAX_ATTRIBUTES_PER_EXPORT} attributes (map entries included) in all (lower the exporter's batch size).`);
 /** Attributes the export being read may still hold (reset per export; decoding is synchronous). */
 let attributesLeft = 0;
-
-/** A gzip-encoded export's bytes, inflated no further than OTLP_DECODED_BYTES (a bomb is cut there). */
-export function inflate(bytes: Uint8Array): Uint8Array {
-  try {
-    return gunzipSync(bytes, { maxOutputLength: OTLP_DECODED_BYTES });
-  } catch (e) {
-    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new TooLarge(`The request body exceeds ${OTLP_DECODED_BYTES} bytes once decompressed.`);
-    throw new Validation("The gzip-encoded body could not be decompressed.");
-  }
-}
 
 /** Wire types and field numbers of the messages read by hand (opentelemetry/proto/trace/v1/trace.proto). */
 const LEN = 2;

@@ -1,14 +1,12 @@
-// The staging thread's entry (./staging-thread.ts starts it): inflates (gzip), decodes and stages
-// one export at a time through a database client of its own, and answers with what staging
-// counted, or with the refusal (its kind and message).
+// The staging thread's entry (./staging-thread.ts starts it): decodes and stages the exports it is
+// handed (./operations/stage-export.ts) through a database client of its own, and answers with
+// what staging counted, or with the refusal (its kind and message).
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import pLimit from "p-limit";
 import { isDomainError } from "../errors";
 import { createPrismaClient, type Db } from "../db/prisma";
-import { reachesAgent } from "../auth/key-reach";
-import { decodeJson, decodeProtobuf, inflate } from "./decode";
-import { stageSpans } from "./operations";
+import { stageExport } from "./operations/stage-export";
 import type { StagingAnswer, StagingRequest } from "./staging-thread";
 
 // Staging is background work beside the main thread's requests: on a busy machine the kernel runs
@@ -28,12 +26,9 @@ const database = () => (db ??= createPrismaClient(process.env.DATABASE_URL!, IN_
 
 parentPort!.on("message", (request: StagingRequest) => inFlight(() => stage(request)).then((answer) => parentPort!.postMessage(answer)));
 
-async function stage({ id, json, gzip, bytes, actor }: StagingRequest): Promise<StagingAnswer> {
+async function stage({ id, ...input }: StagingRequest): Promise<StagingAnswer> {
   try {
-    const raw = gzip ? inflate(bytes) : bytes;
-    const decoded = json ? decodeJson(raw) : decodeProtobuf(raw);
-    const staged = await stageSpans(database(), { spans: decoded.spans, decoded, reaches: (agentId) => reachesAgent(actor, agentId), apiKeyId: actor?.type === "api_key" ? actor.id : null });
-    return { id, staged };
+    return { id, staged: await stageExport(database(), input) };
   } catch (e) {
     if (isDomainError(e)) return { id, refused: { kind: e.kind, message: e.message } };
     // The code only: a database error's message may quote the export's text.

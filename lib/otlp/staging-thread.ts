@@ -1,9 +1,9 @@
-// OTLP exports are inflated, decoded and staged on a thread of their own
-// (./staging-thread-entry.ts), not on the web process's main thread. The largest accepted export
-// is hundreds of milliseconds of decoding, a statement of some MiB and the collection of their
-// garbage; on the main thread every other request, /api/health included, waited behind them
-// (`npm run bench:hostile`, docs/benchmarks.md#hostile). The main thread hands over the bytes as
-// sent and gets back what staging counted. The thread's own heap limit bounds what exports may
+// Large OTLP exports are decoded and staged on a thread of their own (./staging-thread-entry.ts),
+// not on the web process's main thread (./operations/stage-export.ts decides by size). The
+// largest accepted export is hundreds of milliseconds of decoding, a statement of some MiB and
+// the collection of their garbage; on the main thread every other request, /api/health included,
+// waited behind them (`npm run bench:hostile`, docs/benchmarks.md#hostile). The main thread hands
+// over the decoded bytes and gets back what staging counted. The thread's own heap limit bounds what exports may
 // take, however many arrive at once: a thread that exhausts it fails the exports it held (413 for
 // the oldest, 503 for the others, which exporters retry), and the next export starts a new one.
 import { createRequire } from "node:module";
@@ -11,10 +11,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DomainError, TooLarge, Unavailable, type ErrorKind } from "../errors";
-import type { Actor } from "../auth/actor";
-import type { StageSpansResult } from "./operations";
+import type { ExportInput } from "./operations/stage-export";
+import type { StageSpansResult } from "./operations/stage-spans";
 
-export type StagingRequest = { id: number; json: boolean; gzip: boolean; bytes: Uint8Array; actor: Actor | null };
+export type StagingRequest = ExportInput & { id: number };
 export type StagingAnswer = { id: number; staged: StageSpansResult } | { id: number; refused: { kind: ErrorKind; message: string } };
 
 /**
@@ -22,6 +22,13 @@ export type StagingAnswer = { id: number; staged: StageSpansResult } | { id: num
  * of JSON each) decode and stage within it (README "OpenTelemetry ingestion" gives the peaks).
  */
 export const STAGING_THREAD_HEAP_MB = 256;
+
+/**
+ * Its young generation, as large as `npm start` gives the main thread (--max-semi-space-size=64):
+ * an export's spans die young instead of being copied and promoted (with V8's default, collecting
+ * them cost more CPU than decoding them: `npm run bench:otlp`).
+ */
+const YOUNG_GENERATION_MB = 192;
 
 type Pending = { resolve: (r: StageSpansResult) => void; reject: (e: Error) => void };
 
@@ -33,18 +40,18 @@ export class StagingThread {
   constructor(private readonly heapMb = STAGING_THREAD_HEAP_MB) {}
 
   /**
-   * Stages an export sent by `actor`; rejects with the decoder's refusal (Validation, TooLarge).
+   * Stages an export; rejects with the decoder's refusal (Validation, TooLarge).
    * `bytes` move to the thread (unusable here afterwards) when they are the whole of their buffer.
    */
-  stage(body: { json: boolean; gzip: boolean; bytes: Uint8Array }, actor: Actor | null): Promise<StageSpansResult> {
+  stage(input: ExportInput): Promise<StageSpansResult> {
     const id = ++this.#next;
-    const { bytes } = body;
+    const { bytes } = input;
     const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const thread = (this.#thread ??= this.#start());
       thread.ref();
-      thread.postMessage({ id, ...body, actor } satisfies StagingRequest, whole ? [bytes.buffer as ArrayBuffer] : []);
+      thread.postMessage({ id, ...input } satisfies StagingRequest, whole ? [bytes.buffer as ArrayBuffer] : []);
     });
   }
 
@@ -59,7 +66,7 @@ export class StagingThread {
     const tsx = createRequire(path.join(root, "package.json")).resolve("tsx");
     const thread = new Worker(pathToFileURL(path.join(root, "lib/otlp/staging-thread-entry.ts")), {
       execArgv: ["--import", pathToFileURL(tsx).href],
-      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     thread.on("message", (a: StagingAnswer) => {
       const p = this.#pending.get(a.id);

@@ -4,15 +4,16 @@
 import { route } from "@/lib/api/handler";
 import { OTLP_JSON, otlpExportResponse, withOtlpErrors } from "@/lib/api/otlp";
 import { v1 } from "@/lib/api/v1/contract";
-import { stagingThread } from "@/lib/otlp/staging-thread";
+import { db } from "@/lib/db/client";
+import { stageOtlpExport } from "@/lib/otlp/operations";
 
 export const dynamic = "force-dynamic";
 
-// OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Decoded and staged on the
-// staging thread, assembled by the worker.
+// OTLP/HTTP (exporters append /v1/traces to <console>/api/v1/otlp). Staged here (large exports on
+// the staging thread), assembled by the worker.
 export const POST = withOtlpErrors(
   route(v1.exportOtlpTraces, async ({ body, actor }) => {
-    const staged = await stagingThread.stage({ json: body.type === OTLP_JSON, gzip: body.gzip, bytes: body.bytes }, actor);
+    const staged = await stageOtlpExport(db(), { json: body.type === OTLP_JSON, bytes: body.bytes, actor });
     return otlpExportResponse(body.type, staged.rejected, staged.errorMessage);
   }),
 );
