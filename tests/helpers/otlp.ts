@@ -82,3 +82,9 @@ export function recordAgentTrace(req: AgentRequest): ReadableSpan[] {
 
 export const protobufExport = (spans: ReadableSpan[]) => Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
 export const jsonExport = (spans: ReadableSpan[]) => Buffer.from(JsonTraceSerializer.serializeRequest(spans)!);
+
+/** A trace as two JSON exports, its root span alone in the second, as an exporter's batch boundary splits one. */
+export function splitJsonExports(spans: ReadableSpan[]): [Buffer, Buffer] {
+  const isRoot = (s: ReadableSpan) => !s.parentSpanContext;
+  return [jsonExport(spans.filter((s) => !isRoot(s))), jsonExport(spans.filter(isRoot))];
+}

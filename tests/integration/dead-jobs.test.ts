@@ -7,7 +7,7 @@ import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type 
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { createConsoleUser } from "../helpers/console";
-import { jsonExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
+import { recordAgentTrace, splitJsonExports, type AgentRequest } from "../helpers/otlp";
 import { startWorker } from "../helpers/worker";
 
 const ASSEMBLY = "otlp_assembly";
@@ -37,12 +37,17 @@ const request = (query: string): AgentRequest => ({
   status: "ok",
 });
 
-/** Exports a trace (no worker runs: its assembly job waits) and leaves that job dead, as failJob does after the last attempt. */
+/**
+ * Exports a trace in two parts (staged; no worker runs: its assembly job waits) and leaves that
+ * job dead, as failJob does after the last attempt.
+ */
 async function deadAssembly(query: string): Promise<{ traceId: string; jobId: string }> {
   const spans = recordAgentTrace(request(query));
   const traceId = spans[0].spanContext().traceId;
-  const r = await call(server.baseUrl, key, "POST", "/api/v1/otlp/v1/traces", jsonExport(spans).toString());
-  expect(r.status, r.text).toBe(200);
+  for (const part of splitJsonExports(spans)) {
+    const r = await call(server.baseUrl, key, "POST", "/api/v1/otlp/v1/traces", part.toString());
+    expect(r.status, r.text).toBe(200);
+  }
   const job = await server.sql.query(
     `UPDATE jobs SET status = 'DEAD', attempts = 5, last_error = $2, finished_at = now(), locked_at = NULL
      WHERE kind = $1 AND payload->>'trace_id' = $3 RETURNING id::text AS id`,

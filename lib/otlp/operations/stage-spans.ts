@@ -109,7 +109,9 @@ async function insertSpans(db: Db, spans: StagedSpan[], apiKeyId: string | null)
   const { known, unknown } = tracesOf(spans);
   // Rows in key order so that concurrent exports lock traces in one order. `prev` reads whether a
   // job was queued before this statement, and `refused` whether a trace without a known span
-  // here was staged with one before (all of the statement's parts see one snapshot).
+  // here was staged with one before (all of the statement's parts see one snapshot; `prev` locked
+  // its rows once, which skipped those the upsert had already updated, and so queued a second job
+  // for every trace split across exports).
   const [r] = await queryRows<{ stored: number; unknown: number }>(
     db,
     Prisma.sql`
@@ -131,7 +133,7 @@ async function insertSpans(db: Db, spans: StagedSpan[], apiKeyId: string | null)
     ), touched AS (
       SELECT DISTINCT trace_id, trace_id = ANY(${known}::text[]) AS known FROM stored
     ), prev AS (
-      SELECT t.trace_id, t.queued FROM otlp_traces t JOIN touched USING (trace_id) ORDER BY t.trace_id FOR UPDATE OF t
+      SELECT t.trace_id, t.queued FROM otlp_traces t JOIN touched USING (trace_id)
     ), traces AS (
       INSERT INTO otlp_traces AS t (trace_id, known, queued, last_span_at, api_key_id)
       SELECT trace_id, known, known, now(), ${apiKeyId}::text FROM touched ORDER BY trace_id
