@@ -20,9 +20,9 @@ export const RSS_LIMIT_KB = 1024 * 1024;
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build we run). */
 const TICKS_PER_SECOND = 100;
 
-function statFields(pid: number): string[] | null {
+function statFields(pid: number, tid?: string): string[] | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, "utf8");
     // Fields after the parenthesised command name (which may hold spaces); [0] is field 3.
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
@@ -41,6 +41,43 @@ export function processTree(rootPid: number): number[] {
   const tree = [rootPid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
+}
+
+/**
+ * utime + stime of each thread of `pid` in milliseconds, by what the thread is: the main thread,
+ * "V8 helpers" (its collector's and compiler's threads), worker threads (the OTLP staging thread),
+ * the libuv pool. Where a process's CPU goes, beside cpuMsOfTree's total.
+ */
+export function cpuMsByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    const f = statFields(pid, tid) ?? [];
+    let comm = "";
+    try {
+      comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+    } catch {
+      continue;
+    }
+    const kind = tid === String(pid) ? "main thread" : comm.startsWith("V8") ? "V8 helpers" : comm === "WorkerThread" ? "worker threads" : comm.startsWith("libuv") ? "libuv pool" : "other";
+    out.set(kind, (out.get(kind) ?? 0) + ((Number(f[11] ?? 0) + Number(f[12] ?? 0)) * 1000) / TICKS_PER_SECOND);
+  }
+  return out;
+}
+
+/** The CPU per operation of each kind of thread between two cpuMsByThread readings, largest first. */
+export function perThread(before: Map<string, number>, after: Map<string, number>, ops: number): string {
+  return [...after]
+    .map(([kind, ms]) => [kind, (ms - (before.get(kind) ?? 0)) / ops] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(3)}`)
+    .join(", ");
 }
 
 /** utime + stime of the tree, in milliseconds (a process that exits meanwhile drops out). */

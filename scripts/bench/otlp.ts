@@ -24,7 +24,7 @@ import { ADMIN_KEY, startTestServer, waitFor } from "../../tests/helpers/server.
 import { protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
 import { decodeProtobuf } from "../../lib/otlp/decode.ts";
 import { runsOfTrace } from "../../lib/otlp/map.ts";
-import { cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
+import { cpuMsByThread, cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, perThread, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
 
 const TRACES = Number(process.env.BENCH_TRACES ?? (QUICK ? 300 : 3000));
 const PER_EXPORT = Number(process.env.BENCH_TRACES_PER_EXPORT ?? 50);
@@ -39,7 +39,8 @@ const server = await startTestServer({
   kind: "postgres",
   env: { ...FLOOR_ENV, PROCTOR_OTLP_SETTLE_MS: SETTLE_MS, PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "" },
 });
-const rss = sampleRss(largestDescendant(server.pid));
+const web = largestDescendant(server.pid);
+const rss = sampleRss(web);
 const db = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 try {
@@ -58,6 +59,7 @@ try {
   await pool(warmExports, CONCURRENCY, otlp);
   await waitFor(async () => (await count("bench-warm")) === warmTraces.length, 600_000, server.output);
 
+  const threads0 = cpuMsByThread(web);
   const cpu0 = cpuMsOfTree(server.pid);
   const t0 = performance.now();
   await pool(exports, CONCURRENCY, otlp);
@@ -66,6 +68,7 @@ try {
   await waitFor(async () => (await count("bench-otlp")) === TRACES, 600_000, server.output);
   const otlpMs = performance.now() - t0;
   const otlpCpuPerRun = (cpuMsOfTree(server.pid) - cpu0) / TRACES;
+  const otlpThreads = perThread(threads0, cpuMsByThread(web), TRACES);
 
   // The same runs through the batch API (another agent, same toolbox), batches of 500, after the warm-up's runs.
   const runs = exports.flatMap((e) => runsOfTrace(decodeProtobuf(e).spans).map((r) => r.workflow));
@@ -75,8 +78,10 @@ try {
   for (let i = 0; i < runs.length; i += 500) batches.push(runs.slice(i, i + 500));
   const warmRuns = warmExports.flatMap((e) => runsOfTrace(decodeProtobuf(e).spans).map((r) => r.workflow));
   for (let i = 0; i < warmRuns.length; i += 500) await send("POST", "/api/v1/agents/bench-batch-warm/workflows/batch", { workflows: warmRuns.slice(i, i + 500) });
+  const threads1 = cpuMsByThread(web);
   const batch = await measured(server.pid, TRACES, () => pool(batches, CONCURRENCY, async (workflows) => void (await send("POST", "/api/v1/agents/bench-batch/workflows/batch", { workflows }))));
   const batchMs = batch.seconds * 1000;
+  const batchThreads = perThread(threads1, cpuMsByThread(web), TRACES);
   const otlpStored = await count("bench-otlp");
   const batchStored = await count("bench-batch");
   const peakKb = rss.stop();
@@ -91,6 +96,7 @@ try {
   console.log(`  floor (no-op POSTs of the exports' sizes): ${floor.cpuMsPerOp.toFixed(2)} ms per request`);
   console.log(`  OTLP exports until the last answer (assembly already running beside them): ${stagingCpuPerExport.toFixed(2)} ms per export of ${PER_EXPORT} traces`);
   console.log(`  OTLP exports: ${(stagingCpuPerExport / floor.cpuMsPerOp).toFixed(2)}× the floor's`);
+  console.log(`  per run and thread of the web process (ms), OTLP: ${otlpThreads}; batch API: ${batchThreads}`);
   const v = new Verdicts();
   v.check("every run stored, through OTLP and through the batch API", otlpStored === TRACES && batchStored === TRACES, `${otlpStored} and ${batchStored} of ${TRACES}`);
   const ratio = otlpCpuPerRun / batch.cpuMsPerOp;
