@@ -24,11 +24,10 @@ export type StagingAnswer = { id: number; staged: StageSpansResult } | { id: num
 export const STAGING_THREAD_HEAP_MB = 256;
 
 /**
- * Its young generation, as large as `npm start` gives the main thread (--max-semi-space-size=64):
- * an export's spans die young instead of being copied and promoted (with V8's default, collecting
- * them cost more CPU than decoding them: `npm run bench:otlp`).
+ * How long the thread lives without an export: large exports are rare, and its heap (the largest
+ * export's garbage, up to the cap) is the process's until the thread ends.
  */
-const YOUNG_GENERATION_MB = 192;
+const IDLE_MS = 10_000;
 
 type Pending = { resolve: (r: StageSpansResult) => void; reject: (e: Error) => void };
 
@@ -36,6 +35,7 @@ export class StagingThread {
   #thread: Worker | null = null;
   readonly #pending = new Map<number, Pending>();
   #next = 0;
+  #idle: NodeJS.Timeout | null = null;
 
   constructor(private readonly heapMb = STAGING_THREAD_HEAP_MB) {}
 
@@ -49,14 +49,19 @@ export class StagingThread {
     const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      if (this.#idle) clearTimeout(this.#idle);
       const thread = (this.#thread ??= this.#start());
       thread.ref();
       thread.postMessage({ id, ...input } satisfies StagingRequest, whole ? [bytes.buffer as ArrayBuffer] : []);
     });
   }
 
+  /** Ends the thread (the next export starts another); exports it still held fail with 503. */
   async close() {
-    await this.#thread?.terminate();
+    const thread = this.#thread;
+    if (!thread) return;
+    this.#fail(thread, null);
+    await thread.terminate();
   }
 
   #start(): Worker {
@@ -66,12 +71,15 @@ export class StagingThread {
     const tsx = createRequire(path.join(root, "package.json")).resolve("tsx");
     const thread = new Worker(pathToFileURL(path.join(root, "lib/otlp/staging-thread-entry.ts")), {
       execArgv: ["--import", pathToFileURL(tsx).href],
-      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
     });
     thread.on("message", (a: StagingAnswer) => {
       const p = this.#pending.get(a.id);
       this.#pending.delete(a.id);
-      if (this.#pending.size === 0) thread.unref();
+      if (this.#pending.size === 0) {
+        thread.unref();
+        this.#idle = setTimeout(() => this.#pending.size === 0 && void this.close(), IDLE_MS).unref();
+      }
       if (!p) return;
       if ("staged" in a) p.resolve(a.staged);
       else p.reject(new DomainError(a.refused.kind, a.refused.message));
@@ -85,6 +93,7 @@ export class StagingThread {
   #fail(thread: Worker, e: Error | null) {
     if (this.#thread !== thread) return;
     this.#thread = null;
+    if (this.#idle) clearTimeout(this.#idle);
     const outOfMemory = (e as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
     if (e && !outOfMemory) console.error(`otlp: the staging thread failed: ${e.name}`);
     [...this.#pending.values()].forEach((p, i) =>
