@@ -15,7 +15,7 @@ import protobuf from "protobufjs/light.js";
 import { TooLarge, Validation } from "../errors";
 import { findUnstorableText, MAX_JSON_DEPTH } from "../db/storable-text";
 import { ExportTraceServiceRequest, Resource, Span } from "./wire";
-import { keptEvent, stringAttr, type Attributes, type SpanEvent, type StagedSpan } from "./spans";
+import { countedReasons, keptEvent, stringAttr, type Attributes, type SpanEvent, type StagedSpan } from "./spans";
 import { unusable } from "./conventions";
 import { MAX_ATTRIBUTE_VALUE_BYTES, MAX_ATTRIBUTES_PER_EXPORT, MAX_ATTRIBUTES_PER_SPAN, MAX_EVENTS_PER_SPAN, MAX_SPANS_PER_EXPORT } from "./limits";
 
@@ -317,8 +317,7 @@ class Collector {
   }
 
   result(): DecodedExport {
-    const list = [...this.reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`);
-    return { spans: this.spans, rejected: this.rejected, reasons: list };
+    return { spans: this.spans, rejected: this.rejected, reasons: countedReasons(this.reasons) };
   }
 }
 

@@ -33,3 +33,6 @@ export function stringAttr(attrs: Attributes, key: string): string | null {
 
 /** Events the mapping reads; others are not staged. */
 export const keptEvent = (name: string) => name === "exception" || name.startsWith("gen_ai.");
+
+/** Spans refused, counted per reason, as an export's answer lists them (partialSuccess.errorMessage): `<n> span(s): <why>`. */
+export const countedReasons = (reasons: ReadonlyMap<string, number>) => [...reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`);

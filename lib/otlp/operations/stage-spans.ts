@@ -20,7 +20,7 @@
 // (`npm run bench:otlp`, docs/benchmarks.md#otlp).
 import { Prisma } from "../../db/generated/client";
 import { queryRows, type Db } from "../../db/prisma";
-import type { StagedSpan } from "../spans";
+import { countedReasons, type StagedSpan } from "../spans";
 import { agentOf, conventionOf, isInvocation } from "../conventions";
 import { sampleOf, upsertUnmappedSql, UNMAPPED_REASON } from "../unmapped";
 import { ASSEMBLY_JOB, autoAgents, settleMs } from "../config";
@@ -45,8 +45,6 @@ export type StageSpansResult = {
   errorMessage: string;
 };
 
-const counted = (reasons: Map<string, number>) => [...reasons].map(([why, n]) => `${n} span${n === 1 ? "" : "s"}: ${why}`);
-
 export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageSpansResult> {
   const reasons = new Map<string, number>();
   const refuse = (why: string, n = 1) => reasons.set(why, (reasons.get(why) ?? 0) + n);
@@ -66,7 +64,7 @@ export async function stageSpans(db: Db, input: StageSpansInput): Promise<StageS
   const staged = kept.length ? await insertSpans(db, kept, input.apiKeyId) : { stored: 0, unknown: 0 };
   if (staged.unknown) refuse(UNMAPPED_REASON.noConvention, staged.unknown);
   const rejected = (input.decoded?.rejected ?? 0) + input.spans.length - kept.length + staged.unknown;
-  const errorMessage = [...(input.decoded?.reasons ?? []), ...counted(reasons)].join("; ");
+  const errorMessage = [...(input.decoded?.reasons ?? []), ...countedReasons(reasons)].join("; ");
   if (rejected > 0) console.warn(`otlp: refused ${rejected} of ${(input.decoded?.rejected ?? 0) + input.spans.length} spans of an export: ${errorMessage}`);
   return { stored: staged.stored, rejected, errorMessage };
 }
