@@ -21,6 +21,10 @@ export default defineConfig({
       executablePath: process.env.PROCTOR_CHROMIUM ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
+    // A click, fill or navigation that never happens fails in a minute, naming its step, instead
+    // of waiting out the whole flow's timeout (account.spec once timed out at 240 s, unnamed).
+    actionTimeout: 60_000,
+    navigationTimeout: 60_000,
     screenshot: "only-on-failure",
     trace: "off",
   },
