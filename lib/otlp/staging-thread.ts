@@ -1,5 +1,5 @@
 // Large OTLP exports are decoded and staged on a thread of their own (./staging-thread-entry.ts),
-// not on the web process's main thread (./operations/stage-export.ts decides by size). The
+// not on the web process's main thread (./operations/receive-export.ts decides by size). The
 // largest accepted export is hundreds of milliseconds of decoding, a statement of some MiB and
 // the collection of their garbage; on the main thread every other request, /api/health included,
 // waited behind them (`npm run bench:hostile`, docs/benchmarks.md#hostile). The main thread hands
