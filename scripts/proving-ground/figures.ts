@@ -3,6 +3,7 @@
 // quarter of the rounds with a 95 % Wilson interval; uplift is the paired difference from the
 // floor on the same probes, with a 95 % normal interval.
 import type { ArmResult } from "./simulate.ts";
+import { wilson } from "../../lib/learning/monitor/wilson.ts";
 
 export type Figures = {
   arm: string;
@@ -32,13 +33,9 @@ export type Figures = {
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
-export function wilson(successes: number, n: number, z = 1.96): [number, number] {
-  if (n === 0) return [0, 0];
-  const p = successes / n;
-  const d = 1 + (z * z) / n;
-  const centre = (p + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [round4(centre - half), round4(centre + half)];
+function wilson95(successes: number, n: number): [number, number] {
+  const i = wilson(successes, n);
+  return i ? [round4(i.low), round4(i.high)] : [0, 0];
 }
 
 function percentile(xs: number[], p: number): number | null {
@@ -73,7 +70,7 @@ export function figures(results: ArmResult[]): Figures[] {
       arm: r.arm.name,
       label: r.arm.label,
       held_out_success: round4(solved / last.length),
-      held_out_success_ci95: wilson(solved, last.length),
+      held_out_success_ci95: wilson95(solved, last.length),
       held_out_success_by_round: r.outcomes.map((o) => round4(o.filter(Boolean).length / o.length)),
       uplift: round4(uplift),
       uplift_ci95: [round4(lo), round4(hi)],

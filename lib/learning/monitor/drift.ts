@@ -6,6 +6,7 @@
 // failure in the activation counters) but never enters the rolling window nor the grace period,
 // so a miscalibrated retrieval flags a skill for review and never demotes it.
 import type { LearningConfig } from "../agents/config";
+import { wilsonInterval } from "./wilson";
 
 export type MonitorState = {
   activations: number;
@@ -35,12 +36,7 @@ const followedActivations = (state: Pick<MonitorState, "activations" | "deviatio
  */
 export function vouchedRate(rate: number, executions: number | null | undefined): number {
   if (!executions || executions <= 0) return rate;
-  const z = 1.96;
-  const n = executions;
-  const d = 1 + (z * z) / n;
-  const centre = (rate + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((rate * (1 - rate)) / n + (z * z) / (4 * n * n))) / d;
-  return Math.max(0, centre - half);
+  return wilsonInterval(rate, executions).low;
 }
 
 /**

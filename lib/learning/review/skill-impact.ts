@@ -6,6 +6,9 @@
 // Bounded: each side reads at most SIDE_LIMIT runs of the class through the workflows class
 // index (agent_id, user_scope, canonical_hash, created_at); at most EXPERIMENT_LIMIT experiments.
 import type { Db } from "../../db/prisma";
+import { wilson, type Interval } from "../monitor/wilson";
+
+export type { Interval };
 
 /** Days on each side of the activation. */
 export const IMPACT_WINDOW_DAYS = 30;
@@ -15,7 +18,6 @@ const EXPERIMENT_LIMIT = 5;
 const DAY_MS = 86_400_000;
 const Z95 = 1.96;
 
-export type Interval = { low: number; high: number };
 export type ImpactSide = {
   from: string;
   to: string;
@@ -31,16 +33,6 @@ export type ImpactSide = {
 export type ExperimentArmImpact = { arm: string; runs: number; tokensMean: number | null; latencyMsMean: number | null };
 export type ExperimentImpact = { id: string; name: string; status: string; arms: ExperimentArmImpact[] };
 export type SkillImpact = { activatedAt: string | null; windowDays: number; before: ImpactSide | null; after: ImpactSide | null; experiments: ExperimentImpact[] };
-
-/** Wilson score interval for k successes in n trials. */
-export function wilson(k: number, n: number): Interval | null {
-  if (n === 0) return null;
-  const p = k / n;
-  const z2 = Z95 * Z95;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
 
 /** Normal interval of a mean from its standard deviation (null below two runs). */
 export function meanInterval(mean: number | null, sd: number | null, n: number): Interval | null {
