@@ -1,8 +1,11 @@
-// Reading dead jobs (failed after every attempt): the agent API's list and the rows the retry
-// and dismiss operations lock. Jobs of agents being deleted are left out, as the inbox counts them.
+// Dead jobs (failed after every attempt): the agent API's list, and an admin's decision on some of
+// them (retry or dismiss: ./operations). Jobs of agents being deleted are left out, as the inbox
+// counts them.
 import type { Db, Tx } from "../db/prisma";
 import { Prisma } from "../db/generated/client";
-import { errorClass, type DeadJobSelection, type DeadJobView } from "./schemas";
+import { recordAudit, type AuditContext } from "../audit/record";
+import { NotFound } from "../errors";
+import { DEAD_JOB_BATCH, errorClass, type DeadJobSelection, type DeadJobView } from "./schemas";
 
 type Row = { id: bigint; kind: string; agent_id: string | null; attempts: number; last_error: string | null; created_at: Date; finished_at: Date | null };
 
@@ -31,7 +34,7 @@ export async function listDeadJobs(db: Db, filter: { kind?: string; agent?: stri
 }
 
 /** The selected dead jobs, locked for the caller's transaction (at most `limit`, oldest first). */
-export async function lockDeadJobs(tx: Tx, select: DeadJobSelection, limit: number): Promise<(DeadJobView & { id: bigint })[]> {
+async function lockDeadJobs(tx: Tx, select: DeadJobSelection, limit: number): Promise<(DeadJobView & { id: bigint })[]> {
   const which =
     "job_id" in select
       ? Prisma.sql`id = ${BigInt(select.job_id)}`
@@ -40,4 +43,35 @@ export async function lockDeadJobs(tx: Tx, select: DeadJobSelection, limit: numb
     SELECT ${COLUMNS} FROM jobs WHERE status = 'DEAD' AND ${which} AND ${live}
     ORDER BY id LIMIT ${limit} FOR UPDATE`;
   return rows.map((r) => ({ ...view(r), id: r.id }));
+}
+
+/** What an admin decides for dead jobs: what it does to them, how each is audited, their status after. */
+export type DeadJobDecision<S extends string> = {
+  apply: (tx: Tx, ids: bigint[]) => Promise<unknown>;
+  status: S;
+} & ({ event: "job.dismissed"; reason: string } | { event: "job.retried"; reason?: string });
+
+/**
+ * An admin's decision on the selected dead jobs (up to DEAD_JOB_BATCH), in one transaction: they
+ * are locked, changed, and each audited with its kind, agent, attempts and error class (never
+ * its payload). NotFound when none is selected.
+ */
+export async function decideDeadJobs<S extends string>(db: Db, select: DeadJobSelection, by: AuditContext, decision: DeadJobDecision<S>) {
+  return db.$transaction(async (tx) => {
+    const jobs = await lockDeadJobs(tx, select, DEAD_JOB_BATCH);
+    if (jobs.length === 0) throw new NotFound("The dead job");
+    await decision.apply(tx, jobs.map((j) => j.id));
+    for (const j of jobs) {
+      const target = { type: "job" as const, id: j.job_id };
+      const data = { kind: j.kind, agent_id: j.agent_id, attempts: j.attempts, error_class: j.error_class };
+      await recordAudit(
+        tx,
+        by,
+        decision.event === "job.dismissed"
+          ? { type: decision.event, target, data: { ...data, reason: decision.reason } }
+          : { type: decision.event, target, data: { ...data, ...(decision.reason ? { reason: decision.reason } : {}) } },
+      );
+    }
+    return { jobs: jobs.map(({ id: _, ...j }) => ({ ...j, status: decision.status })) };
+  });
 }
