@@ -11,6 +11,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import type { ImportSkillsResult } from "@/lib/learning/operations/import-skills";
 import { SKILL_STATUSES } from "@/lib/learning/review/skill-query";
+import { pluralise } from "@/lib/text/format";
 import { Button, buttonClasses } from "../ui/button";
 import { useToast } from "../ui/toast";
 
@@ -18,7 +19,6 @@ import { useToast } from "../ui/toast";
 type Props = { agentId: string; status: string | null; counts: Record<string, number>; canImport: boolean };
 
 const skillsPath = (agentId: string) => `/api/v1/agents/${encodeURIComponent(agentId)}/skills`;
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 async function upload(agentId: string, file: File): Promise<ImportSkillsResult> {
   const type = /\.zip$/i.test(file.name) ? "application/zip" : "text/markdown";
@@ -46,8 +46,8 @@ export function SkillsTransfer({ agentId, status, counts, canImport }: Props) {
     onSuccess: (r) => {
       const scripts = r.created.filter((c) => c.scripts.length).length;
       const warnings = r.created.reduce((n, c) => n + c.warnings.length, 0);
-      const review = [scripts ? `${scripts} bundling scripts` : "", warnings ? plural(warnings, "review warning") : ""].filter(Boolean).join(", ");
-      const summary = `${plural(r.created.length, "skill")} imported as shadow${review ? ` (${review}: see each skill before activating)` : ""}, ${r.duplicates.length} already present, ${r.refused.length} refused.`;
+      const review = [scripts ? `${scripts} bundling scripts` : "", warnings ? pluralise(warnings, "review warning") : ""].filter(Boolean).join(", ");
+      const summary = `${pluralise(r.created.length, "skill")} imported as shadow${review ? ` (${review}: see each skill before activating)` : ""}, ${r.duplicates.length} already present, ${r.refused.length} refused.`;
       if (r.refused.length) toast.error(`${summary} ${r.refused.map((f) => `${f.file}: ${f.reasons.join("; ")}`).join(" — ")}`);
       else toast.success(summary);
       startRefresh(() => router.refresh());
@@ -68,7 +68,7 @@ export function SkillsTransfer({ agentId, status, counts, canImport }: Props) {
       </label>
       {exportCount > 0 ? (
         <a href={`${skillsPath(agentId)}/export?status=${exportStatus}`} download className={buttonClasses("secondary")}>
-          Export {plural(exportCount, `${exportStatus} skill`)} (zip)
+          Export {pluralise(exportCount, `${exportStatus} skill`)} (zip)
         </a>
       ) : (
         <Button variant="secondary" disabled title={`This agent has no ${exportStatus} skills: pick another status.`}>

@@ -23,9 +23,12 @@ export type ActivateSkillInput = { skillId: string } & z.output<typeof activateB
 /** An activation checked outside the transaction: what activationTx writes. */
 export type CheckedActivation = Awaited<ReturnType<typeof checkActivation>>;
 
-/** The checks that need no lock: status, authority, toolbox and confirmed scripts. */
-export async function checkActivation(db: Db, input: ActivateSkillInput) {
-  const skill = await loadSkill(db, input.skillId);
+/**
+ * The checks that need no lock: status, authority, toolbox and confirmed scripts. `loaded`: the
+ * skill, when the caller has read it already (bulk review).
+ */
+export async function checkActivation(db: Db, input: ActivateSkillInput, loaded?: Awaited<ReturnType<typeof loadSkill>>) {
+  const skill = loaded ?? (await loadSkill(db, input.skillId));
   const { config, tools } = await agentConfig(db, skill.agentId);
   if (skill.status !== "SHADOW" && skill.status !== "CANDIDATE") {
     throw new InvalidState(`Only shadow or candidate skills can be activated; this skill is ${skill.status.toLowerCase()}.`);

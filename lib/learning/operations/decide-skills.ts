@@ -51,7 +51,7 @@ export async function decideSkills(db: Db, input: DecideSkillsInput, by: AuditCo
   for (const id of input.skill_ids) {
     const s = await loadSkill(db, id);
     if (s.files.some((f) => f.script)) throw new InvalidState(`${s.name} v${s.version} bundles scripts: activate it on its own, confirming them.`);
-    checked.push(await checkActivation(db, { skillId: id, reason: input.reason }).catch((e) => naming(e, s.name, s.version)));
+    checked.push(await checkActivation(db, { skillId: id, reason: input.reason }, s).catch((e) => naming(e, s.name, s.version)));
   }
   await db.$transaction(async (tx) => {
     for (const c of checked) await activationTx(tx, c, by).catch((e) => naming(e, c.skill.name, c.skill.version));
