@@ -4,6 +4,8 @@ import { context, trace, SpanStatusCode, type Span } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { OTLP_TRACES_PATH } from "../../lib/api/otlp";
+import { ADMIN_KEY } from "./server";
 
 export type ToolCall = { tool: string; args: Record<string, unknown>; result?: unknown; error?: { type: string; message: string; asException?: boolean } };
 
@@ -88,3 +90,11 @@ export function splitJsonExports(spans: ReadableSpan[]): [Buffer, Buffer] {
   const isRoot = (s: ReadableSpan) => !s.parentSpanContext;
   return [jsonExport(spans.filter((s) => !isRoot(s))), jsonExport(spans.filter(isRoot))];
 }
+
+/** POSTs an export to the console's OTLP route with the admin key, as JSON unless `protobuf`. */
+export const postExport = (baseUrl: string, body: Buffer | string, opts: { protobuf?: boolean; headers?: Record<string, string> } = {}) =>
+  fetch(baseUrl + OTLP_TRACES_PATH, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": opts.protobuf ? "application/x-protobuf" : "application/json", ...opts.headers },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });

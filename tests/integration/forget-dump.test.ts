@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, type Caller } from "../helpers/http";
 import { admin as adminKey, cycle, putAgent, refundRun } from "../helpers/learning";
 import { act, postMessages } from "../helpers/persona";
-import { jsonExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, postExport, recordAgentTrace } from "../helpers/otlp";
 import { TEST_FORGET_KEY } from "../helpers/forget-key";
 import { forgottenAccount } from "@/lib/accounts/forget-key";
 
@@ -55,7 +55,7 @@ async function postRun(agent: string, user: string, thread: string) {
 
 async function sendTrace(user: string) {
   const spans = recordAgentTrace({ agentId: "dump-otel", agentName: "Dump OTel", query: "Refund order Q7", user, thread: "otel-thread-1", calls: [{ tool: "lookup_order", args: { order_id: "Q7" } }], at: Date.now() - 60_000 });
-  const res = await fetch(server.baseUrl + "/api/v1/otlp/v1/traces", { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: new Uint8Array(jsonExport(spans)) });
+  const res = await postExport(server.baseUrl, jsonExport(spans));
   expect(res.status).toBe(200);
 }
 

@@ -8,10 +8,10 @@ import { assembleTraces } from "@/lib/otlp/operations";
 import { withoutForgotten } from "@/lib/otlp/forget";
 import { runsOfTrace } from "@/lib/otlp/map";
 import type { StagedSpan } from "@/lib/otlp/spans";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server";
+import { startTestServer, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin } from "../helpers/learning";
-import { jsonExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, postExport, recordAgentTrace } from "../helpers/otlp";
 
 let server: TestServer;
 let db: Db;
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function stage(user: string, query: string) {
   const spans = recordAgentTrace({ agentId: "forget-otel", agentName: "Forget OTel", query, user, thread: `t-${user}`, calls: [{ tool: "lookup_order", args: { order_id: "Q1" } }], at: Date.now() - 60_000 });
-  const res = await fetch(server.baseUrl + "/api/v1/otlp/v1/traces", { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: new Uint8Array(jsonExport(spans)) });
+  const res = await postExport(server.baseUrl, jsonExport(spans));
   expect(res.status).toBe(200);
   const traceId = spans[0].spanContext().traceId;
   expect(await spanCount(traceId)).toBe(spans.length);

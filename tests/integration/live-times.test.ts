@@ -4,10 +4,10 @@
 // refused with problem+json naming the field, a batch item alone, and spans are counted as
 // refused in the export's partialSuccess; nothing of them is stored. Past times stay accepted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
+import { startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin, REFUND_TOOLS, refundRun } from "../helpers/learning";
-import { jsonExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, postExport, recordAgentTrace } from "../helpers/otlp";
 
 let server: TestServer;
 const AGENT = "live-times";
@@ -74,7 +74,7 @@ describe(`times ahead of receipt (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, 
 
   it("counts OTLP spans dated ahead as refused in partialSuccess; a trace of the present makes its run", async () => {
     const post = async (spans: ReturnType<typeof recordAgentTrace>) => {
-      const res = await fetch(server.baseUrl + "/api/v1/otlp/v1/traces", { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: new Uint8Array(jsonExport(spans)) });
+      const res = await postExport(server.baseUrl, jsonExport(spans));
       expect(res.status).toBe(200);
       return (await res.json()) as { partialSuccess?: { rejectedSpans?: string; errorMessage?: string } };
     };

@@ -12,9 +12,8 @@ import { observeAgent } from "@/lib/learning/operations";
 import { systemAuditContext } from "@/lib/audit/record";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
-import { jsonExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
+import { jsonExport, postExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
 
-const PATH = "/api/v1/otlp/v1/traces";
 const key = withKey(ADMIN_KEY);
 let server: TestServer;
 let db: Db;
@@ -27,12 +26,7 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
-const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
-  fetch(server.baseUrl + PATH, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json", ...headers },
-    body: typeof body === "string" ? body : new Uint8Array(body),
-  });
+const post = (body: Buffer | string, headers: Record<string, string> = {}) => postExport(server.baseUrl, body, { headers });
 const postJson = async (body: unknown) => {
   const r = await post(JSON.stringify(body));
   return { status: r.status, json: (await r.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } } };

@@ -18,7 +18,7 @@ import { loadAgentPage } from "@/lib/learning/pages/agent";
 import { loadAgentsPage } from "@/lib/learning/pages/agents";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
-import { jsonExport, protobufExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, postExport, protobufExport, recordAgentTrace } from "../helpers/otlp";
 
 const PATH = "/api/v1/otlp/v1/traces";
 const key = withKey(ADMIN_KEY);
@@ -79,7 +79,7 @@ describe(`OTLP traces that make no runs (${process.env.PROCTOR_TEST_DB ?? "pglit
 
     // The same in protobuf: the answer is an ExportTraceServiceResponse with the same partial success.
     const again = record("home-grown-agent", (start) => void start("agent.run", { "myagent.input": PRIVATE }));
-    const p = await fetch(server.baseUrl + PATH, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/x-protobuf" }, body: new Uint8Array(protobufExport(again)) });
+    const p = await postExport(server.baseUrl, protobufExport(again), { protobuf: true });
     expect(p.status).toBe(200);
     const answer = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(new Uint8Array(await p.arrayBuffer())), { longs: String });
     expect(answer).toMatchObject({ partialSuccess: { rejectedSpans: "1", errorMessage: expect.stringMatching(/^1 span: none of its spans/) } });

@@ -13,7 +13,7 @@ import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { pruneStagedSpans } from "@/lib/otlp/operations";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
-import { jsonExport, protobufExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
+import { jsonExport, postExport, protobufExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
 
 const PATH = "/api/v1/otlp/v1/traces";
 const key = withKey(ADMIN_KEY);
@@ -28,8 +28,7 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
-const post = (body: Buffer, headers: Record<string, string> = {}) =>
-  fetch(server.baseUrl + PATH, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/x-protobuf", ...headers }, body: new Uint8Array(body) });
+const post = (body: Buffer, headers: Record<string, string> = {}) => postExport(server.baseUrl, body, { protobuf: true, headers });
 
 type Run = { workflow_id: string; agent_id: string; query: string; user_id: string | null; thread_id: string | null; steps: { tool: string; timestamp: string; error: { type: string } | null }[]; outcome: string; outcome_source: string; skills_activated: string[] };
 const runsOf = async (traceId: string): Promise<Run[]> =>
