@@ -6,7 +6,8 @@ import { Prisma } from "../../db/generated/client";
 import type { Db } from "../../db/prisma";
 import type { ConversationBody } from "./schemas";
 import { newId } from "../../db/row-ids";
-import { agentDeleting, agentNotFound } from "../errors";
+import { agentNotFound } from "../errors";
+import { assertAgentWritable } from "../agents/writable";
 import { shareEvidenceLocksSql } from "./conversation-lock";
 
 /** A message without an id gets one derived from what identifies it, so re-sending it is a no-op. */
@@ -61,11 +62,12 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM ins)::int AS stored FROM guard`;
-  if (!row) throw (await agentExists(db, agentId)) ? agentDeleting(agentId) : agentNotFound(agentId);
+  if (!row) {
+    // The guard found no writable agent: refused as every write about it is (unknown, or being deleted).
+    await assertAgentWritable(db, agentId);
+    throw agentNotFound(agentId);
+  }
   const sent = cs.reduce((n, c) => n + c.messages.length, 0);
   return { stored: row.stored, duplicates: sent - row.stored };
 }
 
-async function agentExists(db: Db, agentId: string): Promise<boolean> {
-  return (await db.$queryRaw<unknown[]>`SELECT 1 FROM agents WHERE id = ${agentId}`).length > 0;
-}
