@@ -46,8 +46,7 @@ type ProcedureRow = { id: string; agentId: string; agentName: string; userScope:
  * row, naming its account when it has one.
  */
 function byProcedure<R extends ProcedureRow>(rows: R[], one: (r: R) => InboxRow): InboxRow[] {
-  const groups = new Map<string, R[]>();
-  for (const r of rows) groups.set(`${r.agentId}\u0000${r.sourceCanonicalHash}`, [...(groups.get(`${r.agentId}\u0000${r.sourceCanonicalHash}`) ?? []), r]);
+  const groups = Map.groupBy(rows, (r) => `${r.agentId}\u0000${r.sourceCanonicalHash}`);
   return [...groups.values()].map((g) => {
     if (g.length === 1) return one(g[0]);
     const first = g[0];

@@ -70,7 +70,7 @@ export async function assembleTraces(db: Db, input: { traceIds: string[] }): Pro
 
   /** Why a trace's runs were all left out (its agent undeclared or deleted, the ingestion's refusal). */
   const left = new Map<string, { agentId: string; reason: string; runs: number }>();
-  for (const agentRuns of groupBy(runs, (r) => r.agent.id).values()) {
+  for (const agentRuns of Map.groupBy(runs, (r) => r.agent.id).values()) {
     for (const { run, reason } of await storeAgentRuns(db, agentRuns, actors, failed)) {
       const trace = run.workflow.root_trace_id!;
       const l = left.get(trace) ?? { agentId: run.agent.id, reason, runs: 0 };
@@ -172,7 +172,7 @@ async function storeAgentRuns(db: Db, runs: AssembledRun[], actors: Map<string, 
   try {
     return await storeRuns(db, runs, actors);
   } catch (e) {
-    const byTrace = groupBy(runs, (r) => r.workflow.root_trace_id!);
+    const byTrace = Map.groupBy(runs, (r) => r.workflow.root_trace_id!);
     if (byTrace.size === 1) {
       for (const trace of byTrace.keys()) failed.set(trace, e as Error);
       return [];
@@ -236,13 +236,6 @@ async function storeRuns(db: Db, runs: AssembledRun[], actors: Map<string, Audit
 function refusalOf(r: { error?: { errors?: { path: string }[] } }): string {
   const paths = [...new Set((r.error?.errors ?? []).map((e) => e.path))];
   return paths.length ? `invalid ${paths.slice(0, 5).join(", ")}` : "invalid";
-}
-
-// Map.groupBy needs Node 21.
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) (groups.get(key(item)) ?? groups.set(key(item), []).get(key(item))!).push(item);
-  return groups;
 }
 
 /** The tools of all the runs, first sighting of each name first. */
