@@ -3,6 +3,7 @@
 // developer message (after the provider mapping); the skill body was byte-identical across the
 // skill arms (sha256 per served context). Pure.
 import type { Arm } from "./scoring";
+import { pluralise } from "../text/format";
 
 export type ServedContext = { arm: string; rawWorkflowCount: number; developerMessage: boolean; skillSha256: string | null };
 
@@ -16,7 +17,6 @@ export type SeedCheck = {
 };
 
 const isSkillArm = (a: Arm) => a.mode === "skill_user" || a.mode === "skill_developer";
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function seedChecks(arms: Arm[], served: ServedContext[]): SeedCheck[] {
   const modeOf = new Map(arms.map((a) => [a.name, a.mode]));
@@ -29,8 +29,8 @@ export function seedChecks(arms: Arm[], served: ServedContext[]): SeedCheck[] {
     label: "Skill arms retrieved zero raw workflows",
     status: withRaw.length ? "fail" : skillServed.length ? "pass" : "pending",
     evidence: withRaw.length
-      ? `${plural(withRaw.length, "skill-arm context")} carried raw workflows (arms ${[...new Set(withRaw.map((s) => s.arm))].join(", ")})`
-      : `${plural(skillServed.length, "skill-arm context")} served, each with 0 raw workflows`,
+      ? `${pluralise(withRaw.length, "skill-arm context")} carried raw workflows (arms ${[...new Set(withRaw.map((s) => s.arm))].join(", ")})`
+      : `${pluralise(skillServed.length, "skill-arm context")} served, each with 0 raw workflows`,
   };
 
   const devServed = served.filter((s) => modeOf.get(s.arm) === "skill_developer");
@@ -43,8 +43,8 @@ export function seedChecks(arms: Arm[], served: ServedContext[]): SeedCheck[] {
     status: !devOk ? "fail" : devServed.length ? "pass" : "pending",
     evidence: !devOk
       ? [
-          devMissing.length ? `${plural(devMissing.length, "developer-arm context")} without a developer message` : "",
-          devElsewhere.length ? `${plural(devElsewhere.length, "other-arm context")} with one (arms ${[...new Set(devElsewhere.map((s) => s.arm))].join(", ")})` : "",
+          devMissing.length ? `${pluralise(devMissing.length, "developer-arm context")} without a developer message` : "",
+          devElsewhere.length ? `${pluralise(devElsewhere.length, "other-arm context")} with one (arms ${[...new Set(devElsewhere.map((s) => s.arm))].join(", ")})` : "",
         ].filter(Boolean).join("; ")
       : `${devServed.length}/${devServed.length} developer-arm contexts with a developer message, ${served.length - devServed.length} other contexts without`,
   };
@@ -59,8 +59,8 @@ export function seedChecks(arms: Arm[], served: ServedContext[]): SeedCheck[] {
       skillServed.length === 0
         ? "no skill-arm context served yet"
         : identical
-          ? `one body sha256 over ${plural(skillServed.length, "skill-arm context")}: ${hashes[0]}`
-          : `${plural(hashes.length, "distinct body hash")} over the skill-arm contexts`,
+          ? `one body sha256 over ${pluralise(skillServed.length, "skill-arm context")}: ${hashes[0]}`
+          : `${pluralise(hashes.length, "distinct body hash", "distinct body hashes")} over the skill-arm contexts`,
   };
   return [noRaw, developer, body];
 }

@@ -26,7 +26,7 @@ import { scanFiles, SCAN_RULE_LABEL } from "../skills-io/script-scan";
 import { triggerPhrases } from "../skills-io/trigger-phrases";
 import { knownFields, toolFieldsOf, undeclaredToolReasons } from "../distill/tool-mentions";
 import type { ImportWarning } from "../skills-io/import-warnings";
-import { formatNumber } from "../../text/format";
+import { formatNumber, pluralise } from "../../text/format";
 
 /** One skill folder to import: `file` names it in the answer (its SKILL.md's path in the upload), `folder` the name it must carry (null: a lone SKILL.md). */
 export type ImportSkillFolder = { file: string; folder: string | null; files: FolderFile[] };
@@ -147,7 +147,7 @@ export async function importSkills(db: Db, input: ImportSkillsInput, by: AuditCo
           skillId: created.id,
           agentId: input.agentId,
           event: "skill_candidate_created",
-          reason: `imported (${input.format}, ${plural(a.files.length, "file")}, ${plural(scripts.length, "script")}, ${plural(a.warnings.length, "review warning")})`,
+          reason: `imported (${input.format}, ${pluralise(a.files.length, "file")}, ${pluralise(scripts.length, "script")}, ${pluralise(a.warnings.length, "review warning")})`,
           actor: actorLabel(by),
         });
         result.created.push({ file: a.file, skill_id: created.id, name: a.skill.name, files: a.files.length, scripts, warnings: a.warnings.map(warningText) });
@@ -190,4 +190,3 @@ function readFolder(f: ImportSkillFolder): { ok: true; skill: ImportedSkillMd; f
 /** A warning as one line of the import's answer. */
 export const warningText = (w: ImportWarning) => (w.file ? `${w.file}${w.line ? `:${w.line}` : ""}: ${w.message}` : w.message);
 
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
