@@ -28,6 +28,9 @@ test("an admin reflects, approves, undoes and pauses an account's persona", asyn
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/persona-evolution\?user_id=learner-1$/);
+  // Reflect now acts through React's click handler: a click before the page hydrates is lost
+  // (CI once saw the page unchanged 15 s after it, on a machine busy with the other suites).
+  await page.waitForLoadState("networkidle");
 
   await page.getByRole("button", { name: "Reflect now", exact: true }).click();
   await expect(page.getByText("Suggested adaptation · not applied", { exact: true })).toBeVisible();
