@@ -16,7 +16,6 @@ export type Context = { baseUrl: string; adminKey: string; ingestKey: string; sq
 export type Check = { name: string; ok: boolean; figure: string };
 export type PayloadClass = { name: string; what: string; prepare(ctx: Context): Promise<() => Promise<Check[]>> };
 
-
 type Answer = { status: number; text: string };
 /**
  * One request; its answer as the server gave it. A server may answer a refusal (413) before the

@@ -3,7 +3,7 @@
 // quarter of the rounds with a 95 % Wilson interval; uplift is the paired difference from the
 // floor on the same probes, with a 95 % normal interval.
 import type { ArmResult } from "./simulate.ts";
-import { wilson } from "../../lib/learning/monitor/wilson.ts";
+import { wilson, Z95 } from "../../lib/learning/monitor/wilson.ts";
 
 export type Figures = {
   arm: string;
@@ -51,7 +51,7 @@ function pairedInterval(a: boolean[], b: boolean[]): [number, number, number] {
   const d = a.map((x, i) => Number(x) - Number(b[i]));
   const mean = d.reduce((s, x) => s + x, 0) / d.length;
   const sd = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, d.length - 1));
-  const half = (1.96 * sd) / Math.sqrt(d.length);
+  const half = (Z95 * sd) / Math.sqrt(d.length);
   return [mean, mean - half, mean + half];
 }
 

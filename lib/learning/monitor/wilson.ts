@@ -1,10 +1,12 @@
 // The 95 % Wilson score interval of a success rate: what the learning engine judges an active
 // skill's recent runs against (./drift.ts), what the skill page reports around a class's
-// success rate (../review/skill-impact.ts), and what the proving ground reports.
+// success rate (../review/skill-impact.ts), and what the proving ground reports; and the normal
+// quantile their intervals of a mean use.
 
 export type Interval = { low: number; high: number };
 
-const Z95 = 1.96;
+/** The normal quantile of a two-sided 95 % interval. */
+export const Z95 = 1.96;
 
 /** The interval around a success rate `p` observed over `n` trials (n > 0), within [0, 1]. */
 export function wilsonInterval(p: number, n: number): Interval {

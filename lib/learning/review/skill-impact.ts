@@ -6,7 +6,7 @@
 // Bounded: each side reads at most SIDE_LIMIT runs of the class through the workflows class
 // index (agent_id, user_scope, canonical_hash, created_at); at most EXPERIMENT_LIMIT experiments.
 import type { Db } from "../../db/prisma";
-import { wilson, type Interval } from "../monitor/wilson";
+import { wilson, Z95, type Interval } from "../monitor/wilson";
 
 export type { Interval };
 
@@ -16,7 +16,6 @@ export const IMPACT_WINDOW_DAYS = 30;
 export const SIDE_LIMIT = 10_000;
 const EXPERIMENT_LIMIT = 5;
 const DAY_MS = 86_400_000;
-const Z95 = 1.96;
 
 export type ImpactSide = {
   from: string;
