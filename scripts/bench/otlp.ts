@@ -21,7 +21,7 @@
 // BENCH_CONCURRENCY (4), BENCH_SETTLE_MS (200: the console's PROCTOR_OTLP_SETTLE_MS).
 import pg from "pg";
 import { ADMIN_KEY, startTestServer, waitFor } from "../../tests/helpers/server.ts";
-import { protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
+import { postExport, protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
 import { decodeProtobuf } from "../../lib/otlp/decode.ts";
 import { runsOfTrace } from "../../lib/otlp/map.ts";
 import { cpuMsByThread, cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, perThread, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
@@ -115,7 +115,7 @@ async function count(agent: string): Promise<number> {
 }
 
 async function otlp(body: Buffer) {
-  const r = await fetch(`${server.baseUrl}/api/v1/otlp/v1/traces`, { method: "POST", headers: { ...auth, "content-type": "application/x-protobuf" }, body: new Uint8Array(body) });
+  const r = await postExport(server.baseUrl, body, { protobuf: true });
   if (r.status !== 200) throw new Error(`OTLP export answered ${r.status}`);
   await r.arrayBuffer();
 }
