@@ -1,9 +1,11 @@
 // Conversation messages (the evidence persona reflection reads), idempotent on message_id. One
 // statement checks the agent is writable (its row key-share-locked, so a deletion's marking waits
 // for it or it sees the mark) and inserts, under the accounts' evidence locks (./conversation-lock.ts).
+// Through the plain pg pool (queryRows): Prisma serialized the messages' JSON parameter and parsed
+// it back on every statement, a tenth of OTLP assembly's main thread (docs/benchmarks.md#otlp).
 import { createHash } from "node:crypto";
 import { Prisma } from "../../db/generated/client";
-import type { Db } from "../../db/prisma";
+import { queryRows, type Db } from "../../db/prisma";
 import type { ConversationBody } from "./schemas";
 import { newId } from "../../db/row-ids";
 import { agentNotFound } from "../errors";
@@ -47,7 +49,9 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
   // Numbered in each thread's time order: reflection reads evidence oldest first by number.
   // The locks and the guard are uncorrelated subqueries of the INSERT's condition: both are
   // evaluated before its first row, so before any message is numbered.
-  const [row] = await db.$queryRaw<{ stored: number }[]>`
+  const [row] = await queryRows<{ stored: number }>(
+    db,
+    Prisma.sql`
     WITH guard AS (
       SELECT 1 FROM agents WHERE id = ${agentId}::text AND deleting_at IS NULL FOR KEY SHARE
     ),
@@ -61,7 +65,9 @@ export async function ingestConversations(db: Db, agentId: string, cs: Conversat
       ON CONFLICT (agent_id, thread_id, message_id) DO NOTHING
       RETURNING 1
     )
-    SELECT (SELECT count(*) FROM ins)::int AS stored FROM guard`;
+    SELECT (SELECT count(*) FROM ins)::int AS stored FROM guard`,
+    "conversation_insert",
+  );
   if (!row) {
     // The guard found no writable agent: refused as every write about it is (unknown, or being deleted).
     await assertAgentWritable(db, agentId);
