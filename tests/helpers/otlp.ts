@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { OTLP_TRACES_PATH } from "../../lib/api/otlp";
-import { ADMIN_KEY } from "./server";
+import { ADMIN_KEY, SHARED_SERVERS, waitFor, type TestServer } from "./server";
 
 export type ToolCall = { tool: string; args: Record<string, unknown>; result?: unknown; error?: { type: string; message: string; asException?: boolean } };
 
@@ -98,3 +98,22 @@ export const postExport = (baseUrl: string, body: Buffer | string, opts: { proto
     headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": opts.protobuf ? "application/x-protobuf" : "application/json", ...opts.headers },
     body: typeof body === "string" ? body : new Uint8Array(body),
   });
+
+/** The shared test server the OTLP files use: a short settle time (300 ms) before assembly. */
+export const OTLP_SERVER_ENV = SHARED_SERVERS[0];
+
+export const traceIdOf = (spans: readonly ReadableSpan[]) => spans[0].spanContext().traceId;
+
+/** Whether the trace's assembly is over (its runs and their messages written). */
+export const traceAssembled = async (server: TestServer, traceId: string) =>
+  (await server.sql.query(`SELECT 1 FROM otlp_traces WHERE trace_id = $1 AND assembled_at IS NOT NULL`, [traceId])).rowCount === 1;
+
+/** Waits until the trace has made at least `runs` runs and its assembly is over (messages are written after runs). */
+export const traceArrived = (server: TestServer, traceId: string, runs = 1) =>
+  waitFor(
+    async () =>
+      (await server.sql.query(`SELECT count(*)::int AS n FROM workflows WHERE root_trace_id = $1`, [traceId])).rows[0].n >= runs &&
+      (await traceAssembled(server, traceId)),
+    30_000,
+    server.output,
+  );

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin, REFUND_TOOLS, refundRun } from "../helpers/learning";
-import { jsonExport, postExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, OTLP_SERVER_ENV, postExport, recordAgentTrace } from "../helpers/otlp";
 
 let server: TestServer;
 const AGENT = "live-times";
@@ -17,7 +17,7 @@ const count = async (sql: string, ...params: unknown[]) => (await server.sql.que
 const runs = (workflowId: string) => count("SELECT count(*)::int AS n FROM workflows WHERE workflow_id = $1", workflowId);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" } });
+  server = await startTestServer({ env: OTLP_SERVER_ENV });
   const r = await call(server.baseUrl, admin, "PUT", `/api/v1/agents/${AGENT}`, { name: "Live times", tools: REFUND_TOOLS });
   expect(r.status, r.text).toBeLessThan(300);
 });

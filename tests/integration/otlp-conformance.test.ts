@@ -14,6 +14,7 @@ import { hashApiKey } from "@/lib/auth/api-keys";
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, READ_OPTIONS } from "@/lib/otlp/wire";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
+import { OTLP_SERVER_ENV } from "../helpers/otlp";
 
 const PATH = "/api/v1/otlp/v1/traces";
 const CORPUS = path.resolve(import.meta.dirname, "../fixtures/otlp");
@@ -33,7 +34,7 @@ const frameworks = readdirSync(CORPUS).filter((d) => existsSync(path.join(CORPUS
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" } });
+  server = await startTestServer({ env: OTLP_SERVER_ENV });
   await server.sql.query("INSERT INTO api_keys (id, name, prefix, hash, scopes) VALUES ('key-conformance', 'OTLP exporter', 'conformnc1', $1, ARRAY['ingest'])", [hashApiKey(INGEST_KEY)]);
 });
 afterAll(async () => {

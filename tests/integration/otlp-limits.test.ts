@@ -12,14 +12,14 @@ import { observeAgent } from "@/lib/learning/operations";
 import { systemAuditContext } from "@/lib/audit/record";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
-import { jsonExport, postExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
+import { jsonExport, OTLP_SERVER_ENV, postExport, recordAgentTrace, traceArrived, traceIdOf, type AgentRequest } from "../helpers/otlp";
 
 const key = withKey(ADMIN_KEY);
 let server: TestServer;
 let db: Db;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" } });
+  server = await startTestServer({ env: OTLP_SERVER_ENV });
   db = createPrismaClient(server.databaseUrl, 2);
 });
 afterAll(async () => {
@@ -32,10 +32,7 @@ const postJson = async (body: unknown) => {
   return { status: r.status, json: (await r.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } } };
 };
 const sql = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) => (await server.sql.query(text, values)).rows as T[];
-const traceIdOf = (spans: ReturnType<typeof recordAgentTrace>) => spans[0].spanContext().traceId;
 const runsOf = (traceId: string) => sql<{ agent_id: string; steps: { tool: string; arguments?: unknown }[] }>(`SELECT agent_id, steps FROM workflows WHERE root_trace_id = $1`, [traceId]);
-const assembled = async (traceId: string) => (await sql(`SELECT 1 FROM otlp_traces WHERE trace_id = $1 AND assembled_at IS NOT NULL`, [traceId])).length === 1;
-const arrived = (traceId: string) => waitFor(async () => (await runsOf(traceId)).length >= 1 && (await assembled(traceId)), 30_000, server.output);
 
 const request = (agentId: string, over: Partial<AgentRequest> = {}): AgentRequest => ({
   agentId,
@@ -112,10 +109,10 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(r.json.partialSuccess?.errorMessage).toContain(`more than ${MAX_ATTRIBUTES_PER_SPAN} attributes`);
     expect(r.json.partialSuccess?.errorMessage).toContain(`an attribute value over ${MAX_ATTRIBUTE_VALUE_BYTES} bytes`);
     expect(r.json.partialSuccess?.errorMessage).toContain("nesting deeper than 64 levels");
-    await arrived(traceIdOf(good));
+    await traceArrived(server, traceIdOf(good));
     expect((await runsOf(traceIdOf(good)))[0].steps.map((s) => s.tool)).toEqual(["lookup_order"]);
     // The refused tool spans are not staged; the rest of their traces are.
-    await arrived(traceIdOf(huge));
+    await traceArrived(server, traceIdOf(huge));
     expect((await runsOf(traceIdOf(huge)))[0].steps).toEqual([]);
   });
 
@@ -146,8 +143,8 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const r = await postJson(body);
     expect(r.status).toBe(200);
     expect(r.json.partialSuccess).toBeUndefined();
-    for (const t of [good, poisoned]) await arrived(traceIdOf(t));
-    await arrived(tallTool.traceId);
+    for (const t of [good, poisoned]) await traceArrived(server, traceIdOf(t));
+    await traceArrived(server, tallTool.traceId);
     expect((await runsOf(traceIdOf(good)))[0].steps.map((s) => s.tool)).toEqual(["lookup_order"]);
     // Nesting deeper than stored JSON may be stays the text the exporter sent.
     expect((await runsOf(traceIdOf(poisoned)))[0].steps[0].arguments).toBe(args);
@@ -158,7 +155,7 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const agentId = "otel-deleted";
     const first = recordAgentTrace(request(agentId));
     expect((await post(jsonExport(first))).status).toBe(200);
-    await arrived(traceIdOf(first));
+    await traceArrived(server, traceIdOf(first));
     const del = await call(server.baseUrl, key, "DELETE", `/api/v1/agents/${agentId}`);
     expect(del.status, del.text).toBe(202);
     // Spans exported while the deletion runs, and after it finished, are refused with the reason.
@@ -178,7 +175,7 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(put.status, put.text).toBe(200);
     const back = recordAgentTrace(request(agentId));
     expect((await postJson(jsonOf(back))).json.partialSuccess).toBeUndefined();
-    await arrived(traceIdOf(back));
+    await traceArrived(server, traceIdOf(back));
   });
 
   it("grows only the toolboxes of agents the ingestion declared, up to the cap, audited as the ingest key", async () => {
@@ -186,7 +183,7 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     expect(declared.status, declared.text).toBe(200);
     const sneaky = recordAgentTrace(request("otel-admin-declared", { calls: [{ tool: "exfiltrate_all_data", args: {}, result: "ok" }] }));
     expect((await post(jsonExport(sneaky))).status).toBe(200);
-    await arrived(traceIdOf(sneaky));
+    await traceArrived(server, traceIdOf(sneaky));
     const after = await call(server.baseUrl, key, "GET", "/api/v1/agents/otel-admin-declared");
     expect(after.json.tools.map((t: { name: string }) => t.name)).toEqual(["lookup_order"]);
     expect(await sql(`SELECT 1 FROM audit_events WHERE action = 'agent.tools_observed' AND target_id = 'otel-admin-declared'`)).toEqual([]);
@@ -195,7 +192,7 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     const many = Array.from({ length: MAX_AUTO_TOOLS_PER_AGENT + 50 }, (_, i) => ({ tool: `tool_${i}`, args: {}, result: "ok" }));
     const flood = recordAgentTrace(request("otel-auto-cap", { calls: many }));
     expect((await post(jsonExport(flood))).status).toBe(200);
-    await arrived(traceIdOf(flood));
+    await traceArrived(server, traceIdOf(flood));
     const auto = await call(server.baseUrl, key, "GET", "/api/v1/agents/otel-auto-cap");
     expect(auto.json.tools).toHaveLength(MAX_AUTO_TOOLS_PER_AGENT);
     const [keyRow] = await sql<{ id: string }>(`SELECT id FROM api_keys WHERE prefix = 'testadmin1'`);
@@ -204,7 +201,7 @@ describe(`OTLP limits (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, () => {
     // A later run's new tool grows nothing past the cap.
     const more = recordAgentTrace(request("otel-auto-cap", { calls: [{ tool: "one_more", args: {}, result: "ok" }] }));
     expect((await post(jsonExport(more))).status).toBe(200);
-    await arrived(traceIdOf(more));
+    await traceArrived(server, traceIdOf(more));
     expect((await call(server.baseUrl, key, "GET", "/api/v1/agents/otel-auto-cap")).json.tools).toHaveLength(MAX_AUTO_TOOLS_PER_AGENT);
   });
 });

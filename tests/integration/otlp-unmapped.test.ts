@@ -18,7 +18,7 @@ import { loadAgentPage } from "@/lib/learning/pages/agent";
 import { loadAgentsPage } from "@/lib/learning/pages/agents";
 import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, login, withKey, type Caller } from "../helpers/http";
-import { jsonExport, postExport, protobufExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, OTLP_SERVER_ENV, postExport, protobufExport, recordAgentTrace, traceIdOf } from "../helpers/otlp";
 
 const PATH = "/api/v1/otlp/v1/traces";
 const key = withKey(ADMIN_KEY);
@@ -28,7 +28,7 @@ let db: Db;
 let admin: Caller;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" } });
+  server = await startTestServer({ env: OTLP_SERVER_ENV });
   db = createPrismaClient(server.databaseUrl, 2);
   admin = await login(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
 });
@@ -54,7 +54,6 @@ function record(service: string, build: (start: Start) => void): ReadableSpan[] 
   return exporter.getFinishedSpans();
 }
 
-const traceIdOf = (spans: ReadableSpan[]) => spans[0].spanContext().traceId;
 const refusals = () => server.output().split("\n").filter((l) => l.includes("otlp: refused"));
 type Unmapped = { agent_id: string | null; reason: string; traces: number; spans: number; sample_span_name: string; sample_attribute_keys: string[] };
 const unmapped = async (): Promise<Unmapped[]> =>

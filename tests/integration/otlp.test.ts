@@ -13,7 +13,7 @@ import { createPrismaClient, type Db } from "@/lib/db/prisma";
 import { pruneStagedSpans } from "@/lib/otlp/operations";
 import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call, withKey } from "../helpers/http";
-import { jsonExport, postExport, protobufExport, recordAgentTrace, type AgentRequest } from "../helpers/otlp";
+import { jsonExport, OTLP_SERVER_ENV, postExport, protobufExport, recordAgentTrace, traceArrived, traceIdOf, type AgentRequest } from "../helpers/otlp";
 
 const PATH = "/api/v1/otlp/v1/traces";
 const key = withKey(ADMIN_KEY);
@@ -21,7 +21,7 @@ let server: TestServer;
 let db: Db;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PROCTOR_PERSONA_ACTIONS: "1", PROCTOR_LLM_BASE_URL: "", PROCTOR_LLM_API_KEY: "", PROCTOR_OTLP_SETTLE_MS: "300" } });
+  server = await startTestServer({ env: OTLP_SERVER_ENV });
   db = createPrismaClient(server.databaseUrl, 2);
 });
 afterAll(async () => {
@@ -33,10 +33,6 @@ const post = (body: Buffer, headers: Record<string, string> = {}) => postExport(
 type Run = { workflow_id: string; agent_id: string; query: string; user_id: string | null; thread_id: string | null; steps: { tool: string; timestamp: string; error: { type: string } | null }[]; outcome: string; outcome_source: string; skills_activated: string[] };
 const runsOf = async (traceId: string): Promise<Run[]> =>
   (await server.sql.query(`SELECT workflow_id, agent_id, query, user_id, thread_id, steps, outcome, outcome_source, skills_activated FROM workflows WHERE root_trace_id = $1`, [traceId])).rows;
-const traceIdOf = (spans: ReturnType<typeof recordAgentTrace>) => spans[0].spanContext().traceId;
-const assembled = async (traceId: string) => (await server.sql.query(`SELECT 1 FROM otlp_traces WHERE trace_id = $1 AND assembled_at IS NOT NULL`, [traceId])).rowCount === 1;
-/** The trace's runs are stored and its assembly is over (its messages are written after its runs). */
-const arrived = (traceId: string, n = 1) => waitFor(async () => (await runsOf(traceId)).length >= n && (await assembled(traceId)), 30_000, server.output);
 
 const refund: AgentRequest = {
   agentId: "otel-shop",
@@ -64,8 +60,8 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     expect(j.status, j.text).toBe(200);
     expect(j.json).toEqual({});
 
-    await arrived(traceIdOf(viaProto));
-    await arrived(traceIdOf(viaJson));
+    await traceArrived(server, traceIdOf(viaProto));
+    await traceArrived(server, traceIdOf(viaJson));
     const [a] = await runsOf(traceIdOf(viaProto));
     const [b] = await runsOf(traceIdOf(viaJson));
     const same = (r: Run) => ({ ...r, workflow_id: undefined, steps: r.steps.map(({ timestamp: _t, ...s }) => s) });
@@ -102,7 +98,7 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     expect((await post(gzipSync(protobufExport(children.slice(0, 2))), { "content-encoding": "gzip" })).status).toBe(200);
     expect((await post(protobufExport(children.slice(2)))).status).toBe(200);
     expect((await post(protobufExport([root]))).status).toBe(200);
-    await arrived(traceId);
+    await traceArrived(server, traceId);
     const [run] = await runsOf(traceId);
     expect(run.steps.map((s) => s.tool)).toEqual(["lookup_order", "issue_refund", "notify_user"]);
     // A status OK reports nothing (frameworks set it on every span): the last step succeeded, so the default decides.
@@ -131,7 +127,7 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
       }),
     );
     expect((await post(protobufExport(traces.flat()))).status).toBe(200);
-    for (const t of traces) await arrived(traceIdOf(t));
+    for (const t of traces) await traceArrived(server, traceIdOf(t));
     const runs = (await server.sql.query(`SELECT agent_id, query, thread_id FROM workflows WHERE agent_id LIKE 'otel-many-%' ORDER BY query`)).rows;
     expect(runs).toEqual([0, 1, 2, 3].map((i) => ({ agent_id: i % 2 ? "otel-many-b" : "otel-many-a", query: `Refund order M${i}`, thread_id: `t-many-${i}` })));
     const messages = await server.sql.query(`SELECT agent_id, thread_id, count(*)::int AS n FROM conversation_messages WHERE thread_id LIKE 't-many-%' GROUP BY 1, 2 ORDER BY 2`);
@@ -150,7 +146,7 @@ describe(`OTLP trace ingestion (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, ()
     expect(r.status, r.text).toBe(200);
     expect(r.json.partialSuccess.rejectedSpans).toBe("1");
     expect(r.json.partialSuccess.errorMessage).toMatch(/execute_tool span without gen_ai\.tool\.name/);
-    await arrived(traceIdOf(spans));
+    await traceArrived(server, traceIdOf(spans));
     expect((await runsOf(traceIdOf(spans)))[0].steps.map((s) => s.tool)).toEqual(["issue_refund"]);
   });
 
