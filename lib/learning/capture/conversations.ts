@@ -1,8 +1,9 @@
 // Conversation messages (the evidence persona reflection reads), idempotent on message_id. One
 // statement checks the agent is writable (its row key-share-locked, so a deletion's marking waits
 // for it or it sees the mark) and inserts, under the accounts' evidence locks (./conversation-lock.ts).
-// Through the plain pg pool (queryRows): Prisma serialized the messages' JSON parameter and parsed
-// it back on every statement, a tenth of OTLP assembly's main thread (docs/benchmarks.md#otlp).
+// Through the plain pg pool (queryRows): Prisma's $queryRaw serialized the messages' JSON
+// parameter and parsed it back on every statement, OTLP assembly's once per claim and agent
+// (docs/benchmarks.md#otlp).
 import { createHash } from "node:crypto";
 import { Prisma } from "../../db/generated/client";
 import { queryRows, type Db } from "../../db/prisma";
