@@ -25,7 +25,7 @@ import { ADMIN_KEY, startTestServer, waitFor, type TestServer } from "../../test
 import { postExport, protobufExport, recordAgentTrace } from "../../tests/helpers/otlp.ts";
 import { decodeProtobuf } from "../../lib/otlp/decode.ts";
 import { runsOfTrace } from "../../lib/otlp/map.ts";
-import { cpuMsByThread, cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, perThread, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
+import { chunk, cpuMsByThread, cpuMsOfTree, ensureBuild, floorPhase, FLOOR_ENV, httpClient, largestDescendant, measured, perThread, pool, QUICK, sampleRss, Verdicts } from "./measure.ts";
 
 const TRACES = Number(process.env.BENCH_TRACES ?? (QUICK ? 300 : 3000));
 const PER_EXPORT = Number(process.env.BENCH_TRACES_PER_EXPORT ?? 50);
@@ -64,9 +64,10 @@ const batch = await onServer(async ({ server, web, count }) => {
   const tools = [{ name: "lookup" }, { name: "act" }, { name: "notify" }];
   for (const agent of ["bench-batch", "bench-warm"]) await send(server, "PUT", `/api/v1/agents/${agent}`, { name: agent, tools });
   const post = (agent: string) => async (workflows: unknown[]) => void (await send(server, "POST", `/api/v1/agents/${agent}/workflows/batch`, { workflows }));
-  await pool(batchesOf(runsOf(warmExports)), CONCURRENCY, post("bench-warm"));
+  await pool(chunk(runsOf(warmExports), 500), CONCURRENCY, post("bench-warm"));
+  const batches = chunk(runsOf(exports), 500);
   const threads = cpuMsByThread(web);
-  const phase = await measured(server.pid, TRACES, () => pool(batchesOf(runsOf(exports)), CONCURRENCY, post("bench-batch")));
+  const phase = await measured(server.pid, TRACES, () => pool(batches, CONCURRENCY, post("bench-batch")));
   return { ...phase, threads: perThread(threads, cpuMsByThread(web), TRACES), stored: await count("bench-batch") };
 });
 
@@ -146,12 +147,6 @@ async function send(server: TestServer, method: string, path: string, body: unkn
   return r.json();
 }
 
-function batchesOf<T>(items: T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** GenAI traces of one agent: invoke_agent, two chats and three tool calls each. */
 function agentTraces(agentId: string, n: number) {
   return Array.from({ length: n }, (_, i) =>
@@ -172,9 +167,7 @@ function agentTraces(agentId: string, n: number) {
 }
 
 function exportsOf(traces: ReturnType<typeof agentTraces>): Buffer[] {
-  const out: Buffer[] = [];
-  for (let i = 0; i < traces.length; i += PER_EXPORT) out.push(protobufExport(traces.slice(i, i + PER_EXPORT).flat()));
-  return out;
+  return chunk(traces, PER_EXPORT).map((t) => protobufExport(t.flat()));
 }
 
 /** A JSON object of exactly `bytes` bytes, for the floor. */
