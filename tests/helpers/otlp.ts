@@ -105,7 +105,7 @@ export const OTLP_SERVER_ENV = SHARED_SERVERS[0];
 export const traceIdOf = (spans: readonly ReadableSpan[]) => spans[0].spanContext().traceId;
 
 /** Whether the trace's assembly is over (its runs and their messages written). */
-export const traceAssembled = async (server: TestServer, traceId: string) =>
+const traceAssembled = async (server: TestServer, traceId: string) =>
   (await server.sql.query(`SELECT 1 FROM otlp_traces WHERE trace_id = $1 AND assembled_at IS NOT NULL`, [traceId])).rowCount === 1;
 
 /** Waits until the trace has made at least `runs` runs and its assembly is over (messages are written after runs). */

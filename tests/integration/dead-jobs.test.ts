@@ -7,7 +7,7 @@ import { ADMIN_EMAIL, ADMIN_KEY, ADMIN_PASSWORD, startTestServer, waitFor, type 
 import { call, login, withKey, type Caller } from "../helpers/http";
 import { callAction } from "../helpers/actions";
 import { createConsoleUser } from "../helpers/console";
-import { recordAgentTrace, splitJsonExports, type AgentRequest } from "../helpers/otlp";
+import { recordAgentTrace, splitJsonExports, traceIdOf, type AgentRequest } from "../helpers/otlp";
 import { startWorker } from "../helpers/worker";
 
 const ASSEMBLY = "otlp_assembly";
@@ -43,7 +43,7 @@ const request = (query: string): AgentRequest => ({
  */
 async function deadAssembly(query: string): Promise<{ traceId: string; jobId: string }> {
   const spans = recordAgentTrace(request(query));
-  const traceId = spans[0].spanContext().traceId;
+  const traceId = traceIdOf(spans);
   for (const part of splitJsonExports(spans)) {
     const r = await call(server.baseUrl, key, "POST", "/api/v1/otlp/v1/traces", part.toString());
     expect(r.status, r.text).toBe(200);

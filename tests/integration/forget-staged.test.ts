@@ -11,7 +11,7 @@ import type { StagedSpan } from "@/lib/otlp/spans";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin } from "../helpers/learning";
-import { jsonExport, postExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, postExport, recordAgentTrace, traceIdOf } from "../helpers/otlp";
 
 let server: TestServer;
 let db: Db;
@@ -29,7 +29,7 @@ async function stage(user: string, query: string) {
   const spans = recordAgentTrace({ agentId: "forget-otel", agentName: "Forget OTel", query, user, thread: `t-${user}`, calls: [{ tool: "lookup_order", args: { order_id: "Q1" } }], at: Date.now() - 60_000 });
   const res = await postExport(server.baseUrl, jsonExport(spans));
   expect(res.status).toBe(200);
-  const traceId = spans[0].spanContext().traceId;
+  const traceId = traceIdOf(spans);
   expect(await spanCount(traceId)).toBe(spans.length);
   return traceId;
 }

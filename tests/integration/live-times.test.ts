@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, waitFor, type TestServer } from "../helpers/server";
 import { call } from "../helpers/http";
 import { admin, REFUND_TOOLS, refundRun } from "../helpers/learning";
-import { jsonExport, OTLP_SERVER_ENV, postExport, recordAgentTrace } from "../helpers/otlp";
+import { jsonExport, OTLP_SERVER_ENV, postExport, recordAgentTrace, traceIdOf } from "../helpers/otlp";
 
 let server: TestServer;
 const AGENT = "live-times";
@@ -83,12 +83,12 @@ describe(`times ahead of receipt (${process.env.PROCTOR_TEST_DB ?? "pglite"})`, 
     const answer = await post(future);
     expect(answer.partialSuccess?.rejectedSpans).toBe(String(future.length));
     expect(answer.partialSuccess?.errorMessage).toContain("more than 5 minutes ahead of the time it is received");
-    const traceId = future[0].spanContext().traceId;
+    const traceId = traceIdOf(future);
     expect(await count("SELECT count(*)::int AS n FROM otlp_spans WHERE trace_id = $1", traceId)).toBe(0);
 
     const present = recordAgentTrace({ ...request, at: Date.now() - MINUTE });
     expect((await post(present)).partialSuccess?.rejectedSpans ?? "0").toBe("0");
-    const presentId = present[0].spanContext().traceId;
+    const presentId = traceIdOf(present);
     await waitFor(async () => (await count("SELECT count(*)::int AS n FROM workflows WHERE root_trace_id = $1", presentId)) === 1, 30_000, server.output);
   });
 });
