@@ -9,7 +9,7 @@
 //   start time, then the model's step index, then the model's tool-call order (the call ids in
 //   the chat spans' outputs), then end time; the span id only when all of those are equal;
 // - query, answer, user, thread, conversation messages, outcome and skills.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { WorkflowInput } from "../learning/capture/schemas";
 import { agentOf, namedAgent, shapeOf, type AskedCall, type ObservedTool, type Said, type SpanShape } from "./conventions";
 import { isRecord, jsonish } from "./conventions/shape";
@@ -89,19 +89,20 @@ function runOf(root: Node, own: Node[], agent: { id: string; name: string }): As
   // Who and which thread: the invocation's, then its descendants', then the spans around it.
   const around: Node[] = [];
   for (let p = root.parent; p; p = p.parent) around.push(p);
-  const pick = (key: "user" | "thread") => [root, ...own, ...around].map((n) => n.shape[key]).find((v) => v !== undefined);
-  const lastText = (said: Said[], role: string) => [...said].reverse().find((m) => m.role === role && m.text)?.text;
+  const near = [root, ...own, ...around];
   // The request: the invocation's own (its last user message), else the first chat call's.
-  const query = lastText(root.shape.input, "user") ?? chats.map((c) => lastText(c.shape.input, "user")).find((t) => t !== undefined) ?? "";
+  let query = lastText(root.shape.input, "user");
+  for (let i = 0; query === undefined && i < chats.length; i++) query = lastText(chats[i].shape.input, "user");
   // The answer: the invocation's own, else the last chat call's that has one.
-  const answer = lastText(root.shape.output, "assistant") ?? [...chats].reverse().map((c) => lastText(c.shape.output, "assistant")).find((t) => t !== undefined);
+  let answer = lastText(root.shape.output, "assistant");
+  for (let i = chats.length - 1; answer === undefined && i >= 0; i--) answer = lastText(chats[i].shape.output, "assistant");
   const skills = skillsOf(root.span.attributes["proctor.skills_activated"]);
   const workflow: AssembledRun["workflow"] = {
     workflow_id: `otel:${root.span.traceId}:${root.span.spanId}`,
     root_trace_id: root.span.traceId,
-    user_id: pick("user"),
-    thread_id: pick("thread"),
-    query,
+    user_id: firstOf(near, "user"),
+    thread_id: firstOf(near, "thread"),
+    query: query ?? "",
     steps: stepsOf(calls, own),
     outcome: outcomeOf(root.span),
     ...(skills.length ? { skills_activated: skills } : {}),
@@ -110,19 +111,14 @@ function runOf(root: Node, own: Node[], agent: { id: string; name: string }): As
   };
   // Messages repeat across chat calls (each sends the history): one per role and text in a trace,
   // its id hashed once.
-  const seen = new Map<string, { role: "user" | "assistant"; text: string; ns: string }>();
-  const add = (m: Said, ns: string) => {
-    if ((m.role !== "user" && m.role !== "assistant") || !m.text) return;
-    const key = `${m.role}\n${m.text}`;
-    if (!seen.has(key)) seen.set(key, { role: m.role, text: m.text, ns });
-  };
+  const seen = new Map<string, Seen>();
   for (const n of [root, ...chats]) {
-    for (const m of n.shape.input) add(m, n.span.startNs);
-    for (const m of n.shape.output) add(m, n.span.endNs);
+    for (const m of n.shape.input) see(seen, m, n.span.startNs);
+    for (const m of n.shape.output) see(seen, m, n.span.endNs);
   }
   const messages: Message[] = [];
   for (const [key, m] of seen) {
-    const id = "otel:" + createHash("sha256").update(`${root.span.traceId}\n${key}`).digest("hex").slice(0, 32);
+    const id = "otel:" + hash("sha256", `${root.span.traceId}\n${key}`).slice(0, 32);
     messages.push({ message_id: id, role: m.role, text: m.text, timestamp: isoOf(m.ns) });
   }
   return {
@@ -131,6 +127,27 @@ function runOf(root: Node, own: Node[], agent: { id: string; name: string }): As
     tools: toolsOf([root, ...own]),
     messages: messages.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
   };
+}
+
+/** The first of the nodes' shapes that names the account (or the thread). */
+function firstOf(nodes: Node[], key: "user" | "thread"): string | undefined {
+  for (const n of nodes) if (n.shape[key] !== undefined) return n.shape[key];
+  return undefined;
+}
+
+/** The text of the last message of `role` that has one. */
+function lastText(said: Said[], role: string): string | undefined {
+  for (let i = said.length - 1; i >= 0; i--) if (said[i].role === role && said[i].text) return said[i].text;
+  return undefined;
+}
+
+type Seen = { role: "user" | "assistant"; text: string; ns: string };
+
+/** Notes a user or assistant message with text the first time its role and text are seen, at `ns`. */
+function see(seen: Map<string, Seen>, m: Said, ns: string) {
+  if ((m.role !== "user" && m.role !== "assistant") || !m.text) return;
+  const key = `${m.role}\n${m.text}`;
+  if (!seen.has(key)) seen.set(key, { role: m.role, text: m.text, ns });
 }
 
 /**
@@ -147,9 +164,8 @@ function stepsOf(calls: Node[], own: Node[]): WorkflowInput["steps"] {
   const asked: AskedCall[] = askers.flatMap((n) => n.shape.asked);
   const position = new Map<string, number>();
   asked.forEach((c, i) => c.id !== undefined && !position.has(c.id) && position.set(c.id, i));
-  const key = (n: Node) => ({ step: stepOf(n) ?? Infinity, call: position.get(n.shape.tool?.callId ?? "") ?? Infinity });
   const ordered = calls
-    .map((n) => ({ n, k: key(n) }))
+    .map((n) => ({ n, k: { step: stepOf(n) ?? Infinity, call: position.get(n.shape.tool?.callId ?? "") ?? Infinity } }))
     .sort((a, b) => cmpNs(a.n.span.startNs, b.n.span.startNs) || cmp(a.k.step, b.k.step) || cmp(a.k.call, b.k.call) || cmpNs(a.n.span.endNs, b.n.span.endNs) || cmpId(a.n.span, b.n.span))
     .map(({ n }) => n);
   const used = new Set<AskedCall>();
@@ -184,8 +200,19 @@ const cmpNs = (a: string, b: string) => (a.length !== b.length ? a.length - b.le
 const cmpId = (a: StagedSpan, b: StagedSpan) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
 const byTime = (a: StagedSpan, b: StagedSpan) => cmpNs(a.startNs, b.startNs) || cmpNs(a.endNs, b.endNs) || cmpId(a, b);
 
-/** Unix nanoseconds (decimal text, as staged) to ISO time, truncated to the millisecond. */
-const isoOf = (ns: string) => new Date(ns.length > 6 ? Number(ns.slice(0, -6)) : 0).toISOString();
+/**
+ * Unix nanoseconds (decimal text, as staged) to ISO time, truncated to the millisecond. A trace's
+ * times fall in a few seconds, so each second's text is written once and the milliseconds
+ * appended: toISOString costs about 1.5 µs a call on Node 24, and a run takes one per step and
+ * message (`npm run bench:otlp`, docs/benchmarks.md#otlp).
+ */
+function isoOf(ns: string): string {
+  const ms = ns.length > 6 ? Number(ns.slice(0, -6)) : 0;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, text: new Date(second * 1000).toISOString().slice(0, -4) };
+  return `${lastSecond.text}${String(ms - second * 1000).padStart(3, "0")}Z`;
+}
+let lastSecond = { second: NaN, text: "" };
 
 /**
  * proctor.outcome when it names one (the agent's report); else a failure when the invocation's
@@ -206,19 +233,21 @@ function skillsOf(v: unknown): string[] {
 /** Tools seen: the tool calls' names (and GenAI's gen_ai.tool.description), and the definitions the spans carry. */
 function toolsOf(nodes: Node[]): ObservedTool[] {
   const tools = new Map<string, ObservedTool>();
-  const see = (t: ObservedTool) => {
-    if (!t.name.trim() || t.name.length > 128) return;
-    const known = tools.get(t.name);
-    const description = t.description.slice(0, 8000);
-    if (!known) tools.set(t.name, { name: t.name, description, parameters: t.parameters });
-    else {
-      if (!known.description && description) known.description = description;
-      if (Object.keys(known.parameters).length === 0) known.parameters = t.parameters;
-    }
-  };
   for (const n of nodes) {
-    if (n.shape.tool) see({ name: n.shape.tool.name, description: stringAttr(n.span.attributes, "gen_ai.tool.description") ?? "", parameters: {} });
-    for (const t of n.shape.tools) see(t);
+    if (n.shape.tool) seeTool(tools, { name: n.shape.tool.name, description: stringAttr(n.span.attributes, "gen_ai.tool.description") ?? "", parameters: {} });
+    for (const t of n.shape.tools) seeTool(tools, t);
   }
   return [...tools.values()];
+}
+
+/** A tool sighted: the first sighting of a name, completed by later ones' description and parameters. */
+function seeTool(tools: Map<string, ObservedTool>, t: ObservedTool) {
+  if (!t.name.trim() || t.name.length > 128) return;
+  const known = tools.get(t.name);
+  const description = t.description.slice(0, 8000);
+  if (!known) tools.set(t.name, { name: t.name, description, parameters: t.parameters });
+  else {
+    if (!known.description && description) known.description = description;
+    if (Object.keys(known.parameters).length === 0) known.parameters = t.parameters;
+  }
 }

@@ -157,23 +157,13 @@ function askedIn(s: StagedSpan, outputs: unknown[] | null, mastra: AskedCall[]) 
  */
 function toolOf(s: StagedSpan): SpanShape["tool"] {
   const a = s.attributes;
-  const details = eventsNamed(s, DETAILS);
-  const detailPart = (key: string, type: string) => {
-    for (const e of details) {
-      const messages = jsonish(e.attributes[key]);
-      for (const m of Array.isArray(messages) ? messages : [])
-        for (const p of isRecord(m) && Array.isArray(m.parts) ? m.parts : []) if (isRecord(p) && p.type === type) return p;
-    }
-    return undefined;
-  };
-  const event = (name: string) => eventsNamed(s, name)[0]?.attributes;
   let args: unknown = a["gen_ai.tool.call.arguments"];
-  args ??= detailPart("gen_ai.input.messages", "tool_call")?.arguments;
-  args ??= event("gen_ai.tool.message")?.["content"];
+  args ??= detailPart(s, "gen_ai.input.messages", "tool_call")?.arguments;
+  args ??= firstEvent(s, "gen_ai.tool.message")?.["content"];
   args ??= a["tool_arguments"];
   let result: unknown = a["gen_ai.tool.call.result"];
-  result ??= detailPart("gen_ai.output.messages", "tool_call_response")?.response;
-  result ??= event("gen_ai.choice")?.["message"];
+  result ??= detailPart(s, "gen_ai.output.messages", "tool_call_response")?.response;
+  result ??= firstEvent(s, "gen_ai.choice")?.["message"];
   result ??= a["tool_response"];
   return {
     name: stringAttr(a, "gen_ai.tool.name") ?? "",
@@ -182,6 +172,20 @@ function toolOf(s: StagedSpan): SpanShape["tool"] {
     result: result === undefined ? undefined : unwrapResult(result),
   };
 }
+
+/** The first part of `type` in the messages under `key` of the span's latest-experimental details events. */
+function detailPart(s: StagedSpan, key: string, type: string): Record<string, unknown> | undefined {
+  for (const e of s.events) {
+    if (e.name !== DETAILS) continue;
+    const messages = jsonish(e.attributes[key]);
+    for (const m of Array.isArray(messages) ? messages : [])
+      for (const p of isRecord(m) && Array.isArray(m.parts) ? m.parts : []) if (isRecord(p) && p.type === type) return p;
+  }
+  return undefined;
+}
+
+/** The attributes of the span's first event of this name. */
+const firstEvent = (s: StagedSpan, name: string) => s.events.find((e) => e.name === name)?.attributes;
 
 /** AI SDK 7's `step N` (agent_step) spans (Mastra's model_step.step_index comes first). */
 function agentStepIndex(s: StagedSpan): number | undefined {

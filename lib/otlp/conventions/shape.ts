@@ -52,7 +52,7 @@ export const emptyShape = (role: Role, user?: string, thread?: string, error?: S
 /** JSON text is parsed (OTLP carries structured values as text or as a kvlist); other text stays text. */
 export function jsonish(v: unknown): unknown {
   if (typeof v !== "string") return v;
-  const c = v.trimStart()[0];
+  const c = v[firstNonSpace(v)];
   if (c !== "{" && c !== "[" && c !== '"' && !(c >= "0" && c <= "9") && c !== "-" && v !== "true" && v !== "false" && v !== "null") return v;
   let parsed: unknown;
   try {
@@ -62,6 +62,13 @@ export function jsonish(v: unknown): unknown {
   }
   // Nesting deeper than stored JSON may be stays text: runs carry it as the exporter wrote it.
   return typeof parsed === "object" && parsed !== null && findUnstorableText(parsed, "", 0, false) ? v : parsed;
+}
+
+/** The index of the first character that is not JSON whitespace (the text's length when none is). */
+function firstNonSpace(v: string): number {
+  let i = 0;
+  for (let c = v.charCodeAt(0); c === 32 || c === 10 || c === 13 || c === 9; c = v.charCodeAt(++i));
+  return i;
 }
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -149,29 +156,35 @@ export function messagesIn(v: unknown, defaultRole: string): Said[] {
  */
 export function callsIn(v: unknown): AskedCall[] {
   const out: AskedCall[] = [];
-  const visit = (x: unknown, depth: number) => {
-    if (depth > 4) return;
-    if (Array.isArray(x)) return x.forEach((e) => visit(e, depth + 1));
-    if (!isRecord(x)) return;
-    if (isRecord(x.toolUse)) return visit({ type: "toolUse", ...x.toolUse }, depth);
-    const type = x.type;
-    if (type === "tool_call" || type === "function_call" || type === "toolUse" || type === "tool-call" || typeof x.toolCallId === "string" || typeof x.toolUseId === "string") {
-      const fn = isRecord(x.function) ? x.function : {};
-      out.push({
-        id: str(x.call_id ?? x.toolUseId ?? x.toolCallId ?? x.id),
-        name: str(x.name ?? x.toolName ?? fn.name),
-        arguments: jsonish(x.arguments ?? x.input ?? x.args ?? fn.arguments),
-      });
-      return;
-    }
-    if (isRecord(x.function) && (typeof x.id === "string" || typeof x.function.name === "string")) {
-      out.push({ id: str(x.id), name: str(x.function.name), arguments: jsonish(x.function.arguments) });
-      return;
-    }
-    for (const key of ["parts", "content", "tool_calls", "toolCalls", "message"]) if (key in x) visit(jsonish(x[key]), depth + 1);
-  };
-  visit(jsonish(v), 0);
+  visitCalls(jsonish(v), 0, out);
   return out;
+}
+
+const CALL_HOLDERS = ["parts", "content", "tool_calls", "toolCalls", "message"];
+
+function visitCalls(x: unknown, depth: number, out: AskedCall[]) {
+  if (depth > 4) return;
+  if (Array.isArray(x)) {
+    for (const e of x) visitCalls(e, depth + 1, out);
+    return;
+  }
+  if (!isRecord(x)) return;
+  if (isRecord(x.toolUse)) return visitCalls({ type: "toolUse", ...x.toolUse }, depth, out);
+  const type = x.type;
+  if (type === "tool_call" || type === "function_call" || type === "toolUse" || type === "tool-call" || typeof x.toolCallId === "string" || typeof x.toolUseId === "string") {
+    const fn = isRecord(x.function) ? x.function : {};
+    out.push({
+      id: str(x.call_id ?? x.toolUseId ?? x.toolCallId ?? x.id),
+      name: str(x.name ?? x.toolName ?? fn.name),
+      arguments: jsonish(x.arguments ?? x.input ?? x.args ?? fn.arguments),
+    });
+    return;
+  }
+  if (isRecord(x.function) && (typeof x.id === "string" || typeof x.function.name === "string")) {
+    out.push({ id: str(x.id), name: str(x.function.name), arguments: jsonish(x.function.arguments) });
+    return;
+  }
+  for (const key of CALL_HOLDERS) if (key in x) visitCalls(jsonish(x[key]), depth + 1, out);
 }
 
 const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
