@@ -2,6 +2,7 @@
 // counted in the save bar, errors in words next to their field, a warning before a link drops
 // unsaved changes, and a saved value surviving a reload; a list page past its last page says so.
 // At 1440 px, then 375 px; screenshots under tests/e2e/artifacts/forms-*.png.
+import type { Locator } from "@playwright/test";
 import { ADMIN_KEY } from "../helpers/server";
 import { expect, test, signIn, snapshot } from "./fixtures";
 
@@ -31,8 +32,7 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
 
   // A change is marked and counted; a bad value is refused in words next to its field.
   const minRuns = form.getByLabel("Minimum runs", { exact: false });
-  await minRuns.fill("7");
-  await expect(count).toHaveText("1 unsaved change");
+  await fillCounted(minRuns, "7", count, "1 unsaved change");
   await expect(page.locator('[data-changed="true"]').filter({ has: page.getByLabel("Minimum runs") })).toContainText("changed");
   const rate = form.getByLabel("Minimum success rate", { exact: false });
   await rate.fill("1.5");
@@ -65,7 +65,7 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   await expect(form.getByLabel("Minimum success rate", { exact: false })).toHaveValue("0.9");
 
   // With nothing unsaved, links leave without asking; with a change, accepting leaves.
-  await form.getByLabel("Skills per turn").fill("3");
+  await fillCounted(form.getByLabel("Skills per turn"), "3", count, "1 unsaved change");
   page.once("dialog", (d) => void d.accept());
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Skills" }).click();
   await expect(page).toHaveURL(/\/skills/);
@@ -80,11 +80,18 @@ test("settings: changes are counted, worded, guarded on leaving and saved; a pag
   // 375 px: the sections and the save bar fit; a change still shows its count.
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(`/agents/${AGENT}/settings`);
-  await form.getByLabel("Minimum runs", { exact: false }).fill("8");
-  await expect(count).toHaveText("1 unsaved change");
+  await fillCounted(form.getByLabel("Minimum runs", { exact: false }), "8", count, "1 unsaved change");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await snapshot(page, `forms-settings-mobile.png`);
   await page.getByRole("button", { name: "Discard changes" }).click();
   await expect(count).toHaveText("No unsaved changes");
 });
+
+/** What is typed into a page that has not hydrated yet is lost to React's state: fill until the save bar counts it. */
+async function fillCounted(field: Locator, value: string, count: Locator, counted: string) {
+  await expect(async () => {
+    await field.fill(value);
+    await expect(count).toHaveText(counted, { timeout: 1000 });
+  }).toPass();
+}
