@@ -5,7 +5,7 @@
 // Suites: typecheck, lint (eslint, warnings fail it), unit, sdk (packages/sdk's build), build,
 // pglite, postgres, e2e. Aliases: integration = pglite + postgres, browser = e2e. With no
 // arguments all run; postgres only when TEST_DATABASE_URL is set or a server answers on
-// 127.0.0.1:5432. Typecheck, lint, unit and sdk run beside the build; pglite and e2e start when the build is done, postgres when e2e is (each
+// 127.0.0.1:5432. Unit and sdk run beside the build; typecheck, lint, pglite and e2e start when the build is done, postgres when e2e is (each
 // suite's output printed whole as it ends, when suites overlap). When PostgreSQL runs the
 // integration files, PGlite runs only the engine-sensitive ones (ENGINE_SENSITIVE in vitest.integration.config.ts). Files that need
 // several processes on one database (POSTGRES_ONLY there) run only in the postgres suite: the
@@ -83,17 +83,20 @@ async function main() {
     console.log(`\n(using the existing build in ${distDir}; add \`build\` to rebuild)`);
   }
   // Each suite starts as soon as what it needs is done, and suites that overlap print their
-  // output whole when they end. Typecheck, unit and sdk beside the build; PGlite and the browser
-  // as soon as the build is there; PostgreSQL when the browser is done (beside PGlite's tail).
-  // On 2 cores the CPU is the limit, and this order is the fastest of those tried: running the
-  // three database suites at once, or PGlite with two workers, takes longer (the whole-run
-  // timings: docs/benchmarks.md#npm-test-suite-order).
+  // output whole when they end. Unit and sdk beside the build; typecheck, lint, PGlite and the
+  // browser when the build is done (typecheck and lint need no build, but beside it they doubled
+  // its time, and the build is on the path to the end: build, browser, PostgreSQL); PostgreSQL
+  // when the browser is done (beside PGlite's tail). On 2 cores the CPU is the limit, and this
+  // order is the fastest of those tried: running the three database suites at once, or PGlite
+  // with two workers, takes longer (the whole-run timings: docs/benchmarks.md#npm-test-suite-order).
   const build = first.find(([suite]) => suite === "build");
+  const afterBuild = build ? first.filter(([suite]) => suite === "typecheck" || suite === "lint") : [];
   const running: Promise<void>[] = [];
   const overlapping = first.length + (["pglite", "e2e", "postgres"] as const).filter((s) => selected.has(s)).length > 1;
   const start = ([suite, title, body]: Step) => step(suite, title, body, overlapping);
-  running.push(...first.filter((s) => s !== build).map(start));
+  running.push(...first.filter((s) => s !== build && !afterBuild.includes(s)).map(start));
   if (build) await start(build);
+  running.push(...afterBuild.map(start));
   const buildFailed = results.some((r) => r.suite === "build" && r.failed > 0);
 
   const integration = (suite: Suite, db: string, files: "engine" | "all", workers: string): Step => [
