@@ -13,6 +13,7 @@ import {
   errorOf,
   eventsNamed,
   firstAttr,
+  firstEvent,
   shapeWithIdentity,
   isRecord,
   jsonish,
@@ -183,9 +184,6 @@ function detailPart(s: StagedSpan, key: string, type: string): Record<string, un
   }
   return undefined;
 }
-
-/** The attributes of the span's first event of this name. */
-const firstEvent = (s: StagedSpan, name: string) => s.events.find((e) => e.name === name)?.attributes;
 
 /** AI SDK 7's `step N` (agent_step) spans (Mastra's model_step.step_index comes first). */
 function agentStepIndex(s: StagedSpan): number | undefined {

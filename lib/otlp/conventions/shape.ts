@@ -214,7 +214,7 @@ const PRINTED = /^([A-Za-z_$][\w$.]*(?:Error|Exception)|Error): ([\s\S]+)$/;
  */
 export function errorOf(s: StagedSpan, message?: string): StepError | undefined {
   if (s.statusCode !== STATUS_ERROR) return undefined;
-  const exception = s.events.find((e) => e.name === "exception")?.attributes ?? {};
+  const exception = firstEvent(s, "exception") ?? {};
   let text = message ?? s.statusMessage ?? stringAttr(s.attributes, "error.message") ?? stringAttr(exception, "exception.message") ?? "";
   // The first blank line with a frame ("\n    at ") after it; two linear patterns, not one polynomial one.
   const blank = /\n[^\S\n]*\n/.exec(text);
@@ -248,3 +248,6 @@ export function toolDefinitions(v: unknown): ObservedTool[] {
 
 /** Events of one name, in order. */
 export const eventsNamed = (s: StagedSpan, name: string): SpanEvent[] => s.events.filter((e) => e.name === name);
+
+/** The attributes of the span's first event of this name. */
+export const firstEvent = (s: StagedSpan, name: string): Attributes | undefined => s.events.find((e) => e.name === name)?.attributes;
