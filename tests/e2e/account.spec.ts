@@ -5,6 +5,7 @@
 import { callAction } from "../helpers/actions";
 import { login } from "../helpers/http";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
+import type { Page } from "@playwright/test";
 import { allowConsoleError, expect, signIn, snapshot, test } from "./fixtures";
 
 test("change the own password, sign in with it; sign out everywhere ends the other browser's session", async ({ page, browser, server }, testInfo) => {
@@ -23,8 +24,7 @@ test("change the own password, sign in with it; sign out everywhere ends the oth
   await page.goto("/agents");
   await signIn(page, email, "first-password-1");
   await expect(page).toHaveURL(/\/agents$/);
-  await page.getByRole("button", { name: `Account: ${email}` }).click();
-  await page.getByRole("menuitem", { name: "Change password" }).click();
+  await chooseFromAccountMenu(page, email, "Change password");
   const form = page.getByRole("form", { name: "Change password" });
   await expect(form.getByRole("checkbox", { name: /Sign out my other sessions/ })).toBeChecked();
 
@@ -49,8 +49,7 @@ test("change the own password, sign in with it; sign out everywhere ends the oth
   await expect(otherPage.getByRole("button", { name: `Account: ${email}` })).toBeVisible();
 
   // "Sign out everywhere" here ends the other browser's session too.
-  await page.getByRole("button", { name: `Account: ${email}` }).click();
-  await page.getByRole("menuitem", { name: /Sign out everywhere/ }).click();
+  await chooseFromAccountMenu(page, email, /Sign out everywhere/);
   await expect(page).toHaveURL(/\/login\?reason=signed_out_everywhere$/);
   await expect(page.getByText("You signed out everywhere")).toBeVisible();
   await otherPage.reload();
@@ -66,3 +65,13 @@ test("change the own password, sign in with it; sign out everywhere ends the oth
   await expect(page.getByRole("button", { name: `Account: ${email}` })).toBeVisible();
   await other.close();
 });
+
+/** A click before the page hydrates does nothing: open the account menu until the item shows, then choose it. */
+async function chooseFromAccountMenu(page: Page, email: string, item: string | RegExp) {
+  const entry = page.getByRole("menuitem", { name: item });
+  await expect(async () => {
+    await page.getByRole("button", { name: `Account: ${email}` }).click();
+    await expect(entry).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await entry.click();
+}
