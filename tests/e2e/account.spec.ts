@@ -6,7 +6,7 @@ import { callAction } from "../helpers/actions";
 import { login } from "../helpers/http";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
 import type { Page } from "@playwright/test";
-import { allowConsoleError, expect, signIn, snapshot, test } from "./fixtures";
+import { allowConsoleError, clickUntilVisible, expect, signIn, snapshot, test } from "./fixtures";
 
 test("change the own password, sign in with it; sign out everywhere ends the other browser's session", async ({ page, browser, server }, testInfo) => {
   const email = `e2e-own-${testInfo.retry}@test.local`;
@@ -66,12 +66,9 @@ test("change the own password, sign in with it; sign out everywhere ends the oth
   await other.close();
 });
 
-/** A click before the page hydrates does nothing: open the account menu until the item shows, then choose it. */
+/** Opens the account menu (until it shows, as clicks before hydration do nothing) and chooses the item. */
 async function chooseFromAccountMenu(page: Page, email: string, item: string | RegExp) {
   const entry = page.getByRole("menuitem", { name: item });
-  await expect(async () => {
-    await page.getByRole("button", { name: `Account: ${email}` }).click();
-    await expect(entry).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await clickUntilVisible(page.getByRole("button", { name: `Account: ${email}` }), entry);
   await entry.click();
 }

@@ -2,7 +2,7 @@
 // agent and send runs with that key, find them in the console, add a viewer, sign out; the
 // viewer cannot open Settings.
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server";
-import { allowConsoleError, expect, test, signIn, snapshot } from "./fixtures";
+import { allowConsoleError, clickUntilVisible, expect, test, signIn, snapshot } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 const AGENT = "e2e-support-bot";
@@ -124,12 +124,8 @@ test("dark mode persists without a flash, and the shell works at 375 px", async 
   await expect(page).toHaveURL(/:\d+\/$/);
   // The sidebar is a menu behind a button on a phone.
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeHidden();
-  // A click before hydration does nothing: press Menu until the drawer opens.
   const sections = page.getByRole("navigation", { name: "Sections" });
-  await expect(async () => {
-    await page.getByRole("button", { name: "Menu" }).click();
-    await expect(sections).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await clickUntilVisible(page.getByRole("button", { name: "Menu" }), sections);
   await sections.getByRole("link", { name: "Audit log" }).click();
   await expect(page).toHaveURL(/\/audit$/);
   await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();

@@ -1,6 +1,6 @@
 // One console per worker for the browser tests. Every page fails its
 // test on a browser console error or an uncaught exception, except those the test declares.
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { resetDatabase, takeSnapshot, type Snapshot } from "../helpers/database-reset";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../helpers/server";
 
@@ -62,6 +62,14 @@ export const test = base.extend<{ freshDatabase: void }, { server: TestServer; s
 });
 
 export { expect };
+
+/** A click before the page hydrates does nothing: clicks `target` until `shown` is visible. */
+export async function clickUntilVisible(target: Locator, shown: Locator) {
+  await expect(async () => {
+    await target.click();
+    await expect(shown).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+}
 
 /** Fills and sends the sign-in form the page shows (the admin unless told otherwise). */
 export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {

@@ -6,7 +6,7 @@
 // at 375 px (approving, whose reason is optional). Screenshots: tests/e2e/artifacts/inbox-*.png.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_KEY } from "../helpers/server";
-import { allowConsoleError, expect, test, signIn as signInAs, snapshot } from "./fixtures";
+import { allowConsoleError, clickUntilVisible, expect, test, signIn as signInAs, snapshot } from "./fixtures";
 
 const auth = { authorization: `Bearer ${ADMIN_KEY}` };
 const TOOLS = [
@@ -141,13 +141,7 @@ test("at 375 px: the same flows, approving without a reason", async ({ page, req
   await signIn(page);
   const sections = page.getByRole("navigation", { name: "Sections" });
   await expect(sections).toBeHidden();
-  const openMenu = async () => {
-    // A click before hydration does nothing: press Menu until the drawer opens.
-    await expect(async () => {
-      await page.getByRole("button", { name: "Menu" }).click();
-      await expect(sections).toBeVisible({ timeout: 1_000 });
-    }).toPass();
-  };
+  const openMenu = () => clickUntilVisible(page.getByRole("button", { name: "Menu" }), sections);
 
   await activateFromInbox(page, "inbox-phone-bot", "mobile", async () => {
     await openMenu();
